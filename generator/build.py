@@ -1,0 +1,142 @@
+"""`deckgen build`: every deck in the decks folder, every output, into the output folder.
+
+Each deck's outputs are first written to a staging folder and moved into
+`output/<deck>/` only when every step succeeded, so a failed build leaves the
+previous outputs intact. A step whose inputs (deck file, art, deckgen's own
+code and templates, options) are unchanged since the last build is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .errors import DeckgenError, Problem
+from .loader import deck_paths, load_deck
+from .model import Deck
+from .output import write_text
+
+# Build steps in order: (name, "module:function"). Each function takes (deck, out_dir)
+# and returns the paths it wrote, all inside out_dir.
+STEPS: list[tuple[str, str]] = [
+    ("summary", "generator.summary:write_summary"),
+]
+
+MANIFEST = ".manifest.json"
+_PACKAGE_ROOT = Path(__file__).resolve().parent
+_TEMPLATES = _PACKAGE_ROOT.parent / "templates"
+
+
+@dataclass
+class DeckResult:
+    deck_id: str
+    built: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+def _step_function(target: str) -> Callable[[Deck, Path], list[Path]]:
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _code_fingerprint() -> str:
+    """Hash of deckgen's own code and templates: new code invalidates old outputs."""
+    digest = hashlib.sha256()
+    for root in (_PACKAGE_ROOT, _TEMPLATES):
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".j2", ".html", ".css", ".md", ".txt"}:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _input_key(deck: Deck, step: str, code: str) -> str:
+    digest = hashlib.sha256(f"{step}\0{code}\0".encode())
+    digest.update(deck.source.read_bytes() if deck.source else b"")
+    for card in deck.cards:
+        if card.art and card.art.exists():
+            digest.update(card.art.read_bytes())
+    return digest.hexdigest()
+
+
+def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
+               code: str | None = None) -> DeckResult:
+    """Build one deck's outputs into output_dir/<deck id>/, all or nothing."""
+    steps = STEPS if steps is None else steps
+    code = code or _code_fingerprint()
+    try:
+        deck = load_deck(deck_path)
+    except DeckgenError as error:
+        return DeckResult(deck_path.stem, problems=list(getattr(error, "problems", [])) or
+                          [getattr(error, "problem", Problem(str(error), file=deck_path))],
+                          error=str(error))
+    result = DeckResult(deck.id)
+    final = output_dir / deck.id
+    manifest_path = final / MANIFEST
+    try:
+        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    except (OSError, json.JSONDecodeError):
+        manifest = {}
+    staging = output_dir / ".staging" / deck.id
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    new_manifest: dict = {}
+    try:
+        for name, target in steps:
+            key = _input_key(deck, name, code)
+            previous = manifest.get(name)
+            if previous and previous["key"] == key and all((final / f).exists() for f in previous["files"]):
+                new_manifest[name] = previous
+                result.reused.append(name)
+                continue
+            written = _step_function(target)(deck, staging)
+            files = sorted(str(Path(p).relative_to(staging)) for p in written)
+            new_manifest[name] = {"key": key, "files": files}
+            result.built.append(name)
+        _publish(staging, final)
+        write_text(manifest_path, json.dumps(new_manifest, indent=1, sort_keys=True) + "\n")
+    except DeckgenError as error:
+        result.error = str(error)
+        result.problems = list(getattr(error, "problems", []))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(output_dir / ".staging")
+    return result
+
+
+def _publish(staging: Path, final: Path) -> None:
+    """Move every staged file into place, one rename each."""
+    for path in sorted(staging.rglob("*")):
+        if path.is_file():
+            destination = final / path.relative_to(staging)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, destination)
+
+
+def _remove_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def build_all(decks_dir: Path, output_dir: Path) -> list[DeckResult]:
+    paths = deck_paths(decks_dir)
+    if not paths:
+        raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
+    code = _code_fingerprint()
+    return [build_deck(path, output_dir, code=code) for path in paths]

@@ -1,0 +1,150 @@
+"""deckgen's light markup for rules and card text.
+
+Blocks are separated by blank lines; a block whose lines start with '- ' is a
+list. Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE},
+{suit:ID}, {rule:ID}. Every renderer (card faces, rulebook PDF/HTML/Markdown,
+exports) walks the same parsed tree, so a reference means the same everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterator, Union
+
+if TYPE_CHECKING:
+    from .model import Deck
+
+REFERENCE = re.compile(r"\{(card|suit|rule):([^{}]+)\}")
+_INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|\*(?P<em>[^*]+?)\*|\{(?P<ref>card|suit|rule):(?P<target>[^{}]+)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Emphasis:
+    text: str
+    strong: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    kind: str  # "card", "suit" or "rule"
+    target: str
+
+
+Inline = Union[Text, Emphasis, Ref]
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    spans: tuple[Inline, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BulletList:
+    items: tuple[tuple[Inline, ...], ...]
+
+
+Block = Union[Paragraph, BulletList]
+
+
+def references(text: str) -> Iterator[tuple[str, str]]:
+    """Every (kind, target) reference in a text."""
+    for match in REFERENCE.finditer(text):
+        yield match.group(1), match.group(2).strip()
+
+
+def parse_inline(text: str) -> tuple[Inline, ...]:
+    spans: list[Inline] = []
+    position = 0
+    for match in _INLINE.finditer(text):
+        if match.start() > position:
+            spans.append(Text(text[position:match.start()]))
+        if match.group("strong") is not None:
+            spans.append(Emphasis(match.group("strong"), strong=True))
+        elif match.group("em") is not None:
+            spans.append(Emphasis(match.group("em")))
+        else:
+            spans.append(Ref(match.group("ref"), match.group("target").strip()))
+        position = match.end()
+    if position < len(text):
+        spans.append(Text(text[position:]))
+    return tuple(spans)
+
+
+def parse(text: str) -> tuple[Block, ...]:
+    blocks: list[Block] = []
+    for chunk in re.split(r"\n\s*\n", text.strip()):
+        lines = [line.strip() for line in chunk.strip().splitlines() if line.strip()]
+        if not lines:
+            continue
+        if all(line.startswith("- ") for line in lines):
+            blocks.append(BulletList(tuple(parse_inline(line[2:].strip()) for line in lines)))
+        elif lines[0].startswith("- "):
+            # A list continued over wrapped lines: join continuation lines to their item.
+            items: list[str] = []
+            for line in lines:
+                if line.startswith("- "):
+                    items.append(line[2:].strip())
+                else:
+                    items[-1] += " " + line
+            blocks.append(BulletList(tuple(parse_inline(item) for item in items)))
+        else:
+            blocks.append(Paragraph(parse_inline(" ".join(lines))))
+    return tuple(blocks)
+
+
+def ref_label(deck: "Deck", ref: Ref) -> str:
+    """The words a reference stands for: a card's name, a suit's symbol, a rule's number and title."""
+    if ref.kind == "card":
+        card = deck.find_card(ref.target)
+        return card.name if card else ref.target
+    if ref.kind == "suit":
+        return deck.suit(ref.target).symbol
+    rule = deck.rule(ref.target)
+    return f"{rule.number} {rule.title}"
+
+
+def to_plain(text: str, deck: "Deck") -> str:
+    """Markup to plain text: for exports, logs and terminals."""
+    out: list[str] = []
+    for block in parse(text):
+        if isinstance(block, Paragraph):
+            out.append(_plain_spans(block.spans, deck))
+        else:
+            out.append("\n".join("- " + _plain_spans(item, deck) for item in block.items))
+    return "\n\n".join(out)
+
+
+def _plain_spans(spans: tuple[Inline, ...], deck: "Deck") -> str:
+    parts = []
+    for span in spans:
+        if isinstance(span, Ref):
+            if span.kind == "suit":
+                parts.append(deck.suit(span.target).name)
+            elif span.kind == "rule":
+                rule = deck.rule(span.target)
+                parts.append(f"rule {rule.number} ({rule.title})")
+            else:
+                parts.append(ref_label(deck, span))
+        else:
+            parts.append(span.text)
+    return "".join(parts)
+
+
+def render_spans(spans: tuple[Inline, ...], text: Callable[[str], str],
+                 emphasis: Callable[[str, bool], str], ref: Callable[[Ref], str]) -> str:
+    """Render inline spans with one callback per span type (used by HTML, Markdown, PDF)."""
+    out = []
+    for span in spans:
+        if isinstance(span, Text):
+            out.append(text(span.text))
+        elif isinstance(span, Emphasis):
+            out.append(emphasis(span.text, span.strong))
+        else:
+            out.append(ref(span))
+    return "".join(out)

@@ -1,0 +1,308 @@
+"""The deck format as a JSON Schema, and a small checker for the subset it uses.
+
+The schema is the one source of truth for the structure of a deck file:
+`deckgen schema` prints it for editors (Taplo / Even Better TOML), and the
+loader checks every file against it before it checks meaning (references,
+duplicates, counts).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from .model import CARD_SIZES_MM, SECTION_ROLES
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
+
+
+def _str(description: str, **extra: Any) -> dict:
+    return {"type": "string", "description": description, **extra}
+
+
+def _int(description: str, minimum: int | None = None) -> dict:
+    schema: dict[str, Any] = {"type": "integer", "description": description}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    return schema
+
+
+def _table(description: str, properties: dict, required: tuple[str, ...] = ()) -> dict:
+    return {
+        "type": "object",
+        "description": description,
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
+
+
+def _list_of(description: str, item: dict) -> dict:
+    return {"type": "array", "description": description, "items": item}
+
+
+_ID = _str("Stable identifier: lower case letters, digits, '.', '_' or '-'.", pattern=ID_PATTERN)
+_TEXT = _str("Text in deckgen's light markup: *emphasis*, **strong**, '- ' lists, "
+             "{card:NAME}, {suit:ID}, {rule:ID}.")
+
+SUIT = _table(
+    "A suit.",
+    {
+        "id": _ID,
+        "name": _str("Display name, e.g. 'Hearts'."),
+        "symbol": _str("The symbol drawn on cards, e.g. '♥'."),
+        "code": _str("Letter(s) that end a card code, e.g. 'H' in '7H'.", pattern=r"^[A-Za-z]{1,3}$"),
+        "color": _str("Colour as #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "opposite": _str("Id of the suit paired against this one, if the game pairs suits."),
+        "description": _TEXT,
+    },
+    ("id", "name", "symbol", "code", "color"),
+)
+
+RANK = _table(
+    "A rank. List ranks from lowest to highest: the order is the rank order.",
+    {
+        "id": _ID,
+        "name": _str("Display name, e.g. 'Queen'."),
+        "code": _str("Start of a card code, e.g. 'Q' in 'QD'.", pattern=r"^[A-Za-z0-9]{1,3}$"),
+        "value": _int("Numeric value the game uses (a number card's face value)."),
+        "kind": _str("Kind id that cards of this rank get in a card set."),
+        "index": _str("Corner index label; defaults to the code."),
+    },
+    ("id", "name", "code"),
+)
+
+KIND = _table(
+    "A card kind or type: Thing, Action, Seeker, Wizard, Jester, Joker...",
+    {
+        "id": _ID,
+        "name": _str("Display name, used as the type line unless a card gives its own."),
+        "description": _TEXT,
+        "color": _str("Frame colour for cards of this kind, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+    },
+    ("id", "name"),
+)
+
+CARD = _table(
+    "One distinct card; 'count' says how many copies the deck holds.",
+    {
+        "id": _ID,
+        "name": _str("Card title."),
+        "code": _str("Short code used in game logs and on the command line (unique, any case).",
+                     pattern=r"^[A-Za-z0-9+-]{1,8}$"),
+        "kind": _str("Kind id."),
+        "type_line": _str("Type line printed on the card; defaults to the kind's name."),
+        "suit": _str("Suit id, where the card has a suit."),
+        "rank": _str("Rank id, where the card has a rank."),
+        "corner": _str("Corner value or badge, e.g. '+4/2/1'."),
+        "text": _TEXT,
+        "flavor": _str("Flavour text, printed in italics."),
+        "count": _int("Copies in the deck.", minimum=1),
+        "art": _str("Image file, relative to the deck file's folder."),
+        "props": {"type": "object", "description": "Facts the game engine reads (speed, role...)."},
+        "ruling": _str("Id of a ruling that decided something about this card."),
+    },
+    ("name", "code", "kind"),
+)
+
+CARD_SET = _table(
+    "Generates one card per suit × rank, instead of listing them by hand.",
+    {
+        "suits": _list_of("Suit ids; all suits when omitted.", _str("Suit id.")),
+        "ranks": _list_of("Rank ids; all ranks when omitted.", _str("Rank id.")),
+        "kind": _str("Kind id; defaults to each rank's kind."),
+        "count": _int("Copies of each generated card.", minimum=1),
+        "text": _TEXT,
+    },
+)
+
+RULE = _table(
+    "One numbered rule.",
+    {"id": _ID, "title": _str("Heading."), "text": _TEXT},
+    ("id", "title", "text"),
+)
+
+SECTION = _table(
+    "A numbered rulebook section holding rules.",
+    {
+        "id": _ID,
+        "title": _str("Heading."),
+        "role": _str("What the section covers.", enum=list(SECTION_ROLES)),
+        "text": _TEXT,
+        "rules": _list_of("The section's rules, in order.", RULE),
+    },
+    ("id", "title", "role"),
+)
+
+RULING = _table(
+    "A ruling of this edition: a gap in the source rules, closed explicitly.",
+    {
+        "id": _ID,
+        "question": _str("What the source text leaves open."),
+        "decision": _TEXT,
+        "reason": _str("Why this decision."),
+        "rules": _list_of("Ids of the rules this ruling settles.", _str("Rule id.")),
+        "cards": _list_of("Names or codes of the cards it concerns.", _str("Card name or code.")),
+    },
+    ("id", "question", "decision", "reason"),
+)
+
+VARIANT = _table(
+    "An optional rule set: a name, its text and the engine parameters it changes.",
+    {
+        "id": _ID,
+        "name": _str("Display name."),
+        "text": _TEXT,
+        "params": {"type": "object", "description": "Engine parameters this variant sets."},
+    },
+    ("id", "name", "text"),
+)
+
+QUICKREF = _table(
+    "An entry of the one-page quick reference.",
+    {"title": _str("Heading."), "text": _TEXT},
+    ("title", "text"),
+)
+
+DECK_META = _table(
+    "Who and what the deck is.",
+    {
+        "id": _ID,
+        "name": _str("The game's name."),
+        "version": _str("Edition of this deck file."),
+        "designer": _str("Designer of the game."),
+        "credits": _list_of("Further credits, one line each.", _str("A credit line.")),
+        "description": _TEXT,
+        "players": {
+            "type": "object",
+            "description": "Player range.",
+            "properties": {"min": _int("Fewest players.", 1), "max": _int("Most players.", 1)},
+            "required": ["min", "max"],
+            "additionalProperties": False,
+        },
+        "play_time": _str("Typical playing time, e.g. '45 minutes'."),
+        "card_size": {
+            "description": "A named size or width/height in millimetres.",
+            "oneOf": [
+                _str("A named size.", enum=list(CARD_SIZES_MM)),
+                {
+                    "type": "object",
+                    "properties": {
+                        "width_mm": {"type": "number", "minimum": 10},
+                        "height_mm": {"type": "number", "minimum": 10},
+                    },
+                    "required": ["width_mm", "height_mm"],
+                    "additionalProperties": False,
+                },
+            ],
+        },
+        "engine": _str("Game engine that referees this deck.",
+                       enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
+    },
+    ("id", "name", "players"),
+)
+
+BACK = _table(
+    "The card back, shared by every card.",
+    {
+        "title": _str("Large text on the back; defaults to the deck name."),
+        "subtitle": _str("Small text under the title."),
+        "pattern": _str("Background pattern.", enum=["diamonds", "stripes", "dots", "waves"]),
+        "color": _str("Main colour, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "accent": _str("Pattern colour, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+    },
+)
+
+DECK_SCHEMA: dict = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "https://deckgen.invalid/deck.schema.json",
+    "title": "deckgen deck",
+    "description": "A card game's deck, rules and rulings, written once for every output.",
+    "type": "object",
+    "properties": {
+        "deck": DECK_META,
+        "back": BACK,
+        "suits": _list_of("Suits.", SUIT),
+        "ranks": _list_of("Ranks, lowest first.", RANK),
+        "kinds": _list_of("Card kinds.", KIND),
+        "card_sets": _list_of("Suit × rank card sets.", CARD_SET),
+        "cards": _list_of("Cards listed one by one.", CARD),
+        "sections": _list_of("Rulebook sections.", SECTION),
+        "rulings": _list_of("This edition's rulings.", RULING),
+        "engine": {"type": "object", "description": "Engine parameters and their values."},
+        "variants": _list_of("Variants.", VARIANT),
+        "quickref": _list_of("Quick reference entries.", QUICKREF),
+    },
+    "required": ["deck", "kinds"],
+    "additionalProperties": False,
+}
+
+_PY_TYPES = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "array": list,
+    "object": dict,
+}
+
+
+def type_name(value: Any) -> str:
+    for name, py_type in _PY_TYPES.items():
+        if isinstance(value, py_type) and not (name in ("integer", "number") and isinstance(value, bool)):
+            return name
+    return type(value).__name__
+
+
+def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]:
+    """Yield (field path, message) for every way `value` breaks `schema`."""
+    if "oneOf" in schema:
+        options = schema["oneOf"]
+        if not any(not list(check(value, option, path)) for option in options):
+            allowed = " or ".join(_describe(option) for option in options)
+            yield path, f"found {_show(value)}; allowed: {allowed}"
+        return
+    wanted = schema.get("type")
+    if wanted and type_name(value) != wanted and not (wanted == "number" and type_name(value) == "integer"):
+        yield path, f"expected {wanted}, found {type_name(value)} {_show(value)}"
+        return
+    if "enum" in schema and value not in schema["enum"]:
+        yield path, f"unknown value {_show(value)}; allowed: {', '.join(map(str, schema['enum']))}"
+    if "minimum" in schema and value < schema["minimum"]:
+        yield path, f"must be at least {schema['minimum']}, found {value}"
+    if "pattern" in schema:
+        import re
+
+        if not re.fullmatch(schema["pattern"].strip("^$"), value):
+            yield path, f"{_show(value)} does not match {schema['pattern']}"
+    if wanted == "object":
+        properties = schema.get("properties")
+        for key in schema.get("required", ()):
+            if key not in value:
+                yield _join(path, key), "required field is missing"
+        if properties is not None and schema.get("additionalProperties") is False:
+            for key in value:
+                if key not in properties:
+                    yield _join(path, key), f"unknown field; allowed: {', '.join(properties)}"
+        for key, item in value.items():
+            if properties and key in properties:
+                yield from check(item, properties[key], _join(path, key))
+    elif wanted == "array" and "items" in schema:
+        for index, item in enumerate(value):
+            yield from check(item, schema["items"], f"{path}[{index}]")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _describe(schema: dict) -> str:
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    if schema.get("type") == "object":
+        return "a table with " + ", ".join(schema.get("required", []))
+    return schema.get("type", "a value")
