@@ -1,0 +1,35 @@
+"""Shared test helpers: run the CLI the way a user does, in-process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = ROOT / "decks"
+DECK_PATHS = sorted(DECKS.glob("*.toml"))
+
+
+@dataclass
+class CliResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def run_cli(capsys, monkeypatch):
+    """Run `deckgen ARGS...` from the repository root and capture what a user would see."""
+
+    def run(*args: str, cwd: Path = ROOT) -> CliResult:
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        out, err = capsys.readouterr()
+        return CliResult(code, out, err)
+
+    return run
