@@ -1,0 +1,1 @@
+"""Command modules: each defines `register(app)` and is listed in `generator.cli.COMMAND_MODULES`."""

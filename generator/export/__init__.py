@@ -1,0 +1,79 @@
+"""Exports for virtual tabletops: a LackeyCCG plugin, Tabletop Simulator deck sheets and
+MUSHcode.
+
+Every exporter writes into a folder under `output/<deck>/` and only there; file names
+come from card ids, never from card names, and every path is checked to stay inside
+the export's folder. `write_all` is the build step that writes all three.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+from urllib.parse import urlsplit
+
+from ..errors import DeckgenError, OptionError
+
+if TYPE_CHECKING:
+    from ..model import Deck
+
+
+class ExportError(DeckgenError):
+    """A deck that cannot be written in an export format: names the card, field and reason."""
+
+    exit_code = 1
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """root/parts..., refusing any path that would leave root."""
+    path = root.joinpath(*parts)
+    if not path.resolve().is_relative_to(root.resolve()):
+        raise ExportError(f"refusing to write {path}: it is outside {root}")
+    return path
+
+
+def check_base_url(url: str) -> str:
+    """The URL without a trailing '/', if it is an http(s) address that tab-separated, XML and
+    JSON files can all hold as it is."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or re.search(r"[\s\"'<>\\]", url):
+        raise OptionError(f"--base-url {url!r}: give the http:// or https:// address the export's files "
+                          "will be served from, without spaces or quotes")
+    return url.rstrip("/")
+
+
+@contextmanager
+def replaced_folder(target: Path) -> Iterator[Path]:
+    """Yield an empty temporary folder; on success it takes `target`'s place, so a reader
+    never sees a half-written export and files of an older export do not linger."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    fresh.chmod(0o777 & ~umask)  # mkdtemp makes it private; the export is an ordinary folder
+    try:
+        yield fresh
+        old = None
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+            os.replace(target, old / target.name)
+        os.replace(fresh, target)
+        if old is not None:
+            shutil.rmtree(old)
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+
+
+def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
+    """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck."""
+    from . import lackey, tts
+
+    # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
+    # <output>/<deck>/; local file URLs must name where the files end up.
+    published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
+    return lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
