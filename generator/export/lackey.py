@@ -194,6 +194,10 @@ class DekCard:
 _XML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
 
 
+_CONTROL_NAMES = {"\t": "tab", "\n": "line break", "\r": "carriage return",
+                  "\u2028": "line separator", "\u2029": "paragraph separator"}
+
+
 def _control(text: str) -> str | None:
     """The first character a one-line field cannot hold (tab, line break, other controls)."""
     for char in text:
@@ -213,9 +217,8 @@ def _filters(deck: Deck, encoding: str) -> dict[str, Callable[..., Escaped]]:
     def refuse_control(text: str, where: str, what: str) -> None:
         bad = _control(text)
         if bad is not None:
-            name = unicodedata.name(bad, f"control character U+{ord(bad):04X}")
-            raise ExportError(f"{where}: holds a {name.lower()} ({bad!r}), which {what} cannot store; "
-                              "remove it")
+            name = _CONTROL_NAMES.get(bad) or f"control character U+{ord(bad):04X}"
+            raise ExportError(f"{where}: holds a {name} ({bad!r}), which {what} cannot store; remove it")
 
     def tsv(value: CardRow | Sequence[str], where: str = "") -> Escaped:
         if isinstance(value, CardRow):
