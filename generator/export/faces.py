@@ -23,41 +23,39 @@ CELL_BOX = (MAX_SHEET_PX // SHEET_COLUMNS, MAX_SHEET_PX // SHEET_ROWS)  # (409, 
 JPEG_QUALITY = 90
 
 
-def face_size(deck: "Deck") -> tuple[int, int]:
-    """Pixel size of a card face: the card's shape, as large as fits CELL_BOX."""
-    width_mm, height_mm = deck.card_size.width_mm, deck.card_size.height_mm
-    scale = min(CELL_BOX[0] / width_mm, CELL_BOX[1] / height_mm)
-    return max(1, int(width_mm * scale)), max(1, int(height_mm * scale))
+def face_dpi(deck: "Deck") -> int:
+    """The highest whole dpi at which the card fits CELL_BOX."""
+    width_in, height_in = deck.card_size.width_mm / 25.4, deck.card_size.height_mm / 25.4
+    return max(1, int(min(CELL_BOX[0] / width_in, CELL_BOX[1] / height_in)))
 
 
 class Faces:
-    """The faces and back of one deck, rendered on first use."""
+    """The faces and back of one deck, all rendered together on first use."""
 
     def __init__(self, deck: "Deck"):
+        from ..render.images import pixel_size
+
         self.deck = deck
-        self.size = face_size(deck)
+        self.dpi = face_dpi(deck)
+        self.size = pixel_size((deck.card_size.width_mm, deck.card_size.height_mm), 0.0, self.dpi)
         self._images: dict[str | None, "Image.Image"] = {}
 
     def image(self, card: "Card | None") -> "Image.Image":
-        """The face of `card`, or the back for None: RGB, exactly `self.size`."""
-        key = None if card is None else card.id
-        if key not in self._images:
-            self._images[key] = self._render(card)
-        return self._images[key]
+        """The face of `card`, or the back for None: RGB, `self.size` pixels."""
+        if not self._images:
+            self._render_all()
+        return self._images[None if card is None else card.id]
 
     def jpeg(self, card: "Card | None") -> bytes:
         return jpeg_bytes(self.image(card))
 
-    def _render(self, card: "Card | None") -> "Image.Image":
-        from PIL import Image
+    def _render_all(self) -> None:
+        # One document for the whole deck: far quicker than one render per card.
+        from ..render.images import render_cards
 
-        from ..render.images import card_image
-
-        dpi = self.size[0] / (self.deck.card_size.width_mm / 25.4)
-        image = card_image(self.deck, card, dpi=dpi, bleed_mm=0.0).convert("RGB")
-        if image.size != self.size:
-            image = image.resize(self.size, Image.Resampling.LANCZOS)
-        return image
+        cards: list["Card | None"] = [*self.deck.cards, None]
+        for card, image in zip(cards, render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)):
+            self._images[None if card is None else card.id] = image
 
 
 def blank_face(deck: "Deck", size: tuple[int, int]) -> "Image.Image":
