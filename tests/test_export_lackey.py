@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from generator.export.faces import clear_cache
 from generator.export.lackey import lackey_checksum, lackey_names
 from generator.loader import load_deck
 from generator.markup import to_plain
@@ -102,6 +103,7 @@ def test_zip_holds_the_plugin_folder_with_fixed_dates(exported):
 def test_same_deck_gives_the_same_bytes(tmp_path):
     deck_path = DECK_PATHS[0]
     for run in ("first", "second"):
+        clear_cache()  # render the faces afresh each time
         assert export("lackey", deck_path, "-o", tmp_path / run, "--base-url", BASE_URL) == 0
     assert tree(tmp_path / "first") == tree(tmp_path / "second")
 

@@ -4,7 +4,7 @@ Lackey and Tabletop Simulator both want one image per distinct card. Both get th
 size: the largest that fits a cell of a 10 x 7 Tabletop Simulator sheet kept under
 4096 px a side (409 x 585 px), which is also a comfortable Lackey card (about 300-500 px
 wide). The faces of the last deck asked for are kept, so a build that writes both
-exports renders each face once.
+exports renders each face once, in one document.
 """
 
 from __future__ import annotations
@@ -69,19 +69,34 @@ def blank_face(deck: "Deck", size: tuple[int, int]) -> "Image.Image":
 
 
 def jpeg_bytes(image: "Image.Image") -> bytes:
-    """Baseline JPEG, full-resolution colour (small text stays sharp), no metadata: same
-    pixels give the same bytes."""
+    """Baseline JPEG, full-resolution colour so small text stays sharp, no metadata: the
+    same pixels give the same bytes."""
     buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=True)
+    image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0)
     return buffer.getvalue()
 
 
-_last: Faces | None = None
+_last: tuple[tuple, Faces] | None = None
+
+
+def _identity(deck: "Deck") -> tuple:
+    """What the faces depend on: the deck's content and its art files' sizes and times."""
+    art = tuple((card.art, card.art.stat().st_mtime_ns, card.art.stat().st_size)
+                for card in deck.cards if card.art is not None and card.art.exists())
+    return deck, art
 
 
 def faces_for(deck: "Deck") -> Faces:
-    """The faces of `deck`, reusing the renders of the previous call for the same deck object."""
+    """The faces of `deck`: the previous call's renders when the deck and its art are unchanged
+    (a build's exports, or repeated exports in one process), new ones otherwise."""
     global _last
-    if _last is None or _last.deck is not deck:
-        _last = Faces(deck)
-    return _last
+    identity = _identity(deck)
+    if _last is None or _last[0] != identity:
+        _last = (identity, Faces(deck))
+    return _last[1]
+
+
+def clear_cache() -> None:
+    """Forget the kept faces, so the next export renders afresh (benchmarks, determinism tests)."""
+    global _last
+    _last = None
