@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT
+from generator.export.mush import SLASH_LOOKALIKE, deck_object_name
+from generator.loader import load_deck
+from generator.markup import to_plain
+
+from .conftest import DECK_PATHS, ROOT
 from .export_support import file_url_path, read_carddata, read_dek, tree, write_deck
+from .mushserver import MushClient, MushServer, tinymux_installed
+
+needs_tinymux = pytest.mark.skipif(not tinymux_installed(), reason="TinyMUX is not installed (.ci/install-tinymux.sh)")
 
 # Names every exporter must carry through unchanged, escaped where the format needs it.
 FAITHFUL_NAMES = [
@@ -21,7 +29,7 @@ FAITHFUL_NAMES = [
     "Two  spaces",
 ]
 
-# Names LackeyCCG cannot hold (tab-separated, Windows-1252): refused there, kept by TTS.
+# Names LackeyCCG cannot hold (tab-separated, Windows-1252): refused there, kept by TTS and MUSH.
 REFUSED_BY_LACKEY = {
     "tab": ("Tab\there", "holds a tab"),
     "newline": ("Line\nbreak", "holds a line break"),
@@ -55,10 +63,91 @@ def test_awkward_names_come_out_faithfully_escaped(run_cli, tmp_path):
     assert nicknames == [n for i, n in enumerate(FAITHFUL_NAMES) for _ in range(i + 1)]
 
 
+# A stand-in for the Dvorak MUSH Engine: stores each loadcard's three fields as it gets them.
+DVORAK_ENGINE = [
+    "@create Dvorak Engine",
+    "@set Dvorak Engine=!NO_COMMAND",
+    "&CMD.CLEARDECK Dvorak Engine=$cleardeck:&COUNT me=0",
+    "&CMD.LOADCARD Dvorak Engine=$loadcard */*/*:&COUNT me=[add(v(COUNT),1)];"
+    "&TITLE.[v(COUNT)] me=%0;&TYPE.[v(COUNT)] me=%1;&TEXT.[v(COUNT)] me=%2",
+    "drop Dvorak Engine",
+]
+
+
+@pytest.fixture(scope="module")
+def mush():
+    """A wizard logged in to a fresh TinyMUX server with a Dvorak Engine in the room."""
+    with MushServer() as server, server.client() as wizard:
+        wizard.send_lines(DVORAK_ENGINE)
+        yield wizard
+
+
+def paste(wizard: MushClient, path: Path) -> None:
+    """Send a MUSHcode file the way a user pastes it: every line at once, then wait for the server."""
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.strip():
+            wizard.send_line(line)
+    wizard.sync()
+
+
+def read_back(wizard: MushClient, expressions: list[str]) -> list[str]:
+    """The value of each expression, asked for all at once, each after a numbered marker line."""
+    for index, expression in enumerate(expressions):
+        wizard.send_line(f"think DECKGEN-READ-{index}")
+        wizard.send_line(f"think {expression}")
+    values: list[list[str]] = []
+    for line in wizard.sync().split("\n"):
+        if line == f"DECKGEN-READ-{len(values)}":
+            values.append([])
+        else:
+            values[-1].append(line)
+    assert len(values) == len(expressions)
+    return ["\n".join(lines) for lines in values]
+
+
+def mush_round_trip(run_cli, wizard: MushClient, deck_path: Path, out: Path) -> None:
+    """Load both MUSH styles of a deck into the server; every copy of every card must read back."""
+    deck = load_deck(deck_path)
+    copies = list(deck.copies())
+    assert run_cli("export", "mush", deck_path, "-o", out, "--style", "softcode").exit_code == 0
+    paste(wizard, out / deck.id / f"{deck.id}.mush")
+    [thing] = read_back(wizard, [f"num({deck_object_name(deck)})"])
+    assert re.fullmatch(r"#\d+", thing), thing  # exactly one object of that name
+    fields = ("NAME", "TYPE", "TEXT", "FLAVOR")
+    values = read_back(wizard, [f"get({thing}/COUNT)"] + [
+        f"get({thing}/CARD.{number}.{field})" for number in range(1, len(copies) + 1) for field in fields])
+    assert values[0] == str(len(copies))
+    expected = [(card.name, card.type_line, to_plain(card.text, deck), card.flavor) for card in copies]
+    assert [tuple(values[i:i + 4]) for i in range(1, len(values), 4)] == expected
+
+    assert run_cli("export", "mush", deck_path, "-o", out, "--style", "dvorak").exit_code == 0
+    paste(wizard, out / deck.id / f"{deck.id}.mush")
+    [engine] = read_back(wizard, ["num(Dvorak Engine)"])
+    values = read_back(wizard, [f"get({engine}/COUNT)"] + [
+        f"get({engine}/{field}.{number})" for number in range(1, len(copies) + 1) for field in ("TITLE", "TEXT")])
+    assert values[0] == str(len(copies))
+    for number, card in enumerate(copies):
+        title, text = values[1 + 2 * number:3 + 2 * number]
+        assert title == card.name.replace("/", SLASH_LOOKALIKE)
+        plain = to_plain(card.text, deck)
+        assert text == (f'{plain} ("{card.flavor}")' if card.flavor else plain)
+
+
+@needs_tinymux
+@pytest.mark.parametrize("deck_path", DECK_PATHS, ids=[p.stem for p in DECK_PATHS])
+def test_each_deck_s_mushcode_loads_into_a_real_server(run_cli, tmp_path, mush, deck_path):
+    mush_round_trip(run_cli, mush, deck_path, tmp_path)
+
+
+@needs_tinymux
+def test_awkward_names_survive_a_real_mush_server(run_cli, tmp_path, mush):
+    mush_round_trip(run_cli, mush, odd_deck(tmp_path / "decks"), tmp_path / "out")
+
+
 def test_files_stay_inside_the_output_folder(run_cli, tmp_path):
     deck = odd_deck(tmp_path / "decks")
     before = set(tmp_path.rglob("*"))
-    for exporter in ("lackey", "tts"):
+    for exporter in ("lackey", "tts", "mush"):
         assert run_cli("export", exporter, deck, "-o", tmp_path / "out").exit_code == 0
     created = set(tmp_path.rglob("*")) - before
     assert created and all(path.is_relative_to(tmp_path / "out" / "odd") or path in
@@ -67,19 +156,27 @@ def test_files_stay_inside_the_output_folder(run_cli, tmp_path):
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED_BY_LACKEY))
-def test_names_lackey_cannot_hold_are_refused_and_kept_elsewhere(run_cli, tmp_path, case):
+def test_names_lackey_cannot_hold_are_refused_and_kept_by_tts(run_cli, tmp_path, case):
     name, reason = REFUSED_BY_LACKEY[case]
-    deck = write_deck(tmp_path, "bad", [{"name": name, "code": "BAD", "kind": "thing"}])
+    deck = write_deck(tmp_path, f"bad-{case}", [{"name": name, "code": "BAD", "kind": "thing"}])
     refused = run_cli("export", "lackey", deck, "-o", tmp_path / "out")
     assert refused.exit_code == 1
     assert f"card {name!r} (code BAD)" in refused.stderr and reason in refused.stderr
     assert "Traceback" not in refused.stderr and refused.stderr.startswith("deckgen: error:")
-    assert not (tmp_path / "out" / "bad" / "lackey").exists()
+    assert not (tmp_path / "out" / f"bad-{case}" / "lackey").exists()
 
     kept = run_cli("export", "tts", deck, "-o", tmp_path / "out")
     assert kept.exit_code == 0, kept.stderr
-    saved = json.loads((tmp_path / "out" / "bad" / "tts" / "bad.json").read_text("utf-8"))
+    saved = json.loads((tmp_path / "out" / f"bad-{case}" / "tts" / f"bad-{case}.json").read_text("utf-8"))
     assert saved["ObjectStates"][0]["ContainedObjects"][0]["Nickname"] == name
+
+
+@needs_tinymux
+@pytest.mark.parametrize("case", sorted(REFUSED_BY_LACKEY))
+def test_names_lackey_cannot_hold_survive_a_real_mush_server(run_cli, tmp_path, mush, case):
+    name, _ = REFUSED_BY_LACKEY[case]
+    deck = write_deck(tmp_path, f"mush-{case}", [{"name": name, "code": "BAD", "kind": "thing", "count": 2}])
+    mush_round_trip(run_cli, mush, deck, tmp_path / "out")
 
 
 def test_a_failed_export_keeps_the_previous_one(run_cli, tmp_path):

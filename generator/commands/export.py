@@ -1,4 +1,4 @@
-"""`deckgen export lackey|tts DECK`: write one export of one deck into output/<deck>/."""
+"""`deckgen export lackey|tts|mush DECK`: write one export of one deck into output/<deck>/."""
 
 from __future__ import annotations
 
@@ -64,4 +64,22 @@ def register(app: typer.Typer) -> None:
 
         loaded = load_deck(deck, decks_dir)
         paths = export_tts(loaded, output / loaded.id, base_url=base_url)
+        _report(loaded.id, paths, output, as_json)
+
+    @export.command("mush")
+    def mush(
+        deck: str = DeckArg,
+        decks_dir: Path = DecksDir,
+        output: Path = OutputDir,
+        style: Optional[str] = typer.Option(
+            None, "--style", help="'softcode' (a deck object with +draw, +hand...) or 'dvorak' (loadcard "
+                                  "commands for the Dvorak Engine). Default: dvorak for Thing/Action decks."),
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""
+        from ..export import export_mush
+        from ..loader import load_deck
+
+        loaded = load_deck(deck, decks_dir)
+        paths = export_mush(loaded, output / loaded.id, style=style)
         _report(loaded.id, paths, output, as_json)

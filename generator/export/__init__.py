@@ -69,6 +69,35 @@ def replaced_folder(target: Path) -> Iterator[Path]:
         shutil.rmtree(fresh, ignore_errors=True)
 
 
+MUSH_STYLES = ("softcode", "dvorak")
+
+
+def default_mush_style(deck: "Deck") -> str:
+    """'dvorak' (loadcard commands for the Dvorak Engine) for a deck of Things and Actions,
+    else 'softcode' (a self-contained deck object)."""
+    return "dvorak" if {card.kind for card in deck.cards} <= {"thing", "action"} else "softcode"
+
+
+def export_mush(deck: "Deck", out_dir: Path, style: str | None = None) -> list[Path]:
+    """Write `out_dir/<deck>.mush` in the given style; card text goes in as plain text."""
+    from dataclasses import replace
+
+    from ..markup import to_plain
+    from ..output import write_text
+    from . import mush
+
+    style = style or default_mush_style(deck)
+    if style not in MUSH_STYLES:
+        raise OptionError(f"--style {style!r}: choose one of {', '.join(MUSH_STYLES)}")
+    render = mush.render_softcode if style == "softcode" else mush.render_dvorak
+    cards = [replace(card, text=to_plain(card.text, deck)) for card in deck.cards]
+    try:
+        text = render(deck, cards)
+    except ValueError as error:  # the renderers name the card and field
+        raise ExportError(f"{deck.source or deck.id}: {error}") from None
+    return [write_text(inside(out_dir, f"{deck.id}.mush"), text)]
+
+
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck."""
     from . import lackey, tts
@@ -76,4 +105,5 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
     # <output>/<deck>/; local file URLs must name where the files end up.
     published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
-    return lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
+    return (lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
+            + export_mush(deck, out_dir))
