@@ -39,6 +39,7 @@ class Faces:
         self.dpi = face_dpi(deck)
         self.size = pixel_size((deck.card_size.width_mm, deck.card_size.height_mm), 0.0, self.dpi)
         self._images: dict[str | None, "Image.Image"] = {}
+        self._jpegs: dict[str | None, bytes] = {}
 
     def image(self, card: "Card | None") -> "Image.Image":
         """The face of `card`, or the back for None: RGB, `self.size` pixels."""
@@ -47,7 +48,10 @@ class Faces:
         return self._images[None if card is None else card.id]
 
     def jpeg(self, card: "Card | None") -> bytes:
-        return jpeg_bytes(self.image(card))
+        key = None if card is None else card.id
+        if key not in self._jpegs:
+            self._jpegs[key] = jpeg_bytes(self.image(card))
+        return self._jpegs[key]
 
     def _render_all(self) -> None:
         # One document for the whole deck: far quicker than one render per card.
