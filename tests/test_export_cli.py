@@ -29,12 +29,13 @@ FAITHFUL_NAMES = [
     "Two  spaces",
 ]
 
-# Names LackeyCCG cannot hold (tab-separated, Windows-1252): refused there, kept by TTS and MUSH.
+# Names LackeyCCG cannot hold (tab-separated, Windows-1252): refused there, with the reason;
+# MUSH keeps them all; TTS keeps those the card font can draw and refuses the others.
 REFUSED_BY_LACKEY = {
-    "tab": ("Tab\there", "holds a tab"),
-    "newline": ("Line\nbreak", "holds a line break"),
-    "cyrillic": ("Дракон", "U+0414 CYRILLIC CAPITAL LETTER DE"),
-    "cjk": ("魔法", "U+9B54"),
+    "tab": ("Tab\there", "holds a tab", True),
+    "newline": ("Line\nbreak", "holds a line break", True),
+    "cyrillic": ("Дракон", "U+0414 CYRILLIC CAPITAL LETTER DE", True),
+    "cjk": ("魔法", "U+9B54", False),
 }
 
 
@@ -156,8 +157,8 @@ def test_files_stay_inside_the_output_folder(run_cli, tmp_path):
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED_BY_LACKEY))
-def test_names_lackey_cannot_hold_are_refused_and_kept_by_tts(run_cli, tmp_path, case):
-    name, reason = REFUSED_BY_LACKEY[case]
+def test_names_lackey_cannot_hold_are_refused_there(run_cli, tmp_path, case):
+    name, reason, drawable = REFUSED_BY_LACKEY[case]
     deck = write_deck(tmp_path, f"bad-{case}", [{"name": name, "code": "BAD", "kind": "thing"}])
     refused = run_cli("export", "lackey", deck, "-o", tmp_path / "out")
     assert refused.exit_code == 1
@@ -165,16 +166,20 @@ def test_names_lackey_cannot_hold_are_refused_and_kept_by_tts(run_cli, tmp_path,
     assert "Traceback" not in refused.stderr and refused.stderr.startswith("deckgen: error:")
     assert not (tmp_path / "out" / f"bad-{case}" / "lackey").exists()
 
-    kept = run_cli("export", "tts", deck, "-o", tmp_path / "out")
-    assert kept.exit_code == 0, kept.stderr
-    saved = json.loads((tmp_path / "out" / f"bad-{case}" / "tts" / f"bad-{case}.json").read_text("utf-8"))
-    assert saved["ObjectStates"][0]["ContainedObjects"][0]["Nickname"] == name
+    tts = run_cli("export", "tts", deck, "-o", tmp_path / "out")
+    assert "Traceback" not in tts.stderr
+    if drawable:
+        assert tts.exit_code == 0, tts.stderr
+        saved = json.loads((tmp_path / "out" / f"bad-{case}" / "tts" / f"bad-{case}.json").read_text("utf-8"))
+        assert saved["ObjectStates"][0]["ContainedObjects"][0]["Nickname"] == name
+    else:
+        assert tts.exit_code == 1 and f"card {name!r}" in tts.stderr and "cannot draw" in tts.stderr
 
 
 @needs_tinymux
 @pytest.mark.parametrize("case", sorted(REFUSED_BY_LACKEY))
 def test_names_lackey_cannot_hold_survive_a_real_mush_server(run_cli, tmp_path, mush, case):
-    name, _ = REFUSED_BY_LACKEY[case]
+    name = REFUSED_BY_LACKEY[case][0]
     deck = write_deck(tmp_path, f"mush-{case}", [{"name": name, "code": "BAD", "kind": "thing", "count": 2}])
     mush_round_trip(run_cli, mush, deck, tmp_path / "out")
 
@@ -186,6 +191,15 @@ def test_a_failed_export_keeps_the_previous_one(run_cli, tmp_path):
     deck.write_text(deck.read_text("utf-8").replace("Lantern", "Фонарь"), encoding="utf-8")
     assert run_cli("export", "lackey", deck, "-o", tmp_path / "out").exit_code == 1
     assert tree(tmp_path / "out") == before
+
+
+def test_missing_art_is_reported_not_drawn(run_cli, tmp_path):
+    deck = write_deck(tmp_path, "artless", [{"name": "Ghost", "code": "GH", "kind": "thing", "art": "ghost.png"}])
+    for exporter in ("lackey", "tts"):
+        result = run_cli("export", exporter, deck, "-o", tmp_path / "out")
+        assert result.exit_code == 1 and "ghost.png does not exist" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 def test_unknown_layout_and_encoding_are_option_errors(run_cli, tmp_path):

@@ -54,9 +54,12 @@ class Faces:
         return self._jpegs[key]
 
     def _render_all(self) -> None:
-        # One document for the whole deck: far quicker than one render per card.
+        from ..render.check import require_printable
         from ..render.images import render_cards
 
+        # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
+        require_printable(self.deck, self.deck.card_size.width_mm, self.deck.card_size.height_mm)
+        # One document for the whole deck: far quicker than one render per card.
         cards: list["Card | None"] = [*self.deck.cards, None]
         for card, image in zip(cards, render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)):
             self._images[None if card is None else card.id] = image
