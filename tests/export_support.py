@@ -8,7 +8,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pytest
+
 from generator.cli import main
+from generator.loader import load_deck
+
+from .conftest import DECK_PATHS
+
+BASE_URL = "https://decks.example.org/lackey/plugin"
 
 
 def toml_string(text: str) -> str:
@@ -77,3 +84,26 @@ def file_url_path(url: str) -> Path:
 def tree(folder: Path) -> dict[str, bytes]:
     """Every file under folder: relative path -> bytes."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+_real_exports: list[Path] = []  # one folder for the whole session, whichever module asks first
+
+
+@pytest.fixture(scope="session")
+def real_exports(tmp_path_factory) -> Path:
+    """Every real deck exported to Lackey (with a base URL) and to TTS, one deck after the
+    other so both exports share one render of its faces: <folder>/<deck>/lackey, tts.
+
+    Each test module imports this fixture, and pytest keeps one instance per module that
+    defines it, so the folder itself is kept here to render every deck only once."""
+    if not _real_exports:
+        out = tmp_path_factory.mktemp("exports")
+        for path in DECK_PATHS:
+            assert export("lackey", path, "--output", out, "--base-url", BASE_URL) == 0
+            assert export("tts", path, "--output", out) == 0
+        _real_exports.append(out)
+    return _real_exports[0]
+
+
+def deck_ids() -> list[str]:
+    return [load_deck(path).id for path in DECK_PATHS]

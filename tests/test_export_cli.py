@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from generator.export.faces import clear_cache
 from generator.export.mush import SLASH_LOOKALIKE, deck_object_name
 from generator.loader import load_deck
 from generator.markup import to_plain
 
 from .conftest import DECK_PATHS, ROOT
-from .export_support import file_url_path, read_carddata, read_dek, tree, write_deck
+from .export_support import BASE_URL, file_url_path, read_carddata, read_dek, tree, write_deck
 from .mushserver import MushClient, MushServer, tinymux_installed
 
 needs_tinymux = pytest.mark.skipif(not tinymux_installed(), reason="TinyMUX is not installed (.ci/install-tinymux.sh)")
@@ -182,6 +183,16 @@ def test_names_lackey_cannot_hold_survive_a_real_mush_server(run_cli, tmp_path, 
     name = REFUSED_BY_LACKEY[case][0]
     deck = write_deck(tmp_path, f"mush-{case}", [{"name": name, "code": "BAD", "kind": "thing", "count": 2}])
     mush_round_trip(run_cli, mush, deck, tmp_path / "out")
+
+
+def test_same_deck_gives_the_same_bytes(run_cli, tmp_path):
+    trees = []
+    for _ in range(2):
+        clear_cache()  # render the faces afresh each time
+        for exporter, *options in (("lackey", "--base-url", BASE_URL), ("tts",), ("mush",)):
+            assert run_cli("export", exporter, DECK_PATHS[0], "-o", tmp_path / "out", *options).exit_code == 0
+        trees.append(tree(tmp_path / "out"))
+    assert trees[0] == trees[1]
 
 
 def test_a_failed_export_keeps_the_previous_one(run_cli, tmp_path):

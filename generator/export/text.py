@@ -77,6 +77,7 @@ _SPELLINGS = {
     "\u2032": "'", "\u2033": '"',
     "\u2190": "<-", "\u2192": "->", "\u2194": "<->",
     "\u2264": "<=", "\u2265": ">=", "\u2260": "!=",
+    "\u2605": "*", "\u2606": "*", "\u2726": "*", "\u2727": "*",  # stars
     "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ",
     "\u200b": "", "\u2060": "", "\ufeff": "",
 }
@@ -86,22 +87,19 @@ def fit_charset(text: str, encoding: str, where: str, extra: Mapping[str, str] |
                 hint: str = "") -> str:
     """`text` with every character writable in `encoding`.
 
-    Characters outside it are spelled another way when that loses nothing a reader
-    needs (a minus sign as '-', an accented letter outside the charset without its
-    accent, a deck's suit symbol as the suit's name, given in `extra`); any other
-    character is refused with an error naming `where` and the character.
+    A character outside it is spelled another way: a deck's suit symbol as the suit's name
+    (given in `extra`), a few signs by their usual ASCII spelling ('−' as '-', '★' as '*'),
+    an accented letter without the accent, any other symbol by its Unicode name in brackets
+    ('⚗' as '[alembic]'). A letter that has no such spelling (Cyrillic, Greek, CJK...) is
+    refused with an error naming `where` and the character: guessing at a name is worse
+    than asking for one.
     """
     if encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         return text
-    try:
-        text.encode(encoding)
+    if _writable(text, encoding):
         return text
-    except UnicodeEncodeError:
-        pass
-    out = []
-    for char in text:
-        out.append(char if _writable(char, encoding) else _respell(char, encoding, where, extra or {}, hint))
-    return "".join(out)
+    return "".join(char if _writable(char, encoding) else _respell(char, encoding, where, extra or {}, hint)
+                   for char in text)
 
 
 def _writable(text: str, encoding: str) -> bool:
@@ -113,12 +111,13 @@ def _writable(text: str, encoding: str) -> bool:
 
 
 def _respell(char: str, encoding: str, where: str, extra: Mapping[str, str], hint: str) -> str:
-    for spelling in (extra.get(char), _SPELLINGS.get(char), _without_accents(char)):
+    name = unicodedata.name(char, "")
+    symbol_name = f"[{name.lower()}]" if name and unicodedata.category(char).startswith("S") else None
+    for spelling in (extra.get(char), _SPELLINGS.get(char), _without_accents(char), symbol_name):
         if spelling is not None and _writable(spelling, encoding):
             return spelling
-    name = unicodedata.name(char, "unnamed character")
-    raise ExportError(f"{where}: the character {char!r} (U+{ord(char):04X} {name}) cannot be written in "
-                      f"{encoding}" + (f"; {hint}" if hint else ""))
+    raise ExportError(f"{where}: the character {char!r} (U+{ord(char):04X} {name or 'unnamed character'}) "
+                      f"cannot be written in {encoding}" + (f"; {hint}" if hint else ""))
 
 
 def _without_accents(char: str) -> str | None:
