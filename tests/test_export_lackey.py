@@ -180,15 +180,17 @@ def test_plugininfo_of_a_trick_taking_deck_keeps_score_bids_and_tricks(exported)
 def test_dvorak_decks_get_the_wiki_s_eight_columns(tmp_path):
     cards = [{"name": "Typo", "code": "TY", "kind": "thing", "type_line": "Thing - Bug",
               "text": "You may take an action to destroy *Typo*.\n\nRoll a die first."},
-             {"name": "Hotfix", "code": "HF", "kind": "action", "flavor": "Ship it."}]
-    write_deck(tmp_path, "bugs", cards)
+             {"name": "Hotfix", "code": "HF", "kind": "action", "flavor": "Ship it."},
+             {"name": "Reviewer", "code": "RV", "kind": "seeker"}]
+    kinds = (("thing", "Thing"), ("action", "Action"), ("seeker", "Seeker"))  # a Dvorak deck may add kinds
+    write_deck(tmp_path, "bugs", cards, kinds=kinds)
     assert export("lackey", tmp_path / "bugs.toml", "-o", tmp_path / "out") == 0
     plugin = tmp_path / "out" / "bugs" / "lackey" / "bugs"
     header, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert header == ["Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator"]
     assert rows[0] == ["Typo", "bugs", "typo", "Thing - Bug", "",
                        "You may take an action to destroy Typo. Roll a die first.", "", "Test Designer"]
-    assert rows[1][3] == "Action" and rows[1][6] == "Ship it."
+    assert rows[1][3] == "Action" and rows[1][6] == "Ship it." and rows[2][3] == "Seeker"
     info = ET.fromstring((plugin / "plugininfo.txt").read_bytes())
     assert "ROLLD6" in {f.findtext("kind") for f in info.findall("generalfunction")}
     assert export("lackey", tmp_path / "bugs.toml", "-o", tmp_path / "full", "--layout", "full") == 0

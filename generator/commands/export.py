@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
         output: Path = OutputDir,
         layout: Optional[str] = typer.Option(
             None, "--layout", help="Card data columns: 'full' (every field the deck uses) or 'dvorak' "
-                                   "(the Dvorak wiki's 8 columns). Default: dvorak for Thing/Action decks."),
+                                   "(the Dvorak wiki's 8 columns). Default: dvorak for decks with Thing and Action kinds."),
         base_url: Optional[str] = typer.Option(
             None, "--base-url", metavar="URL",
             help="Also write updatelist.txt and version.txt for installing from URL/updatelist.txt, "
@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
         output: Path = OutputDir,
         style: Optional[str] = typer.Option(
             None, "--style", help="'softcode' (a deck object with +draw, +hand...) or 'dvorak' (loadcard "
-                                  "commands for the Dvorak Engine). Default: dvorak for Thing/Action decks."),
+                                  "commands for the Dvorak Engine). Default: dvorak for decks with Thing and Action kinds."),
         as_json: bool = JsonFlag,
     ) -> None:
         """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""

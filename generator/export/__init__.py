@@ -72,10 +72,16 @@ def replaced_folder(target: Path) -> Iterator[Path]:
 MUSH_STYLES = ("softcode", "dvorak")
 
 
+def is_dvorak(deck: "Deck") -> bool:
+    """A Dvorak deck: built on the Thing and Action kinds (others, such as Quidditch's
+    Seekers, may join them)."""
+    return {"thing", "action"} <= {kind.id for kind in deck.kinds}
+
+
 def default_mush_style(deck: "Deck") -> str:
-    """'dvorak' (loadcard commands for the Dvorak Engine) for a deck of Things and Actions,
-    else 'softcode' (a self-contained deck object)."""
-    return "dvorak" if {card.kind for card in deck.cards} <= {"thing", "action"} else "softcode"
+    """'dvorak' (loadcard commands for the Dvorak Engine) for a Dvorak deck, else 'softcode'
+    (a self-contained deck object)."""
+    return "dvorak" if is_dvorak(deck) else "softcode"
 
 
 def export_mush(deck: "Deck", out_dir: Path, style: str | None = None) -> list[Path]:

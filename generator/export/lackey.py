@@ -34,12 +34,11 @@ from urllib.parse import quote
 from ..errors import OptionError
 from ..model import Card, Deck
 from ..output import write_bytes
-from . import ExportError, check_base_url, inside, replaced_folder
+from . import ExportError, check_base_url, inside, is_dvorak, replaced_folder
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
 
 LAYOUTS = ("full", "dvorak")
 ENCODINGS = {"cp1252": "windows-1252", "utf-8": "UTF-8"}  # codec -> name in the XML prolog
-DVORAK_KINDS = frozenset({"thing", "action"})
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip entry can carry: no build time leaks in
 
 
@@ -107,8 +106,8 @@ _CREATOR = Column("Creator", lambda deck, card: one_line(deck.designer))
 
 
 def default_layout(deck: Deck) -> str:
-    """'dvorak' for a Dvorak deck (every card a Thing or an Action), else 'full'."""
-    return "dvorak" if {card.kind for card in deck.cards} <= DVORAK_KINDS else "full"
+    """'dvorak' for a Dvorak deck (see `is_dvorak`), else 'full'."""
+    return "dvorak" if is_dvorak(deck) else "full"
 
 
 def layout_columns(deck: Deck, layout: str) -> list[Column]:
