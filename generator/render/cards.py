@@ -549,9 +549,12 @@ class _TextCard(_Design):
 # Backs ------------------------------------------------------------------------------------
 
 def _pattern(canvas, pattern: str, x, y, w, h, color: str, step: float) -> None:
-    """Fill a box with a repeating pattern centred on the box, symmetric under a half turn."""
+    """Fill a box with a repeating pattern centred on the box, symmetric under a half turn.
+
+    Only the repeats that reach the box are drawn: patterns are most of a back's drawing.
+    """
     cx, cy = x + w / 2, y + h / 2
-    reach = int(max(w, h) / step) + 2
+    half_w, half_h = w / 2 + step, h / 2 + step  # a repeat beyond the box, so edges are covered
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
@@ -559,33 +562,39 @@ def _pattern(canvas, pattern: str, x, y, w, h, color: str, step: float) -> None:
     paint.set_stroke(canvas, color)
     paint.set_fill(canvas, color)
     canvas.setLineWidth(step * 0.09)
-    if pattern == "stripes":
+    if pattern == "stripes":  # diagonal bands at 45°
         canvas.setLineWidth(step * 0.32)
-        for index in range(-2 * reach, 2 * reach + 1):
-            offset = index * step
-            canvas.line(cx + offset - h, cy - h, cx + offset + h, cy + h)
-    elif pattern == "dots":
-        for row in range(-reach, reach + 1):
-            for column in range(-reach, reach + 1):
-                shift = step / 2 if row % 2 else 0.0
+        reach = int((half_w + half_h) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - half_h, cy - half_h, offset + half_h, cy + half_h)
+    elif pattern == "dots":  # offset rows of dots
+        rows, columns = int(half_h / (step * 0.87)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
+            shift = step / 2 if row % 2 else 0.0
+            for column in range(-columns, columns + 1):
                 canvas.circle(cx + column * step + shift, cy + row * step * 0.87, step * 0.17, stroke=0, fill=1)
-    elif pattern == "waves":
-        for row in range(-reach, reach + 1):
+    elif pattern == "waves":  # rows of sine-like curves
+        rows, columns = int(half_h / (step * 0.7)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
             base = cy + row * step * 0.7
             path = canvas.beginPath()
-            path.moveTo(cx - reach * step, base)
-            for column in range(-reach, reach):
+            path.moveTo(cx - columns * step, base)
+            for column in range(-columns, columns):
                 start = cx + column * step
                 path.curveTo(start + step * 0.25, base + step * 0.3, start + step * 0.25, base + step * 0.3,
                              start + step * 0.5, base)
                 path.curveTo(start + step * 0.75, base - step * 0.3, start + step * 0.75, base - step * 0.3,
                              start + step, base)
             canvas.drawPath(path, stroke=1, fill=0)
-    else:  # diamonds: a lattice of diagonal lines, with a dot in every diamond
-        for index in range(-2 * reach, 2 * reach + 1):
-            offset = index * step
-            canvas.line(cx + offset - h, cy - h * 1.4, cx + offset + h, cy + h * 1.4)
-            canvas.line(cx + offset + h, cy - h * 1.4, cx + offset - h, cy + h * 1.4)
+    else:  # diamonds: a lattice of crossing diagonal lines
+        slope = 1.4
+        run = half_h / slope
+        reach = int((half_w + run) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - run, cy - half_h, offset + run, cy + half_h)
+            canvas.line(offset + run, cy - half_h, offset - run, cy + half_h)
     canvas.restoreState()
 
 
