@@ -11,7 +11,7 @@ import pypdfium2
 import pytest
 from pypdf.generic import ContentStream
 
-from conftest import DECK_PATHS, DECKS
+from .conftest import DECK_PATHS, DECKS
 from generator.errors import InvalidDeck, OptionError
 from generator.loader import load_deck
 from generator.model import CARD_SIZES_MM

@@ -120,9 +120,7 @@ def _design_for(deck, card, width, height):
 def _fill_and_draw(canvas, box: TextBox, color: str, rule_color: str | None = None) -> None:
     if box.spec.empty:
         return
-    fitted = text_layout.fit(box.spec, box.width, box.height)
-    if fitted is None:  # reported by text_problems; printing refuses such decks before drawing
-        return
+    fitted = text_layout.fit(box.spec, box.width, box.height) or text_layout.overflowing(box.spec, box.width)
     text_layout.draw(canvas, box.spec, fitted, box.x, box.y, box.width, box.height, color, rule_color)
 
 

@@ -185,6 +185,16 @@ def fit(spec: TextSpec, width: float, height: float) -> Fitted | None:
     return None
 
 
+def overflowing(spec: TextSpec, width: float) -> Fitted:
+    """Text that does not fit, laid out at its smallest size so the overflow shows.
+
+    Printing refuses such cards (see `text_problems`); this is for callers that draw a
+    single card anyway, such as a rulebook illustrating a card being designed.
+    """
+    smallest = TextSpec(spec.field, spec.blocks, spec.min_size, spec.min_size, spec.align, spec.valign)
+    return fit(smallest, width, float("inf")) or fit(smallest, float("inf"), float("inf"))
+
+
 def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
     lines: list[Line] = []
     height = 0.0
