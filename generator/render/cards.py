@@ -309,8 +309,8 @@ class _PlayingCard(_Design):
             figures.wizard_scene(canvas, x, y, w, h, sky, self.color, figures.GOLD, self.suit.symbol,
                                  paint.lighten(self.color, 0.6))
         else:
-            figures.jester_scene(canvas, x, y, w, h, self.color, figures.court_palette(self.color).secondary,
-                                 figures.GOLD, self.suit.symbol, self.color)
+            second, accent = figures.contrasts(self.color)
+            figures.jester_scene(canvas, x, y, w, h, self.color, second, accent, self.suit.symbol, self.color)
         paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
@@ -396,9 +396,8 @@ class _PictureCard(_Design):
             figures.wizard_scene(canvas, x, art_y, w, h - name_box.height, self.color,
                                  paint.mix(self.color, "#6a3fb5", 0.5), figures.GOLD)
         else:
-            second = "#2c56a0" if self.figure == "jester" else "#e0b13a"
-            figures.jester_scene(canvas, x, art_y, w, h - name_box.height, self.color, second,
-                                 figures.GOLD if self.figure == "jester" else "#c2362f")
+            second, accent = figures.contrasts(self.color)
+            figures.jester_scene(canvas, x, art_y, w, h - name_box.height, self.color, second, accent)
         canvas.restoreState()
         paint.fill_rect(canvas, x, y, w, name_box.height, self.color)
         _fill_and_draw(canvas, name_box, paint.ink_on(self.color))
@@ -531,17 +530,28 @@ class _TextCard(_Design):
         _fill_and_draw(canvas, self._footer_box(), paint.mix(INK, PAPER, 0.45))
 
     def _band(self, canvas, x, y, w, h):
+        """The art box of a card without art: the back's pattern in the kind's tints and a crest."""
         paint.fill_rect(canvas, x, y, w, h, paint.lighten(self.color, 0.72))
         _pattern(canvas, self.deck.back.pattern, x, y, w, h, paint.lighten(self.color, 0.55), 9 * self.k)
-        medallion_w, medallion_h = 0.5 * w, 0.62 * h
         cx, cy = x + w / 2, y + h / 2
-        paint.set_fill(canvas, PAPER)
-        paint.set_stroke(canvas, self.color)
-        canvas.setLineWidth(0.8 * self.k)
-        canvas.ellipse(cx - medallion_w / 2, cy - medallion_h / 2, cx + medallion_w / 2, cy + medallion_h / 2,
-                       stroke=1, fill=1)
+        crest_h = 0.8 * h
+        crest_w = crest_h * 0.8
+        top, bottom = cy + crest_h / 2, cy - crest_h / 2
+        left, right = cx - crest_w / 2, cx + crest_w / 2
+        for grow, fill in ((1.5 * self.k, self.color), (0.0, PAPER)):
+            path = canvas.beginPath()
+            path.moveTo(left - grow, top + grow)
+            path.lineTo(right + grow, top + grow)
+            path.lineTo(right + grow, cy + 0.05 * crest_h)
+            path.curveTo(right + grow, bottom + 0.25 * crest_h, cx + 0.2 * crest_w, bottom + 0.05 * crest_h,
+                         cx, bottom - grow)
+            path.curveTo(cx - 0.2 * crest_w, bottom + 0.05 * crest_h, left - grow, bottom + 0.25 * crest_h,
+                         left - grow, cy + 0.05 * crest_h)
+            path.close()
+            paint.set_fill(canvas, fill)
+            canvas.drawPath(path, stroke=0, fill=1)
         initial = re.sub(r"[^A-Za-z0-9]", "", self.deck.kind(self.card.kind).name)[:1].upper() or "?"
-        paint.symbol(canvas, initial, cx, cy, medallion_h * 0.45, self.color, face="serif-bold")
+        paint.symbol(canvas, initial, cx, cy + 0.06 * crest_h, crest_h * 0.42, self.color, face="serif-bold")
 
 
 # Backs ------------------------------------------------------------------------------------
