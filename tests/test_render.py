@@ -234,6 +234,24 @@ def test_text_on_cards_is_extractable(wizard_sheets):
     assert deck.back.title in flat
 
 
+def test_fonts_are_embedded_subsets_and_cards_are_vectors(wizard_sheets):
+    _deck, reader, _data = wizard_sheets
+    fonts, images = {}, 0
+    for page in reader.pages:
+        for form in page["/Resources"]["/XObject"].values():
+            resources = form.get_object()["/Resources"]
+            for font in resources.get("/Font", {}).values():
+                font = font.get_object()
+                fonts[font["/BaseFont"]] = font
+            images += sum(1 for x in resources.get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image")
+    assert fonts and images == 0
+    for name, font in fonts.items():
+        assert "+DejaVu" in name, name  # a subset tag: only the glyphs used are stored
+        descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font \
+            else font["/FontDescriptor"]
+        assert "/FontFile2" in descriptor.get_object()
+
+
 def _rendered(data: bytes, page: int, dpi: int = 20):
     pdf = pypdfium2.PdfDocument(data)
     image = pdf[page].render(scale=dpi / 72).to_pil().convert("RGB")

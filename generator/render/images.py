@@ -79,7 +79,9 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
     try:
         for index in range(count):
             page = pdf[index]
-            image = page.render(scale=scale, rev_byteorder=True).to_pil().convert("RGB")
+            image = page.render(scale=scale, rev_byteorder=True).to_pil()
+            if image.mode != "RGB":
+                image = image.convert("RGB")
             page.close()
             if image.size != (width_px, height_px):
                 raise DeckgenError(f"internal: rendered {image.size}, expected {(width_px, height_px)}")

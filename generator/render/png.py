@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-COMPRESSION_LEVEL = 3
+COMPRESSION_LEVEL = 1
 METRES_PER_INCH = 0.0254
 
 
