@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..model import Card, Deck
 
 INK = "#1b1b1b"
+READABLE_PT = 5.0  # text never shrinks below this (or its design minimum, if smaller) on small cards
 PAPER = "#ffffff"
 COURT_LETTERS = {"J": "J", "Q": "Q", "K": "K"}
 FIGURES = ("wizard", "jester", "joker")
@@ -153,7 +154,18 @@ def _rules_and_flavor(deck, card, box_w, box_h, x, y, max_size, min_size, family
     return TextBox(spec, x, y, box_w, box_h)
 
 
-class _Design:
+class _Scaled:
+    """Sizes relative to a 63 mm poker card, with a floor below which text is unreadable."""
+
+    k = 1.0
+
+    def sizes(self, largest: float, smallest: float, floor: float = READABLE_PT) -> tuple[float, float]:
+        """(max, min) font sizes in points for this card size; the min never drops below `floor`."""
+        low = max(smallest * self.k, min(smallest, floor))
+        return max(largest * self.k, low), low
+
+
+class _Design(_Scaled):
     name = ""
 
     def __init__(self, deck: "Deck", card: "Card", width: float, height: float):
@@ -217,7 +229,7 @@ class _PlayingCard(_Design):
             return None
         width, height = 0.56 * self.w, 0.075 * self.h
         blocks = text_layout.rich_blocks(self.deck, self.card.text, "sans")
-        spec = text_layout.TextSpec("text", tuple(blocks), 7.5 * self.k, 5.0 * self.k, align="center",
+        spec = text_layout.TextSpec("text", tuple(blocks), *self.sizes(7.5, 5.0), align="center",
                                     valign="middle")
         return TextBox(spec, (self.w - width) / 2, 0.04 * self.h, width, height)
 
@@ -347,7 +359,7 @@ class _PictureCard(_Design):
         if self.figure == "joker" and not self.card.corner:
             # Jokers spell their name down the corner, one letter a line.
             blocks = tuple(text_layout.Block(tuple(text_layout.words_of(letter, "sans-bold"))) for letter in "JOKER")
-            spec = text_layout.TextSpec("corner", blocks, 9 * self.k, 6 * self.k, align="center")
+            spec = text_layout.TextSpec("corner", blocks, *self.sizes(9, 6), align="center")
             height = 0.34 * self.h
             return TextBox(spec, self.index_cx - 0.08 * self.w, self.h - 8 * self.k - height, 0.16 * self.w, height)
         spec = text_layout.plain("corner", label, "serif-bold", self.index_size, self.index_size * 0.5,
@@ -363,7 +375,7 @@ class _PictureCard(_Design):
     def _name_box(self) -> TextBox:
         x, y, w, h = self._panel()
         band = 0.075 * self.h
-        spec = text_layout.plain("name", self.card.name.upper(), "serif-bold", 10.5 * self.k, 6 * self.k,
+        spec = text_layout.plain("name", self.card.name.upper(), "serif-bold", *self.sizes(10.5, 6),
                                  align="center", valign="middle", max_lines=1)
         return TextBox(spec, x + 0.04 * w, y, w * 0.92, band)
 
@@ -372,7 +384,7 @@ class _PictureCard(_Design):
             return None
         x0 = 0.2 * self.w
         return _rules_and_flavor(self.deck, self.card, 0.6 * self.w, 0.29 * self.h, x0, 0.085 * self.h,
-                                 7.5 * self.k, 4.75 * self.k, align="center")
+                                 *self.sizes(7.5, 4.75), align="center")
 
     def boxes(self):
         found = [self._index_box(), self._name_box()]
@@ -450,7 +462,7 @@ class _TextCard(_Design):
             return None
         px, py, pw, ph = self.panel
         width = 0.3 * pw
-        spec = text_layout.plain("corner", corner, "sans-bold", 10 * self.k, 6 * self.k,
+        spec = text_layout.plain("corner", corner, "sans-bold", *self.sizes(10, 6),
                                  align="center", valign="middle", max_lines=1)
         return TextBox(spec, px + pw - width - 0.6 * self.pad, self.title_y + 0.12 * self.title_h,
                        width, 0.76 * self.title_h)
@@ -465,13 +477,13 @@ class _TextCard(_Design):
         px, py, pw, ph = self.panel
         corner = self._corner_box()
         right = (self._corner_pill(corner)[0] - 0.5 * self.pad) if corner else px + pw - self.pad
-        spec = text_layout.plain("name", self.card.name, "serif-bold", 11 * self.k, 6.5 * self.k,
+        spec = text_layout.plain("name", self.card.name, "serif-bold", *self.sizes(11, 6.5),
                                  valign="middle", max_lines=2)
         return TextBox(spec, px + self.pad, self.title_y, right - px - self.pad, self.title_h)
 
     def _type_box(self) -> TextBox:
         px, py, pw, ph = self.panel
-        spec = text_layout.plain("type_line", self.card.type_line, "sans-bold", 7.5 * self.k, 5 * self.k,
+        spec = text_layout.plain("type_line", self.card.type_line, "sans-bold", *self.sizes(7.5, 5),
                                  valign="middle", max_lines=1)
         return TextBox(spec, px + self.pad, self.type_y, pw - 2 * self.pad, self.type_h)
 
@@ -480,12 +492,12 @@ class _TextCard(_Design):
         top = self.type_y - 0.6 * self.pad
         bottom = py + self.footer_h + 0.3 * self.pad
         return _rules_and_flavor(self.deck, self.card, pw - 2 * self.pad, top - bottom, px + self.pad, bottom,
-                                 9 * self.k, 5.25 * self.k)
+                                 *self.sizes(9, 5.25))
 
     def _footer_box(self) -> TextBox:
         px, py, pw, ph = self.panel
-        spec = text_layout.plain("code", f"{self.deck.name} · {self.card.code}", "sans", 5 * self.k,
-                                 3.5 * self.k, align="center", valign="middle", max_lines=1)
+        spec = text_layout.plain("code", f"{self.deck.name} · {self.card.code}", "sans", *self.sizes(5, 3.5),
+                                 align="center", valign="middle", max_lines=1)
         return TextBox(spec, px + self.pad, py + 0.2 * self.pad, pw - 2 * self.pad, self.footer_h)
 
     def boxes(self):
@@ -606,7 +618,7 @@ def _pattern(canvas, pattern: str, x, y, w, h, color: str, step: float) -> None:
     canvas.restoreState()
 
 
-class _Back:
+class _Back(_Scaled):
     def __init__(self, deck: "Deck", width: float, height: float):
         self.deck, self.w, self.h = deck, width, height
         self.back = deck.back
@@ -619,7 +631,7 @@ class _Back:
     def _title_box(self) -> TextBox:
         x, y, w, h = self._medallion()
         has_subtitle = bool(self.back.subtitle)
-        spec = text_layout.plain("title", self.back.title, "serif-bold", 24 * self.k, 9 * self.k,
+        spec = text_layout.plain("title", self.back.title, "serif-bold", *self.sizes(24, 9),
                                  align="center", valign="middle", max_lines=2)
         box_h = h * (0.42 if has_subtitle else 0.62)
         box_y = y + h * (0.42 if has_subtitle else 0.19)
@@ -629,7 +641,7 @@ class _Back:
         if not self.back.subtitle:
             return None
         x, y, w, h = self._medallion()
-        spec = text_layout.plain("subtitle", self.back.subtitle, "sans", 7.5 * self.k, 5 * self.k,
+        spec = text_layout.plain("subtitle", self.back.subtitle, "sans", *self.sizes(7.5, 5),
                                  align="center", valign="middle", max_lines=2)
         return TextBox(spec, x + 0.12 * w, y + h * 0.17, 0.76 * w, h * 0.22)
 
