@@ -387,3 +387,43 @@ def test_every_deck_prints_with_all_its_text_on_the_sheets(deck_path):
             assert card.name.upper() in flat
         else:
             assert (deck.rank(card.rank).index or deck.rank(card.rank).code) in flat
+
+
+def test_designs_follow_what_a_card_has(tmp_path):
+    suited = """
+[[suits]]
+id = "sun"
+name = "Sun"
+symbol = "☀"
+code = "SU"
+color = "#c98a00"
+[[ranks]]
+id = "3"
+name = "Three"
+code = "3"
+[[ranks]]
+id = "knight"
+name = "Knight"
+code = "N"
+[[ranks]]
+id = "wizard"
+name = "Wizard"
+code = "W"
+[[card_sets]]
+kind = "thing"
+[[kinds]]
+id = "jester"
+name = "Jester"
+[[cards]]
+name = "Fool"
+code = "FO"
+kind = "jester"
+text = "Loses every trick."
+"""
+    deck = load_deck(write_deck(tmp_path, suited + text_cards(1)))
+    designs = {card.code: cards.design_name(deck, card) for card in deck.cards}
+    assert designs == {"3SU": "playing", "NSU": "playing", "WSU": "playing", "FO": "picture", "C1": "text"}
+    flat = pdf_text(sheets.print_sheets(deck))
+    assert "KNIGHT" in flat  # a rank with no pips, letter or figure is named on the card
+    assert "FOOL" in flat and "Loses every trick." in flat
+    assert flat.count("☀") >= 3 * 2 + 3  # corner indices at both ends, and the Three's pips

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 INK = "#1b1b1b"
 READABLE_PT = 5.0  # text never shrinks below this (or its design minimum, if smaller) on small cards
 PAPER = "#ffffff"
-COURT_LETTERS = {"J": "J", "Q": "Q", "K": "K"}
-FIGURES = ("wizard", "jester", "joker")
+COURT_LETTERS = ("J", "Q", "K")
+# Figures a picture card can show, with the colour used when the card's kind names none.
+FIGURES = {"wizard": "#23255e", "jester": "#2e7d32", "joker": "#b3261e"}
 # Frame colours for kinds that name no colour, picked by a stable hash of the kind id.
 KIND_PALETTE = ("#2f5d8a", "#8a3b2f", "#3b7a48", "#6a4c93", "#a86b16", "#2f7f7f", "#8a2f62")
 
@@ -201,8 +202,8 @@ class _PlayingCard(_Design):
         self.index_w = 0.16 * width
         self.symbol_h = 10.5 * k
         self.figure = _figure_of(deck, card)
-        self.letter = COURT_LETTERS.get(self.index_label.upper()) if self.rank.kind == "court" or \
-            self.index_label.upper() in COURT_LETTERS else None
+        label = self.index_label.upper()
+        self.letter = label if label in COURT_LETTERS else None
 
     @property
     def pips(self) -> int | None:
@@ -233,25 +234,30 @@ class _PlayingCard(_Design):
                                     valign="middle")
         return TextBox(spec, (self.w - width) / 2, 0.04 * self.h, width, height)
 
+    def _emblem_box(self) -> TextBox | None:
+        """The rank's name, for a rank drawn as an emblem (no pips, court letter or figure)."""
+        if self.figure or self.letter or self.pips:
+            return None
+        x, y, w, h = self._frame()
+        spec = text_layout.plain("rank name", self.rank.name.upper(), "serif-bold", *self.sizes(11, 6),
+                                 align="center", valign="middle", max_lines=2)
+        return TextBox(spec, x + 0.08 * w, y + 0.06 * h, 0.84 * w, 0.16 * h)
+
     def boxes(self):
-        found = [self._index_box(), self._symbol_box()]
-        text_box = self._text_box()
-        if text_box:
-            found.append(text_box)
-        return found
+        return [box for box in (self._index_box(), self._symbol_box(), self._text_box(), self._emblem_box())
+                if box]
 
     def draw(self, canvas, bleed):
         self.background(canvas, bleed)
         text_box = self._text_box()
-        for upside_down in (False, True):
-            def corner():
-                self._draw_index(canvas)
-                if text_box:
-                    _fill_and_draw(canvas, text_box, INK)
-            if upside_down:
-                _rotated(canvas, self.w, self.h, corner)
-            else:
-                corner()
+
+        def corner():
+            self._draw_index(canvas)
+            if text_box:
+                _fill_and_draw(canvas, text_box, INK)
+
+        corner()
+        _rotated(canvas, self.w, self.h, corner)
         if self.figure:
             self._draw_figure(canvas)
         elif self.letter:
@@ -328,12 +334,13 @@ class _PlayingCard(_Design):
         canvas.rect(x, y, w, h, stroke=1, fill=0)
 
     def _draw_emblem(self, canvas):
-        # A rank with no pips, court or figure: its name over one large pip.
+        # A rank with no pips, court letter or figure: one large pip over the rank's name.
         x, y, w, h = self._frame()
         paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
-        paint.symbol(canvas, self.suit.symbol, self.w / 2, self.h / 2, 0.24 * self.h, self.color)
+        paint.symbol(canvas, self.suit.symbol, self.w / 2, y + 0.58 * h, 0.3 * h, self.color)
+        _fill_and_draw(canvas, self._emblem_box(), self.color)
 
 
 # Picture cards (Wizard, Jester, Joker) ------------------------------------------------------
@@ -344,8 +351,7 @@ class _PictureCard(_Design):
     def __init__(self, deck, card, width, height):
         super().__init__(deck, card, width, height)
         self.figure = _figure_of(deck, card)
-        self.color = kind_color(deck, card.kind) if deck.kind(card.kind).color or self.figure != "joker" \
-            else "#b3261e"
+        self.color = deck.kind(card.kind).color or FIGURES[self.figure]
         self.has_text = bool(card.text or card.flavor)
         k = self.k
         self.index_cx = 0.115 * width
