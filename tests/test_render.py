@@ -427,3 +427,11 @@ text = "Loses every trick."
     assert "KNIGHT" in flat  # a rank with no pips, letter or figure is named on the card
     assert "FOOL" in flat and "Loses every trick." in flat
     assert flat.count("☀") >= 3 * 2 + 3  # corner indices at both ends, and the Three's pips
+
+
+def test_a_word_longer_than_a_line_is_named(tmp_path):
+    word = "Supercalifragilisticexpialidociousbroomstickmanoeuvre"
+    deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Long Word"\ncode = "LW"\nkind = "thing"\n'
+                                          f'text = "Fly with the {word} today."\n'))
+    problems = text.text_problems(deck)
+    assert len(problems) == 1 and word in problems[0].message and "hyphen" in problems[0].hint
