@@ -430,7 +430,7 @@ text = "Loses every trick."
 
 
 def test_a_word_longer_than_a_line_is_named(tmp_path):
-    word = "Supercalifragilisticexpialidociousbroomstickmanoeuvre"
+    word = "Supercalifragilisticexpialidocious" * 3
     deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Long Word"\ncode = "LW"\nkind = "thing"\n'
                                           f'text = "Fly with the {word} today."\n'))
     problems = text.text_problems(deck)
