@@ -274,11 +274,17 @@ class TrickQuestion:
         name = self.cards[position][0]
         if name:
             return name
-        if position == 0 and self.lead:
-            return self.lead
-        ordinal = {1: "st", 2: "nd", 3: "rd"}.get(position + 1 if position < 3 else 0, "th")
-        who = f"the {position + 1}{ordinal} player"
-        return who + (f" after {self.lead}" if self.lead and position else "")
+        if self.lead:
+            compass = [point for point in COMPASS if len(self.cards) <= len(COMPASS)]
+            if self.lead.casefold() in compass:  # North, East, South, West: clockwise at a four-player table
+                return COMPASS[(compass.index(self.lead.casefold()) + position) % len(COMPASS)].title()
+            if position == 0:
+                return self.lead
+            return f"the player {position} seat(s) after {self.lead}"
+        return f"the player of card {position + 1}"
+
+
+COMPASS = ["north", "east", "south", "west"]
 
 
 def parse_trick_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str]) -> TrickQuestion:
