@@ -497,10 +497,14 @@ class WizardHeartsState(TrickState):
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
         counts = count_cards([card for hand in deal.hands for card in hand] + list(deal.aside), len(self.table.code))
+        copies = self.table.copies
         for card, count in enumerate(counts):
-            if count != self.table.copies[card]:
-                problem = "dealt twice" if count > self.table.copies[card] else "missing from the deal and the Cauldron"
-                raise IllegalAction(f"{self.table.name[card]} is {problem}", R_DECK if count > self.table.copies[card] else R_DEAL,
+            if count > copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is dealt {count} times; the deck has {copies[card]}",
+                                    R_DECK, where=where)
+        for card, count in enumerate(counts):
+            if count < copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL,
                                     where=where)
         self.hands = [list(hand) for hand in deal.hands]
         self.cauldron = tuple(deal.aside)
