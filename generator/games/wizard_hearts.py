@@ -34,11 +34,13 @@ from .tricks import (
     TrickState,
     count_cards,
     deal_hands,
+    distinct,
     parse_trick_question,
     pass_target,
     read_dealer,
     read_hands,
     read_tricks,
+    shuffled,
     words,
 )
 
@@ -340,7 +342,7 @@ class WizardHeartsState(TrickState):
         if self.phase == self.PLAY:
             return self._options(self.turn)[0]
         if self.phase == PASSING:
-            return [PASS + card for card in dict.fromkeys(self.hands[self.turn])]
+            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
     def play_options(self, seat: int) -> list[int]:
@@ -356,8 +358,8 @@ class WizardHeartsState(TrickState):
             if self.game.params["shun_must_be_broken"] and not self.broken:
                 unbroken = [c for c in hand if suit_of[c] != self.shun]
                 if unbroken:
-                    return list(dict.fromkeys(unbroken)), R_BROKEN
-            return list(dict.fromkeys(hand)), R_LEAD
+                    return distinct(unbroken, self.table.unique), R_BROKEN
+            return distinct(hand, self.table.unique), R_LEAD
         led = suit_of[self.trick[0]]
         options = [c for c in hand if suit_of[c] == led] if self.suit_counts[seat][led] else hand
         rule = R_FOLLOW
@@ -368,7 +370,7 @@ class WizardHeartsState(TrickState):
                 if len(clean) < len(options):
                     rule = R_FIRST_TRICK
                 options = clean
-        return list(dict.fromkeys(options)), rule
+        return distinct(options, self.table.unique), rule
 
     def apply(self, action: Action) -> None:
         phase = self.phase
@@ -547,8 +549,7 @@ class WizardHeartsState(TrickState):
                 card = physical[rng.randrange(len(physical))]
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
-        order = list(physical)
-        rng.shuffle(order)
+        order = shuffled(physical, rng)
         cut = self.hand_size * self.num_players
         hands = deal_hands(order[:cut], self.num_players, self.hand_size, (self.dealer + 1) % self.num_players)
         return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
