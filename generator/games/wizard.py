@@ -325,7 +325,11 @@ class WizardGame(Game):
                 raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
         if round_number is None:
             raise DeckgenError(f"say which round (how many cards each): {usage}")
-        players = players or len(earlier) + 1
+        if players is None:  # the bidder is taken to bid last
+            players = len(earlier) + 1
+            if players < self.min_players:
+                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
+                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
         self.check_players(players)
         if round_number < 1 or round_number > self.num_rounds(players):
             raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
