@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
 from .bots import HeuristicBot
-from .logs import GameLog, LogStep
+from .logs import GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
     CardTable,
@@ -198,7 +198,8 @@ class WizardGame(Game):
                 raise log.error(field, f"{len(bids)} bids for {n} players")
             written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
         else:
-            by_seat = {log.seat(name, f"{field}.{name}"): (f"{field}.{name}", bid) for name, bid in (bids or {}).items()}
+            by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
+                       for name, bid in (bids or {}).items()}
             written = []
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
