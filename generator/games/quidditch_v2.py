@@ -26,184 +26,27 @@ from __future__ import annotations
 import copy
 import itertools
 import random
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+import re
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome
+from .bots import HeuristicBot
+from .logs import Entry, GameLog, LogStep, field_path
+from .quidditch_v2_cards import (
+    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DOPPLE, END, FLYHIGH, KEEPER, KNOWN_CARDS, NERVES, NIPPY,
+    OPPONENT_ACTIONS, OPPONENT_THINGS, PASS, POWBEAT, QUAFFLE, RESPONSES, SAVED, SKIP, SNITCH,
+    STUNNED, SUREHAND, WRONSKI, Accept, CardEffects, CardFacts, Coin, Decline, Destroy, Discard, Draw, EndPlays,
+    FirstPlayer, InPlay, Manoeuvre, Pick, Play, RandomPick, Reveal, Roll,
+)
 
-# Card ids the engine gives meaning to (the deck's ids; codes may change freely).
-QUAFFLE = "quaffle"
-SNITCH = "golden-snitch"
-SWEEP = "sweeping-play"
-LPASS = "lightning-passing"
-FLYHIGH = "flying-high"
-TRICK = "trick-play"
-TOUGH = "playing-tough"
-TACBLUD = "tactical-bludgering"
-WEAVE = "weaving"
-BLISTER = "blistering-speed"
-OUTPROB = "outside-problems"
-SUPPORT = "supporters"
-QUIET = "its-all-gone-quiet"
-DOPPLE = "dopplebeater-defence"
-NERVES = "match-nerves"
-RAIN = "rain"
-SAVED = "saved"
-STRAYED = "strayed-off-the-pitch"
-STUNNED = "stunned-by-a-bludger"
-PASS = "pass"
-PENALTY = "penalty"
-BLAG = "blagging"
-WRONSKI = "wronski-feint"
-NIPPY = "nippy-seeker"
-ACCBEAT = "accurate-beater"
-POWBEAT = "powerful-beater"
-CRACK = "crack-shot-chaser"
-SUREHAND = "sure-handed-chaser"
-CAPTAIN = "competitive-captain"
-KEEPER = "top-keeper"
-N2000 = "nimbus-2000"
-N2001 = "nimbus-2001"
-FIREBOLT = "firebolt"
-
-KNOWN_CARDS = frozenset({
-    QUAFFLE, SNITCH, SWEEP, LPASS, FLYHIGH, TRICK, TOUGH, TACBLUD, WEAVE, BLISTER, OUTPROB,
-    SUPPORT, QUIET, DOPPLE, NERVES, RAIN, SAVED, STRAYED, STUNNED, PASS, PENALTY, BLAG,
-    WRONSKI, NIPPY, ACCBEAT, POWBEAT, CRACK, SUREHAND, CAPTAIN, KEEPER, N2000, N2001, FIREBOLT,
-    "bludger-the-seeker", "daring-risk", "perfect-catch", "obstruction-by-the-chaser",
-    "nudge-off-course", "quick-off-the-mark",
-})
-# Actions that target one opponent when played.
-OPPONENT_ACTIONS = frozenset({TACBLUD, WRONSKI, PENALTY, BLAG})
-# Things that target one opponent when played.
-OPPONENT_THINGS = frozenset({OUTPROB, NERVES})
-RESPONSES = frozenset({SAVED, PASS})
-# Things acting at the start of their controller's turn, and at the start of their target's.
-START_OF_OWN_TURN = frozenset({LPASS, SUPPORT, TOUGH, N2000, N2001, FIREBOLT})
-START_OF_TARGET_TURN = frozenset({OUTPROB, NERVES})
+CHANCE_ACTIONS = (Draw, Roll, Coin, FirstPlayer, RandomPick)
+_NAME = re.compile(r"[^\s:]+")
+_SEAT = re.compile(r"[Pp]\d+")
 
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
 ACTIONS_PER_TURN_BOUND = 300
-
-
-# ------------------------------------------------------------------------------ actions
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Chance: the card that comes off the draw pile."""
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Chance: a die roll."""
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class Coin:
-    """Chance: a coin flip."""
-    heads: bool
-
-
-@dataclass(frozen=True, slots=True)
-class FirstPlayer:
-    """Chance: the seat that takes the first turn."""
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class RandomPick:
-    """Chance: the card picked at random from a hand (Powerful Beater)."""
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """Play a card from hand, with the player or Thing it targets and a card paid as cost."""
-    card: str
-    player: int | None = None
-    thing: int | None = None  # uid of a Thing in play
-    cost: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EndPlays:
-    """Play no more cards this turn."""
-
-
-@dataclass(frozen=True, slots=True)
-class Manoeuvre:
-    """A manoeuvre ('score', 'bludger', 'snatch', 'outfly', 'search') or 'skip'."""
-    kind: str
-    target: int | None = None
-    random: bool = False  # Bludger with Powerful Beater's random discard
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    card: str
-
-
-@dataclass(frozen=True, slots=True)
-class Accept:
-    """Take an optional effect: draw for Quiet or Captain, discard two to stop a Penalty."""
-
-
-@dataclass(frozen=True, slots=True)
-class Decline:
-    """Let a response window or an optional effect pass."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """Choose a player for an effect already under way (Rain, Playing Tough's penalty)."""
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Destroy:
-    """Destroy one of your own Things where a card allows it (Playing Tough)."""
-    thing: int
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """The Seeker cards a player shows for the Snitch (sorted card ids; empty is allowed)."""
-    cards: tuple[str, ...]
-
-
-SKIP = Manoeuvre("skip")
-END = EndPlays()
-ACCEPT = Accept()
-DECLINE = Decline()
-
-
-@dataclass(frozen=True, slots=True)
-class InPlay:
-    """A Thing on the table. `uid` tells copies apart; targets are fixed when it is played."""
-    uid: int
-    card: str
-    owner: int
-    player: int | None = None
-    thing: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CardFacts:
-    id: str
-    code: str
-    name: str
-    kind: str  # thing / action / seeker
-    subtype: str  # "player", "broomstick", "response", "" ...
-    props: Mapping[str, Any]
-
-    @property
-    def speed(self) -> int:
-        return int(self.props.get("speed", 0))
-
 
 # Which rule a wrong answer at each kind of decision breaks, when nothing more precise applies.
 STEP_RULES = {
@@ -229,6 +72,7 @@ STEP_RULES = {
 
 
 def seat_name(seat: int) -> str:
+    """A seat as logs write it when players have no names."""
     return f"P{seat + 1}"
 
 
@@ -294,6 +138,95 @@ class QuidditchV2Game(Game):
     def code(self, card: str) -> str:
         return self.facts[card].code
 
+    # -- game logs (docs/game-logs.md) ---------------------------------------------------------
+
+    log_sections = ("setup", "turns")
+
+    def log_steps(self, log: GameLog, state: GameState) -> Iterator[LogStep]:
+        """`[setup] actions = [...]`, then `[[turns]]` with `player` and `actions`: one string per
+        action, `"NAME: ACTION"` for a player's decision and the bare action for chance."""
+        for index, name in enumerate(log.players):
+            if not _NAME.fullmatch(name):
+                raise log.error(field_path("players", index), f"player name {name!r} cannot be used in actions",
+                                hint="quidditch-v2 logs need one-word names without ':'")
+            if _SEAT.fullmatch(name) and name.upper() != seat_name(index):
+                raise log.error(field_path("players", index), f"{name!r} would be read as another seat",
+                                hint=f"name the player at seat {index + 1} {seat_name(index)} or a word")
+        setup = log.root.table("setup", None)
+        if setup is not None:
+            setup.check_keys(("actions",))
+            yield from self._log_actions(log, state, setup, None)
+        for entry in log.sections("turns", required=False):
+            entry.check_keys(("player", "actions"))
+            seat = log.seat(entry.get("player", str, what="player (whose turn it is)"), entry.at("player"))
+            yield from self._log_actions(log, state, entry, seat)
+
+    def _log_actions(self, log: GameLog, state: GameState, entry: Entry, turn_of: int | None) -> Iterator[LogStep]:
+        assert isinstance(state, QuidditchV2State)
+        lines = entry.get("actions", list, what="actions (a list of strings)")
+        for index, raw in enumerate(lines):
+            field = field_path(entry.at("actions"), index)
+            text = log.check_type(raw, str, field, "an action")
+            name, said, action_text = text.partition(": ")
+            actor = log.seat(name.strip(), field) if said else None
+            while actor is not None and state.current_player() == CHANCE:
+                yield LogStep(None, field)  # chance the log leaves to its seed
+            if state.is_terminal():
+                raise IllegalAction(f"{text!r} comes after the end of the game", "qv2.end.snitch",
+                                    where={**state.where(), "field": field})
+            if index == 0 and turn_of is not None and state.active != turn_of:
+                raise IllegalAction(
+                    f"this turn is {log.players[turn_of]}'s, but it is still {log.players[state.active]}'s turn "
+                    f"({_DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
+                    [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
+            try:
+                action = state.parse_action(action_text.strip() if said else text.strip())
+            except ValueError as error:
+                raise log.error(field, str(error), hint="see docs/game-logs.md for how actions are written") from None
+            except IllegalAction as error:
+                error.where["field"] = field
+                raise
+            is_chance = isinstance(action, CHANCE_ACTIONS)
+            if is_chance and actor is not None:
+                raise log.error(field, f"{text!r}: chance events are written without a player's name")
+            if not is_chance and actor is None:
+                raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
+            expected = state.current_player()
+            if actor is not None and actor != expected:
+                waiting = "chance" if expected == CHANCE else log.players[expected]
+                frame = state.stack[-1]
+                raise IllegalAction(
+                    f"{log.players[actor]} acts out of turn: the game is waiting for {waiting} "
+                    f"({_DECISION_WORDS[frame[1]]})", STEP_RULES.get(frame[1], "qv2.turn.order")
+                    if frame[1] not in ("draw", "roll", "coin", "first", "random_discard") else "qv2.turn.order",
+                    [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
+            yield LogStep(action, field)
+
+    def log_body(self, players: Sequence[str], actions: Sequence) -> dict:
+        state = self.new_state(len(players))
+        state.player_names = tuple(players)
+        setup: list[str] = []
+        turns: list[dict] = []
+        turn = 0
+        for action in actions:
+            actor = state.current_player()
+            text = state.format_action(action)
+            line = text if actor == CHANCE else f"{players[actor]}: {text}"
+            if not state.turn_slots:
+                setup.append(line)
+            else:
+                if state.turn_slots != turn:
+                    turn = state.turn_slots
+                    turns.append({"player": players[state.active], "actions": []})
+                turns[-1]["actions"].append(line)
+            state.apply(action)
+        return {"setup": {"actions": setup}, "turns": turns}
+
+    def bot(self, kind: str, rng: random.Random):
+        if kind == "heuristic":
+            return QuidditchV2Bot(rng)
+        return super().bot(kind, rng)
+
     def format_action(self, state: GameState, action) -> str:
         assert isinstance(state, QuidditchV2State)
         return state.format_action(action)
@@ -305,7 +238,7 @@ class QuidditchV2Game(Game):
 
 # ------------------------------------------------------------------------------ the state
 
-class QuidditchV2State(GameState):
+class QuidditchV2State(CardEffects, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     def __init__(self, game: QuidditchV2Game, num_players: int):
@@ -346,6 +279,7 @@ class QuidditchV2State(GameState):
         self.over = False
         self.end_reason = ""
         self.actions_applied = 0
+        self.round_ends: list[tuple] = []  # (round, scores, dominance, hand sizes, quaffle) per full round
         self._legal: tuple | None = None
         self.stack: list[tuple] = [("turn",), ("deal",), ("ask", "first", CHANCE)]
 
@@ -422,16 +356,28 @@ class QuidditchV2State(GameState):
         return {
             "scores": list(self.score),
             "dominance": list(self.dom),
-            "quaffle": "centre" if self.quaffle is None else seat_name(self.quaffle),
+            "quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
             "turns": self.turn_slots,
-            "active": seat_name(self.active),
+            "active": self.label(self.active),
             "reshuffles": self.reshuffles,
-            "snitch": ("caught by " + seat_name(self.caught_by)) if self.caught_by is not None else self._snitch_place(),
+            "snitch": ("caught by " + self.label(self.caught_by)) if self.caught_by is not None else self._snitch_place(),
             "table": [self.thing_name(thing) for thing in self.table],
             "hand_sizes": [sum(hand.values()) for hand in self.hands],
             "draw_pile": self.draw_total,
             "discard_pile": len(self.discard),
+            "rounds": [self._round_table(*entry) for entry in self.round_ends],
         }
+
+    def _round_table(self, number: int, complete: bool, scores, dominance, hands, quaffle) -> dict:
+        title = f"After round {number}" if complete else f"Round {number}, when the game ended"
+        return {"title": title, "columns": {
+            "points": list(scores), "dominance": list(dominance), "hand": list(hands),
+            "quaffle": ["yes" if seat == quaffle else "" for seat in range(self.num_players)]}}
+
+    def _mark_round(self, complete: bool) -> None:
+        number = (self.turn_slots - 1) // self.num_players + 1
+        self.round_ends.append((number, complete, tuple(self.score), tuple(self.dom),
+                                tuple(self.hand_size(seat) for seat in range(self.num_players)), self.quaffle))
 
     def clone(self) -> "QuidditchV2State":
         other = copy.copy(self)
@@ -449,6 +395,7 @@ class QuidditchV2State(GameState):
         other.missed = list(self.missed)
         other.feint_lock = list(self.feint_lock)
         other.stack = list(self.stack)
+        other.round_ends = list(self.round_ends)
         return other
 
     def __deepcopy__(self, memo):
@@ -456,11 +403,15 @@ class QuidditchV2State(GameState):
 
     # -- where things are ------------------------------------------------------------------
 
+    def label(self, seat: int) -> str:
+        """A seat as actions write it: the player's name in a log, else P1..Pn."""
+        return self.player_names[seat] if self.player_names else seat_name(seat)
+
     def where(self) -> dict:
-        step = "over" if self.over else self.stack[-1][1]
-        actor = self.current_player()
-        return {"turn": self.turn_slots, "active": seat_name(self.active), "step": step,
-                "actor": "chance" if actor == CHANCE else ("-" if actor == TERMINAL else seat_name(actor))}
+        """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
+        step = "game over" if self.over else _DECISION_WORDS[self.stack[-1][1]]
+        rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
+        return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
 
     def zone_counts(self) -> dict[str, int]:
         """How many copies of each card are where, summed over every zone (for invariants)."""
@@ -490,7 +441,7 @@ class QuidditchV2State(GameState):
             return "draw pile"
         for seat, hand in enumerate(self.hands):
             if hand.get(SNITCH):
-                return "hand of " + seat_name(seat)
+                return "hand of " + self.label(seat)
         return "turned up by a Search"
 
     def hand_size(self, seat: int) -> int:
@@ -502,20 +453,6 @@ class QuidditchV2State(GameState):
                 return thing
         return None
 
-    def is_blank(self, thing: InPlay) -> bool:
-        """Flying High blanks its chosen Thing while its controller has the Quaffle."""
-        flyhigh = self.flyhigh
-        return flyhigh is not None and flyhigh.thing == thing.uid and flyhigh.owner == self.quaffle
-
-    def has(self, seat: int, card: str) -> bool:
-        """Whether the seat controls a working (not blank) copy of the card."""
-        return any(t.card == card and t.owner == seat and not self.is_blank(t) for t in self.table)
-
-    def broom_speed(self, seat: int) -> int:
-        """Speed of the seat's fastest broomstick in play (0 with none). Blank brooms keep speed."""
-        brooms = self.game.brooms
-        facts = self.game.facts
-        return max((facts[t.card].speed for t in self.table if t.owner == seat and t.card in brooms), default=0)
 
     def opponents(self, seat: int) -> list[int]:
         """The other seats in turn order, starting on the seat's left."""
@@ -622,6 +559,8 @@ class QuidditchV2State(GameState):
             getattr(self, "_do_" + top[0])(*top[1:])
 
     def _finish(self, reason: str) -> None:
+        if self.turn_slots:
+            self._mark_round(complete=self.turn_slots % self.num_players == 0 and reason == "turn-cap")
         self.over = True
         self.end_reason = reason
         self.stack.clear()
@@ -631,23 +570,6 @@ class QuidditchV2State(GameState):
         """Change dominance; it never drops below 0 (qv2.dominance.track)."""
         self.dom[seat] = max(0, self.dom[seat] + amount)
 
-    def _check_outside_problems(self) -> None:
-        """Outside Problems goes the moment its condition holds (qv2.ruling.outside-problems)."""
-        thing = self.outprob
-        if thing is not None and not self.is_blank(thing):
-            target = thing.player
-            if self.dom[target] == 0 or self.dom[target] > self.dom[thing.owner]:
-                self._destroy(thing)
-
-    def _sync_watched(self) -> None:
-        """Remember the single Flying High and Outside Problems in play (the deck has one of each)."""
-        self.flyhigh = next((t for t in self.table if t.card == FLYHIGH), None)
-        self.outprob = next((t for t in self.table if t.card == OUTPROB), None)
-
-    def _remove_from_table(self, thing: InPlay) -> None:
-        self.table.remove(thing)
-        if thing.card in (FLYHIGH, OUTPROB):
-            self._sync_watched()
 
     def _destroy(self, thing: InPlay) -> None:
         self._remove_from_table(thing)
@@ -692,6 +614,8 @@ class QuidditchV2State(GameState):
         if self.turn_slots >= self.params["turn_cap"] * self.num_players:
             self._finish("turn-cap")
             return
+        if self.turn_slots and self.turn_slots % self.num_players == 0:
+            self._mark_round(complete=True)
         self.turn_slots += 1
         self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
         seat = self.active
@@ -707,43 +631,6 @@ class QuidditchV2State(GameState):
         self.active = (self.active + 1) % self.num_players
         self._push(("turn",))
 
-    def _start_triggers(self, seat: int) -> list[int]:
-        """Things that act at the start of this seat's turn, oldest first (qv2.turn.start)."""
-        return [t.uid for t in self.table
-                if t.card in START_OF_OWN_TURN and t.owner == seat
-                or t.card in START_OF_TARGET_TURN and t.player == seat or t.card == RAIN]
-
-    def _do_start_one(self, uid: int) -> None:
-        thing = self.thing(uid)
-        if thing is None or self.is_blank(thing):
-            return
-        seat, card, owner = self.active, thing.card, thing.owner
-        props = self.game.facts[card].props
-        if card == RAIN:
-            self._ask("roll", CHANCE, "rain", uid)
-        elif card in (OUTPROB, NERVES):
-            if thing.player == seat:
-                if card == OUTPROB:
-                    self._gain(seat, props.get("start_dominance", -1))
-                else:
-                    self._ask("roll", CHANCE, "nerves", uid)
-        elif owner != seat:
-            return
-        elif card == LPASS or card == FIREBOLT:
-            self._gain(seat, props.get("start_dominance", 1))
-        elif card == SUPPORT:
-            if all(self.dom[seat] < self.dom[other] for other in self.opponents(seat)):
-                self._gain(seat, props.get("start_dominance", 1))
-        elif card == TOUGH:
-            self._gain(seat, props.get("start_dominance", 1))
-            self._ask("roll", CHANCE, "tough", uid)
-        elif card == N2000:
-            if not any(t.owner != seat and t.card in self.game.brooms for t in self.table):
-                self._gain(seat, 1)
-        elif card == N2001:
-            own = self.game.facts[card].speed
-            if not any(self.broom_speed(other) > own for other in self.opponents(seat)):
-                self._gain(seat, 1)
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
@@ -768,12 +655,6 @@ class QuidditchV2State(GameState):
         if self._manoeuvre_options(self.active):
             self._ask("manoeuvre", self.active)
 
-    def _do_end_destroy(self) -> None:
-        if self._own_toughs(self.active):
-            self._ask("end", self.active)
-
-    def _own_toughs(self, seat: int) -> list[InPlay]:
-        return [t for t in self.table if t.card == TOUGH and t.owner == seat and not self.is_blank(t)]
 
     def _do_hand_limit(self) -> None:
         if self.hand_size(self.active) > self.params["hand_size"]:
@@ -879,29 +760,6 @@ class QuidditchV2State(GameState):
 
     # card effects that run as steps
 
-    def _do_quiet(self) -> None:
-        best = max(self.score)
-        leaders = [seat for seat, points in enumerate(self.score) if points == best]
-        if len(leaders) == 1 and (self.draw_total or self.discard):
-            self._ask("quiet", leaders[0])
-
-    def _do_blister(self, seat: int, mine: int, seats: tuple[int, ...]) -> None:
-        """Blistering Speed: opponents in turn order may discard a faster broom to stop it."""
-        facts = self.game.facts
-        for index, other in enumerate(seats):
-            if any(facts[card].speed > mine for card in self._discardable(other, "broom")):
-                self._ask("block", other, seat, mine, seats[index + 1:])
-                return
-        self._gain(seat, facts[BLISTER].props.get("dominance", 2))
-
-    def _do_penalty(self, seat: int, defender: int, seats: tuple[int, ...]) -> None:
-        """Penalty: opponents in turn order may discard two cards to stop it (qv2.ruling.penalty-card)."""
-        needed = self.game.facts[PENALTY].props.get("save_discards", 2)
-        for index, other in enumerate(seats):
-            if self.hand_size(other) >= needed:
-                self._ask("penalty_save", other, seat, defender, seats[index + 1:])
-                return
-        self._push(("goal", seat, defender))
 
     def _do_search_done(self, seat: int) -> None:
         revealed, self.revealed = self.revealed, []
@@ -910,12 +768,6 @@ class QuidditchV2State(GameState):
         if found:
             self._push(("snitch", seat))
 
-    def _do_tough_penalty(self, owner: int) -> None:
-        opponents = self.opponents(owner)
-        if len(opponents) == 1:
-            self._push(("goal", opponents[0], owner))
-        else:
-            self._ask("penalty_to", owner)
 
     # -- answers to asks -------------------------------------------------------------------
 
@@ -936,41 +788,6 @@ class QuidditchV2State(GameState):
     def _answer_random_discard(self, action: RandomPick, _chance: int, seat: int) -> None:
         self._discard_from_hand(seat, action.card)
 
-    def _answer_roll(self, action: Roll, _chance: int, purpose: str, *args) -> None:
-        value = action.value
-        facts = self.game.facts
-        seat = self.active
-        if purpose == "tough":
-            thing = self.thing(args[0])
-            if value in facts[TOUGH].props.get("foul_on", (1,)) and thing is not None:
-                self._destroy(thing)
-                self._push(("tough_penalty", thing.owner))
-        elif purpose == "nerves":
-            if value in facts[NERVES].props.get("no_draw_on", (1, 2)):
-                self.no_draw = True
-        elif purpose == "rain":
-            props = facts[RAIN].props
-            if value in props.get("pick_on", (1, 2, 3)):
-                self._ask("rain_pick", seat)
-            elif value in props.get("lose_on", (5, 6)):
-                self._gain(seat, -1)
-                thing = self.thing(args[0])
-                if value in props.get("destroy_on", (6,)) and thing is not None:
-                    self._destroy(thing)
-        elif purpose == "keeper":
-            scorer, defender = args
-            if value in facts[KEEPER].props.get("save_on", (5, 6)):
-                self._push(("quaffle", defender, defender, True))
-            else:
-                self._push(("goal_counts", scorer))
-
-    def _answer_coin(self, action: Coin, _chance: int, seat: int) -> None:
-        props = self.game.facts[TRICK].props
-        if action.heads:
-            lowest = all(self.dom[seat] < self.dom[other] for other in self.opponents(seat))
-            self._gain(seat, props.get("heads", 2) + (props.get("lowest_bonus", 2) if lowest else 0))
-        else:
-            self._gain(seat, props.get("tails", 1))
 
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
@@ -1026,48 +843,6 @@ class QuidditchV2State(GameState):
         self._discard_from_hand(holder, BLAG)
         self._blagging(holder, action.player, deferred=(moment == "snitch"))
 
-    def _blagging(self, seat: int, target: int, deferred: bool) -> None:
-        discards = self.game.facts[BLAG].props.get("discards", 2)
-        if deferred:
-            self.deferred.append((target, seat))
-            self._push(("discard_n", target, discards, "any", "card:blagging"))
-        else:
-            self._push(("discard_n", target, discards, "any", "card:blagging"), ("goal", target, seat))
-
-    def _answer_block(self, action, defender: int, seat: int, mine: int, rest: tuple[int, ...]) -> None:
-        if isinstance(action, Decline):
-            self._push(("blister", seat, mine, rest))
-        else:
-            self._discard_from_hand(defender, action.card)
-
-    def _answer_penalty_save(self, action, other: int, seat: int, defender: int, rest: tuple[int, ...]) -> None:
-        if isinstance(action, Decline):
-            self._push(("penalty", seat, defender, rest))
-        else:
-            needed = self.game.facts[PENALTY].props.get("save_discards", 2)
-            self._push(("discard_n", other, needed, "any", "card:penalty"))
-
-    def _answer_quiet(self, action, leader: int) -> None:
-        if isinstance(action, Accept):
-            self._push(("draw", leader, "hand"))
-
-    def _answer_captain(self, action, seat: int) -> None:
-        if isinstance(action, Accept):
-            props = self.game.facts[CAPTAIN].props
-            self._push(*[("draw", seat, "hand")] * props.get("draw", 2),
-                       ("discard_n", seat, props.get("discard", 2), "any", "card:competitive-captain"))
-
-    def _answer_rain_pick(self, action, seat: int) -> None:
-        if isinstance(action, Pick):
-            self._gain(action.seat, -1)
-
-    def _answer_penalty_to(self, action: Pick, owner: int) -> None:
-        self._push(("goal", action.seat, owner))
-
-    def _answer_end(self, action, seat: int) -> None:
-        if isinstance(action, Destroy):
-            self._destroy(self.thing(action.thing))
-            self._push(("end_destroy",))
 
     def _answer_reveal(self, action: Reveal, seat: int) -> None:
         for card in action.cards:
@@ -1076,60 +851,6 @@ class QuidditchV2State(GameState):
 
     # -- playing a card ----------------------------------------------------------------------
 
-    def _play_card(self, seat: int, action: Play) -> None:
-        card = action.card
-        facts = self.game.facts[card]
-        props = facts.props
-        self._take_from_hand(seat, card)
-        if facts.kind == "thing":
-            self.thing_played = True
-            if card == SNITCH:
-                self._push(("snitch", seat))
-                return
-            if card in self.game.brooms:
-                for old in [t for t in self.table if t.owner == seat and t.card in self.game.brooms]:
-                    if not self.is_blank(old):
-                        self._destroy(old)
-            self.table.append(InPlay(self.next_uid, card, seat, action.player, action.thing))
-            self.next_uid += 1
-            if card in (FLYHIGH, OUTPROB):
-                self._sync_watched()
-            return
-        self.action_played = True
-        self.discard.append(card)
-        target = action.player
-        if card in (SWEEP, WEAVE):
-            self._gain(seat, props.get("dominance", 1))
-        elif card == QUIET:
-            self._gain(seat, props.get("dominance", 1))
-            self._push(("quiet",))
-        elif card == TRICK:
-            self._ask("coin", CHANCE, seat)
-        elif card == TACBLUD:
-            self.dom[target] = (self.dom[target] + 1) // 2
-        elif card == BLISTER:
-            mine = self.broom_speed(seat)
-            if not any(self.broom_speed(other) > mine for other in self.opponents(seat)):
-                self._push(("blister", seat, mine, tuple(self.opponents(seat))))
-        elif card == DOPPLE:
-            self._discard_from_hand(seat, action.cost)
-            self.missed[target] += props.get("missed_turns", 1)
-            self.no_bludger = True
-        elif card == STUNNED:
-            self._destroy(self.thing(action.thing))
-        elif card == STRAYED:
-            if self.quaffle is not None:
-                self._push(("quaffle", (self.quaffle + 1) % self.num_players, seat, False))
-        elif card == PENALTY:
-            self._push(("penalty", seat, target, tuple(self.opponents(seat))))
-        elif card == BLAG:
-            self._blagging(seat, target, deferred=False)
-        elif card == WRONSKI:
-            self.feint_lock[seat] = self.own_turns[seat] + props.get("lockout_turns", 3)
-            if self._discardable(target, "seeker"):
-                self._push(("discard_n", target, props.get("seeker_discards", 2), "seeker", "card:wronski-feint"))
-            else:
-                self._gain(seat, -props.get("miss_penalty", 1))
 
     # -- legal actions -----------------------------------------------------------------------
 
@@ -1178,35 +899,6 @@ class QuidditchV2State(GameState):
             return tuple(options)
         raise AssertionError(f"unknown decision {kind}")
 
-    def _play_options(self, seat: int) -> tuple:
-        options: list = []
-        hand = self.hands[seat]
-        game = self.game
-        opponents = self.opponents(seat)
-        for card in sorted(hand):
-            kind = game.facts[card].kind
-            if kind == "thing" and not self.thing_played:
-                if card == SNITCH:
-                    if not self.locked_out(seat):
-                        options.append(Play(card))
-                elif card == FLYHIGH:
-                    options.extend(Play(card, thing=t.uid) for t in self.table)
-                elif card in OPPONENT_THINGS:
-                    options.extend(Play(card, player=other) for other in opponents)
-                else:
-                    options.append(Play(card))
-            elif kind == "action" and not self.action_played and card not in RESPONSES:
-                if card in OPPONENT_ACTIONS:
-                    options.extend(Play(card, player=other) for other in opponents)
-                elif card == DOPPLE:
-                    costs = [c for c in sorted(hand) if c != DOPPLE or hand[c] > 1]
-                    options.extend(Play(card, player=other, cost=cost) for other in opponents for cost in costs)
-                elif card == STUNNED:
-                    options.extend(Play(card, thing=t.uid) for t in self.table if t.card in game.player_cards)
-                else:
-                    options.append(Play(card))
-        options.append(END)
-        return tuple(options)
 
     def _manoeuvre_options(self, seat: int) -> list:
         dom = self.dom
@@ -1249,32 +941,34 @@ class QuidditchV2State(GameState):
 
     def _illegal(self, action) -> IllegalAction:
         frame = self.stack[-1]
-        kind, actor = frame[1], frame[2]
+        actor = frame[2]
         legal = [self.format_action(a) for a in self.legal_actions()]
         try:
             text = self.format_action(action)
         except (KeyError, AttributeError, TypeError, IndexError):
             text = repr(action)
-        message, rule = self._why_illegal(action, frame)
-        who = "chance" if actor == CHANCE else seat_name(actor)
-        return IllegalAction(f"{who}: {text!r} is not allowed here: {message}", rule, legal, self.where())
+        message, rule, ruling = self._why_illegal(action, frame)
+        who = "chance" if actor == CHANCE else self.label(actor)
+        return IllegalAction(f"{who}: {text!r} is not allowed here: {message}", rule, legal, self.where(), ruling)
 
-    def _why_illegal(self, action, frame: tuple) -> tuple[str, str]:
+    def _why_illegal(self, action, frame: tuple) -> tuple[str, str, str]:
+        """(message, rule id or card:<id>, ruling id or "") for an action not in the legal list."""
         kind, actor, args = frame[1], frame[2], frame[3:]
         facts = self.game.facts
         expected = _EXPECTED[kind]
         if not isinstance(action, expected):
             wanted = " or ".join(_ACTION_WORDS[t] for t in expected)
-            return f"the game is waiting for {_DECISION_WORDS[kind]} ({wanted})", STEP_RULES.get(
-                kind, args[1] if kind == "discard" else "qv2.turn.order")
+            rule = args[1] if kind == "discard" else STEP_RULES.get(kind, "qv2.turn.order")
+            return f"the game is waiting for {_DECISION_WORDS[kind]} ({wanted})", rule, ""
         if kind == "draw":
             if action.card == SNITCH and self.reshuffles == 0:
-                return "the Golden Snitch is in the discard pile until the first reshuffle", "qv2.setup.snitch"
-            return f"{self._code(action.card)} is not in the draw pile", "qv2.turn.draw"
+                return ("the Golden Snitch lies in the discard pile until the first reshuffle", "qv2.setup.snitch",
+                        "qv2.ruling.snitch-discard-pile")
+            return f"{self._code(action.card)} is not in the draw pile", "qv2.turn.draw", ""
         if kind == "random_discard":
-            return f"{self._code(action.card)} is not in {seat_name(args[0])}'s hand", "card:powerful-beater"
+            return f"{self._code(action.card)} is not in {self.label(args[0])}'s hand", "card:" + POWBEAT, ""
         if kind in ("roll", "coin", "first"):
-            return "no such outcome", STEP_RULES[kind]
+            return "no such outcome", STEP_RULES[kind], ""
         if kind == "play":
             return self._why_play_illegal(action, actor)
         if kind == "manoeuvre":
@@ -1282,92 +976,97 @@ class QuidditchV2State(GameState):
         if kind == "discard":
             which, rule = args
             if not self.hands[actor].get(action.card):
-                return f"{seat_name(actor)} holds no {self._code(action.card)}", rule
-            return f"only {which} cards can be discarded here", rule
+                return f"{self.label(actor)} holds no {self._code(action.card)}", rule, ""
+            return f"only {which} cards can be discarded here", rule, ""
         if kind == "reveal":
-            return "only Seeker cards from the player's own hand can be shown", "qv2.snitch.seekers"
+            return "only Seeker cards from the player's own hand can be shown", "qv2.snitch.seekers", ""
         if kind == "blag":
             if isinstance(action, Play) and action.card == BLAG:
-                return "Blagging must target an opponent", "qv2.cards.targets"
-            return "only Blagging can be played at this moment", "qv2.response.blagging"
+                return "Blagging must target an opponent", "qv2.cards.targets", ""
+            return "only Blagging can be played at this moment", "qv2.response.blagging", "qv2.ruling.blagging-any-time"
         if kind in ("saved", "pass"):
             card = SAVED if kind == "saved" else PASS
-            return f"only {facts[card].name} answers this", STEP_RULES[kind]
+            return f"only {facts[card].name} answers this", STEP_RULES[kind], "qv2.ruling.responses"
         if kind == "block":
-            return "only a broomstick from hand faster than the player's own can stop it", "card:blistering-speed"
+            return ("only a broomstick from hand faster than the player's own can stop it", "card:blistering-speed",
+                    "qv2.ruling.blistering-speed")
         if kind == "penalty_to":
-            return "the penalty goal goes to an opponent", "qv2.cards.targets"
+            return "the penalty goal goes to an opponent", "qv2.cards.targets", "qv2.ruling.penalty-receiver"
         if kind == "end":
-            return "only your own Playing Tough may be destroyed now", "card:playing-tough"
-        return "not one of the choices", STEP_RULES.get(kind, "qv2.turn.order")
+            return "only your own Playing Tough may be destroyed now", "card:playing-tough", ""
+        return "not one of the choices", STEP_RULES.get(kind, "qv2.turn.order"), ""
 
-    def _why_play_illegal(self, action, seat: int) -> tuple[str, str]:
+    def _why_play_illegal(self, action, seat: int) -> tuple[str, str, str]:
         card = action.card
         facts = self.game.facts.get(card)
         if facts is None or not self.hands[seat].get(card):
-            return f"{seat_name(seat)} holds no {self._code(card)}", "qv2.turn.plays"
+            return f"{self.label(seat)} holds no {self._code(card)}", "qv2.turn.plays", ""
         rule_card = "card:" + card
         if card == QUAFFLE:
-            return "the Quaffle never leaves play", "qv2.quaffle.control"
+            return "the Quaffle never leaves play", "qv2.quaffle.control", ""
         if facts.kind == "seeker":
-            return "Seeker cards are never played, only shown for the Snitch", "qv2.snitch.seekers"
+            return ("Seeker cards are never played, only shown for the Snitch", "qv2.snitch.seekers",
+                    "qv2.ruling.seeker-cards")
         if card in RESPONSES:
-            return f"{facts.name} is played only in answer to its event", "qv2.response.general"
+            return f"{facts.name} is played only in answer to its event", "qv2.response.general", "qv2.ruling.responses"
         if facts.kind == "thing" and self.thing_played:
-            return "one Thing a turn, and one has been played", "qv2.turn.plays"
+            return "one Thing a turn, and one has been played", "qv2.turn.plays", ""
         if facts.kind == "action" and self.action_played:
-            return "one Action a turn, and one has been played", "qv2.turn.plays"
+            return "one Action a turn, and one has been played", "qv2.turn.plays", ""
         if card == SNITCH and self.locked_out(seat):
-            return "Wronski Feint forbids playing the Snitch for now", "card:" + WRONSKI
+            return "Wronski Feint forbids playing the Snitch for now", "card:" + WRONSKI, "qv2.ruling.wronski"
         if card in OPPONENT_ACTIONS or card in OPPONENT_THINGS or card == DOPPLE:
             if action.player is None or action.player == seat or not 0 <= action.player < self.num_players:
-                return f"{facts.name} needs an opponent as target", "qv2.cards.targets"
+                ruling = "qv2.ruling.wronski" if card == WRONSKI else ""
+                return f"{facts.name} needs an opponent as target", "qv2.cards.targets", ruling
         if card == DOPPLE:
             hand = self.hands[seat]
             if action.cost is None or not hand.get(action.cost) or (action.cost == DOPPLE and hand[DOPPLE] < 2):
-                return "another card from hand must be discarded to play it", rule_card
+                return "another card from hand must be discarded to play it", rule_card, "qv2.ruling.dopplebeater"
         if card == FLYHIGH:
-            return "choose another Thing in play (not the Quaffle)", rule_card
+            return "choose another Thing in play (not the Quaffle)", rule_card, "qv2.ruling.flying-high"
         if card == STUNNED:
-            return "choose a Player card in play", rule_card
-        return "wrong target or extra choices for this card", rule_card
+            return "choose a Player card in play", rule_card, "qv2.ruling.stunned"
+        return "wrong target or extra choices for this card", rule_card, ""
 
-    def _why_manoeuvre_illegal(self, action: Manoeuvre, seat: int) -> tuple[str, str]:
+    def _why_manoeuvre_illegal(self, action: Manoeuvre, seat: int) -> tuple[str, str, str]:
         kind, target = action.kind, action.target
         dom = self.dom
+        thresholds = "qv2.ruling.thresholds"
         if kind not in ("score", "bludger", "snatch", "outfly", "search"):
-            return f"no manoeuvre called {kind!r}", "qv2.manoeuvre.general"
+            return f"no manoeuvre called {kind!r}", "qv2.manoeuvre.general", ""
         if dom[seat] < 1:
-            return "a manoeuvre costs 1 dominance and there is none to pay", "qv2.manoeuvre.general"
+            return "a manoeuvre costs 1 dominance and there is none to pay", "qv2.manoeuvre.general", thresholds
         if kind in ("score", "bludger", "outfly") and (target is None or target == seat
                                                        or not 0 <= target < self.num_players):
-            return f"{kind} needs an opponent as target", "qv2.cards.targets"
+            return f"{kind} needs an opponent as target", "qv2.cards.targets", ""
         if kind == "score":
             if self.quaffle != seat:
-                return "only the player controlling the Quaffle can score", "qv2.manoeuvre.score"
-            return "dominance must be far enough above every opponent's", (
-                "card:" + CRACK if self.has(seat, CRACK) else "qv2.manoeuvre.score")
+                return "only the player controlling the Quaffle can score", "qv2.manoeuvre.score", thresholds
+            margin = "3" if self.has(seat, CRACK) else str(self.params["score_margin"])
+            return (f"dominance must be at least {margin} above every opponent's", "qv2.manoeuvre.score", thresholds)
         if kind == "bludger":
             if self.no_bludger:
-                return "Dopplebeater Defence was played this turn", "card:" + DOPPLE
+                return "Dopplebeater Defence was played this turn", "card:" + DOPPLE, ""
             powerful, accurate = self.has(seat, POWBEAT), self.has(seat, ACCBEAT)
             lead = dom[seat] - dom[target]
             if action.random and not powerful:
-                return "a random discard needs Powerful Beater", "card:" + POWBEAT
-            if action.random and lead < self.params["bludger_margin"]:
-                return "Accurate Beater's lower requirement cannot be combined with Powerful Beater", "card:" + ACCBEAT
+                return "a random discard needs Powerful Beater", "card:" + POWBEAT, "qv2.ruling.beaters"
+            if action.random and accurate and lead < self.params["bludger_margin"]:
+                return ("Accurate Beater's lower requirement cannot be combined with Powerful Beater",
+                        "card:" + ACCBEAT, "qv2.ruling.beaters")
             if not action.random and powerful and not accurate:
-                return "with Powerful Beater the discard is random", "card:" + POWBEAT
-            return "dominance must be far enough above the target's", "qv2.manoeuvre.bludger"
+                return "with Powerful Beater the discard is random", "card:" + POWBEAT, "qv2.ruling.beaters"
+            return "dominance must be far enough above the target's", "qv2.manoeuvre.bludger", thresholds
         if kind == "snatch":
             if self.quaffle == seat:
-                return "you already control the Quaffle", "qv2.manoeuvre.snatch"
+                return "you already control the Quaffle", "qv2.manoeuvre.snatch", ""
             if self.quaffle is not None and self.has(self.quaffle, SUREHAND):
-                return "the holder's Sure-handed Chaser needs a lead of 2", "card:" + SUREHAND
-            return "dominance must be higher than the holder's", "qv2.manoeuvre.snatch"
+                return "the holder's Sure-handed Chaser needs a lead of 2", "card:" + SUREHAND, thresholds
+            return "dominance must be higher than the holder's", "qv2.manoeuvre.snatch", thresholds
         if kind == "search":
-            return "Wronski Feint forbids Search for now", "card:" + WRONSKI
-        return "not one of the choices", "qv2.manoeuvre.general"
+            return "Wronski Feint forbids Search for now", "card:" + WRONSKI, "qv2.ruling.wronski"
+        return "not one of the choices", "qv2.manoeuvre.general", ""
 
     # -- text form of actions ----------------------------------------------------------------
 
@@ -1378,7 +1077,7 @@ class QuidditchV2State(GameState):
     def thing_name(self, thing: InPlay) -> str:
         """`P2:TOUGH`, or `P2:TOUGH#2` when the controller has more than one in play."""
         same = [t.uid for t in self.table if t.owner == thing.owner and t.card == thing.card]
-        name = f"{seat_name(thing.owner)}:{self._code(thing.card)}"
+        name = f"{self.label(thing.owner)}:{self._code(thing.card)}"
         return name + (f"#{same.index(thing.uid) + 1}" if len(same) > 1 else "")
 
     def format_action(self, action) -> str:
@@ -1388,20 +1087,20 @@ class QuidditchV2State(GameState):
             if len(frame) > 4 and frame[1] == "draw" and frame[4] == "reveal":
                 return f"turn {code(action.card)}"
             if len(frame) > 3 and frame[1] == "draw":
-                return f"draw {code(action.card)} to {seat_name(frame[3])}"
+                return f"draw {code(action.card)} to {self.label(frame[3])}"
             return f"draw {code(action.card)}"
         if isinstance(action, Roll):
             return f"roll {action.value}"
         if isinstance(action, Coin):
             return "coin heads" if action.heads else "coin tails"
         if isinstance(action, FirstPlayer):
-            return f"first {seat_name(action.seat)}"
+            return f"first {self.label(action.seat)}"
         if isinstance(action, RandomPick):
             return f"random {code(action.card)}"
         if isinstance(action, Play):
             words = ["play", code(action.card)]
             if action.player is not None:
-                words.append(seat_name(action.player))
+                words.append(self.label(action.player))
             if action.thing is not None:
                 thing = self.thing(action.thing)
                 words.append(self.thing_name(thing) if thing else f"#{action.thing}")
@@ -1413,7 +1112,7 @@ class QuidditchV2State(GameState):
         if isinstance(action, Manoeuvre):
             words = [action.kind]
             if action.target is not None:
-                words.append(seat_name(action.target))
+                words.append(self.label(action.target))
             if action.random:
                 words.append("random")
             return " ".join(words)
@@ -1424,7 +1123,7 @@ class QuidditchV2State(GameState):
         if isinstance(action, Decline):
             return "decline"
         if isinstance(action, Pick):
-            return f"pick {seat_name(action.seat)}"
+            return f"pick {self.label(action.seat)}"
         if isinstance(action, Destroy):
             thing = self.thing(action.thing)
             return "destroy " + (self.thing_name(thing) if thing else f"#{action.thing}")
@@ -1445,7 +1144,7 @@ class QuidditchV2State(GameState):
                 frame = self.stack[-1] if self.stack else ()
                 seat = self._seat(rest[2])
                 if len(frame) > 3 and frame[1] == "draw" and frame[3] != seat:
-                    raise IllegalAction(f"the card is drawn by {seat_name(frame[3])}, not {rest[2]}",
+                    raise IllegalAction(f"the card is drawn by {self.label(frame[3])}, not {rest[2]}",
                                         "qv2.turn.draw", [self.format_action(a) for a in self.legal_actions()],
                                         self.where())
             elif len(rest) != 1:
@@ -1518,9 +1217,15 @@ class QuidditchV2State(GameState):
         return card.id
 
     def _seat(self, ref: str) -> int:
+        """A player written as their log name (any case) or as P1..Pn."""
+        folded = ref.casefold()
+        for seat, name in enumerate(self.player_names):
+            if name.casefold() == folded:
+                return seat
         if len(ref) >= 2 and ref[0] in "pP" and ref[1:].isdigit() and 1 <= int(ref[1:]) <= self.num_players:
             return int(ref[1:]) - 1
-        raise ValueError(f"no player {ref!r}; players are P1..P{self.num_players}")
+        names = ", ".join(self.player_names) if self.player_names else f"P1..P{self.num_players}"
+        raise ValueError(f"no player {ref!r}; the players are {names}")
 
     def _thing_ref(self, ref: str) -> int:
         owner_text, _, card_text = ref.partition(":")
@@ -1571,3 +1276,131 @@ def _one(words: list[str], form: str) -> str:
     if len(words) != 1:
         raise ValueError(f"expected '{form}'")
     return words[0]
+
+
+# ------------------------------------------------------------------------------ the heuristic player
+
+# What a card is worth to keep or to play, roughly in dominance points.
+_THING_VALUE = {
+    "lightning-passing": 5, "firebolt": 6, "nimbus-2001": 4, "nimbus-2000": 3, "supporters": 3,
+    "playing-tough": 2, "crack-shot-chaser": 4, "accurate-beater": 3, "powerful-beater": 3, "top-keeper": 4,
+    "sure-handed-chaser": 3, "competitive-captain": 3, "nippy-seeker": 4, "match-nerves": 3, "rain": -1,
+}
+_ACTION_VALUE = {
+    "sweeping-play": 6, "trick-play": 4, "blistering-speed": 4, "weaving": 3, "its-all-gone-quiet": 3,
+    "penalty": 7, "saved": 6, "pass": 4, "blagging": -1, "wronski-feint": 0, "dopplebeater-defence": 3,
+}
+
+
+class QuidditchV2Bot(HeuristicBot):
+    """A simple strategic player: builds dominance, grabs and scores the Quaffle, answers every
+    goal and every Snatch it can, and chases the Snitch when it can win by catching it. It reads
+    its own hand and what is public (table, dominance, points, hand sizes), never other hands."""
+
+    def choose(self, state: GameState):
+        assert isinstance(state, QuidditchV2State)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        frame = state.stack[-1]
+        kind, me = frame[1], frame[2]
+        if kind in ("saved", "pass", "quiet", "captain"):
+            return legal[0]  # play the response / accept the draw
+        if kind == "penalty_save":
+            return ACCEPT if state.hand_size(me) >= 3 else DECLINE
+        if kind in ("blag", "end"):
+            return DECLINE
+        if kind == "block":
+            return legal[0]
+        if kind == "rain_pick":
+            return self._hurt(state, me, legal)
+        if kind == "penalty_to":
+            return min(legal, key=lambda a: (state.score[a.seat], self.rng.random()))
+        if kind == "discard":
+            return min(legal, key=lambda a: (self._keep_value(state, a.card), self.rng.random()))
+        if kind == "reveal":
+            leading_rival = max(state.score[o] for o in state.opponents(me))
+            if state.score[me] + state.params["snitch_points"] > leading_rival:
+                return max(legal, key=lambda a: len(a.cards))
+            return Reveal(())
+        if kind == "play":
+            return self._best(legal, lambda a: 0.0 if isinstance(a, EndPlays) else self._play_value(state, me, a))
+        if kind == "manoeuvre":
+            return self._best(legal, lambda a: self._manoeuvre_value(state, me, a))
+        return self.pick(legal)
+
+    def _best(self, options, value):
+        scored = [(value(option), self.rng.random(), option) for option in options]
+        return max(scored, key=lambda item: item[:2])[2]
+
+    def _hurt(self, state, me: int, legal):
+        """Rain: make the strongest opponent lose a point, if anyone has one to lose."""
+        picks = [a for a in legal if isinstance(a, Pick) and a.seat != me and state.dom[a.seat] > 0]
+        return max(picks, key=lambda a: state.dom[a.seat]) if picks else DECLINE
+
+    def _keep_value(self, state, card: str) -> float:
+        if card in state.game.seekers:
+            return 5 if state.reshuffles else 1
+        if card == SNITCH:
+            return 9
+        return _THING_VALUE.get(card, _ACTION_VALUE.get(card, 2))
+
+    def _leader(self, state, me: int) -> int:
+        return max(state.opponents(me), key=lambda o: (state.score[o], state.dom[o]))
+
+    def _play_value(self, state, me: int, action: Play) -> float:
+        card, dom = action.card, state.dom
+        if card == SNITCH:
+            strength = sum(state.hands[me].get(c, 0) for c in state.game.seekers) + state.has(me, NIPPY)
+            rival = max(state.score[o] for o in state.opponents(me))
+            return 10 if strength >= 2 and state.score[me] + state.params["snitch_points"] > rival else -1
+        if card in state.game.brooms:
+            return 2 * (state.game.facts[card].speed - state.broom_speed(me)) + 1
+        if card in OPPONENT_THINGS:
+            target = action.player
+            if card == "outside-problems" and not 0 < dom[target] <= dom[me]:
+                return -1
+            return 3 + (target == self._leader(state, me))
+        if card == FLYHIGH:
+            thing = state.thing(action.thing)
+            worth = _THING_VALUE.get(thing.card, 2)
+            return worth if thing.owner != me else -worth
+        if card == STUNNED:
+            thing = state.thing(action.thing)
+            worth = _THING_VALUE.get(thing.card, 2)
+            return worth if thing.owner != me else -worth
+        if card == "tactical-bludgering":
+            return dom[action.player] - (dom[action.player] + 1) // 2 - 0.5
+        if card == "strayed-off-the-pitch":
+            holder = state.quaffle
+            if holder is None or holder == me:
+                return -3
+            return 5 if (holder + 1) % state.num_players == me else 0.5
+        if card == "blistering-speed":
+            faster = any(state.broom_speed(o) > state.broom_speed(me) for o in state.opponents(me))
+            return -1 if faster else 4
+        if card == DOPPLE:
+            cost = self._keep_value(state, action.cost) if action.cost else 0
+            return 3 + (action.player == self._leader(state, me)) - cost / 2
+        if card == WRONSKI:
+            return 1 if state.reshuffles and state.hand_size(action.player) >= 4 else -1
+        if card == "its-all-gone-quiet":
+            best = max(state.score)
+            return 3 + (state.score[me] == best and state.score.count(best) == 1)
+        return _THING_VALUE.get(card, _ACTION_VALUE.get(card, 1))
+
+    def _manoeuvre_value(self, state, me: int, action: Manoeuvre) -> float:
+        kind, dom = action.kind, state.dom
+        if kind == "score":
+            return 10 - state.score[action.target] / 1000
+        if kind == "snatch":
+            return 6
+        if kind == "bludger":
+            return 3 + state.hand_size(action.target) / 10
+        if kind == "outfly":
+            return 4 if dom[action.target] > 0 else 0.5
+        if kind == "search":
+            reachable = state.reshuffles > 0 and SNITCH not in state.discard
+            strength = sum(state.hands[me].get(c, 0) for c in state.game.seekers)
+            return 5 if reachable and strength >= 2 else 0
+        return 0.1
