@@ -956,6 +956,12 @@ class QuidditchV2State(CardEffects, GameState):
         kind, actor, args = frame[1], frame[2], frame[3:]
         facts = self.game.facts
         expected = _EXPECTED[kind]
+        if isinstance(action, Play) and kind != "play" and actor == self.active and action.card not in RESPONSES:
+            # A play written after the play step: say why the card could not be played then.
+            message, rule, ruling = self._why_play_illegal(action, actor)
+            if not rule.startswith("card:" + action.card):
+                return message, rule, ruling
+            return "cards are played before the manoeuvre step, and that step is over", "qv2.turn.order", ""
         if not isinstance(action, expected):
             wanted = " or ".join(_ACTION_WORDS[t] for t in expected)
             rule = args[1] if kind == "discard" else STEP_RULES.get(kind, "qv2.turn.order")
