@@ -241,6 +241,10 @@ class QuidditchV2Game(Game):
 class QuidditchV2State(CardEffects, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
+    # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
+    _steps: dict[str, Any] = {}
+    _answers: dict[str, Any] = {}
+
     def __init__(self, game: QuidditchV2Game, num_players: int):
         self.game = game
         self.params = game.params
@@ -304,7 +308,7 @@ class QuidditchV2State(CardEffects, GameState):
         frame = self.stack.pop()
         self._legal = None
         self.actions_applied += 1
-        getattr(self, "_answer_" + frame[1])(action, *frame[2:])
+        self._answers[frame[1]](self, action, *frame[2:])
         self._advance()
 
     def _is_legal(self, action) -> bool:
@@ -454,10 +458,9 @@ class QuidditchV2State(CardEffects, GameState):
         return None
 
 
-    def opponents(self, seat: int) -> list[int]:
+    def opponents(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order, starting on the seat's left."""
-        n = self.num_players
-        return [(seat + step) % n for step in range(1, n)]
+        return _OPPONENTS[self.num_players][seat]
 
     def locked_out(self, seat: int) -> bool:
         """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
@@ -550,13 +553,15 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _advance(self) -> None:
         stack = self.stack
+        steps = self._steps
         while stack and not self.over:
-            self._check_outside_problems()
+            if self.outprob is not None:
+                self._check_outside_problems()
             top = stack[-1]
             if top[0] == "ask":
                 return
             stack.pop()
-            getattr(self, "_do_" + top[0])(*top[1:])
+            steps[top[0]](self, *top[1:])
 
     def _finish(self, reason: str) -> None:
         if self.turn_slots:
@@ -601,7 +606,7 @@ class QuidditchV2State(CardEffects, GameState):
     # setup and the turn
 
     def _do_deal(self) -> None:
-        seats = [self.active] + self.opponents(self.active)
+        seats = (self.active, *self.opponents(self.active))
         self._push(*[("draw", seat, "hand") for _ in range(self.params["hand_size"]) for seat in seats])
 
     def _do_draw(self, seat: int, dest: str) -> None:
@@ -648,12 +653,16 @@ class QuidditchV2State(CardEffects, GameState):
         return None
 
     def _do_plays(self) -> None:
-        if len(self._play_options(self.active)) > 1:
+        options = self._play_options(self.active)
+        if len(options) > 1:
             self._ask("play", self.active)
+            self._legal = options  # nothing changes before the ask is answered
 
     def _do_manoeuvre(self) -> None:
-        if self._manoeuvre_options(self.active):
+        options = self._manoeuvre_options(self.active)
+        if options:
             self._ask("manoeuvre", self.active)
+            self._legal = (*options, SKIP)
 
 
     def _do_hand_limit(self) -> None:
@@ -713,7 +722,7 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _do_snitch(self, seat: int) -> None:
         self.snitch_zone = "pitch"
-        order = [seat] + self.opponents(seat)
+        order = (seat, *self.opponents(seat))
         self._push(("snitch_blag", seat), ("commits", tuple(order)), ("snitch_reveal",), ("deferred",),
                    ("caught_end",))
 
@@ -1244,6 +1253,13 @@ class QuidditchV2State(CardEffects, GameState):
                                 [self.format_action(a) for a in self.legal_actions()], self.where())
         return matches[index].uid
 
+
+QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
+                           for name in dir(QuidditchV2State) if name.startswith("_do_")}
+QuidditchV2State._answers = {name[8:]: getattr(QuidditchV2State, name)
+                             for name in dir(QuidditchV2State) if name.startswith("_answer_")}
+_OPPONENTS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
+              for n in range(QuidditchV2Game.min_players, QuidditchV2Game.max_players + 1)}
 
 # What answers each decision takes, and how to say it in messages.
 _EXPECTED = {
