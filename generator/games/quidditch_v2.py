@@ -40,7 +40,7 @@ from .quidditch_v2_cards import (
     FirstPlayer, InPlay, Manoeuvre, Pick, Play, RandomPick, Reveal, Roll,
 )
 
-CHANCE_ACTIONS = (Draw, Roll, Coin, FirstPlayer, RandomPick)
+CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
 _NAME = re.compile(r"[^\s:]+")
 _SEAT = re.compile(r"[Pp]\d+")
 
@@ -169,6 +169,12 @@ class QuidditchV2Game(Game):
             text = log.check_type(raw, str, field, "an action")
             name, said, action_text = text.partition(": ")
             actor = log.seat(name.strip(), field) if said else None
+            action_text = action_text.strip() if said else text.strip()
+            is_chance = action_text.split(" ", 1)[0].lower() in CHANCE_VERBS
+            if is_chance and actor is not None:
+                raise log.error(field, f"{text!r}: chance events are written without a player's name")
+            if not is_chance and actor is None:
+                raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
             while actor is not None and state.current_player() == CHANCE:
                 yield LogStep(None, field)  # chance the log leaves to its seed
             if state.is_terminal():
@@ -180,25 +186,20 @@ class QuidditchV2Game(Game):
                     f"({_DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             try:
-                action = state.parse_action(action_text.strip() if said else text.strip())
+                action = state.parse_action(action_text)
             except ValueError as error:
                 raise log.error(field, str(error), hint="see docs/game-logs.md for how actions are written") from None
             except IllegalAction as error:
                 error.where["field"] = field
                 raise
-            is_chance = isinstance(action, CHANCE_ACTIONS)
-            if is_chance and actor is not None:
-                raise log.error(field, f"{text!r}: chance events are written without a player's name")
-            if not is_chance and actor is None:
-                raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
             expected = state.current_player()
             if actor is not None and actor != expected:
-                waiting = "chance" if expected == CHANCE else log.players[expected]
-                frame = state.stack[-1]
+                waiting = log.players[expected] if expected >= 0 else "chance"
+                response = isinstance(action, Play) and action.card in RESPONSES
                 raise IllegalAction(
                     f"{log.players[actor]} acts out of turn: the game is waiting for {waiting} "
-                    f"({_DECISION_WORDS[frame[1]]})", STEP_RULES.get(frame[1], "qv2.turn.order")
-                    if frame[1] not in ("draw", "roll", "coin", "first", "random_discard") else "qv2.turn.order",
+                    f"({_DECISION_WORDS[state.stack[-1][1]]})",
+                    "qv2.response.general" if response else "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             yield LogStep(action, field)
 
@@ -413,7 +414,7 @@ class QuidditchV2State(CardEffects, GameState):
 
     def where(self) -> dict:
         """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
-        step = "game over" if self.over else _DECISION_WORDS[self.stack[-1][1]]
+        step = "game over" if self.over else _STEP_NAMES[self.stack[-1][1]]
         rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
         return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
 
@@ -1273,6 +1274,13 @@ _ACTION_WORDS = {
     Draw: "draw", Roll: "roll", Coin: "coin", FirstPlayer: "first", RandomPick: "random", Play: "play",
     EndPlays: "end", Manoeuvre: "a manoeuvre or skip", Discard: "discard", Accept: "accept",
     Decline: "decline", Pick: "pick", Destroy: "destroy", Reveal: "reveal",
+}
+_STEP_NAMES = {
+    "draw": "draw", "roll": "die roll", "coin": "coin flip", "first": "choosing the first player",
+    "random_discard": "Bludger", "play": "playing cards", "manoeuvre": "manoeuvre", "discard": "discarding",
+    "saved": "goal", "pass": "Quaffle changing hands", "blag": "Blagging window", "block": "Blistering Speed",
+    "penalty_save": "Penalty", "quiet": "It's all gone quiet", "captain": "Competitive Captain",
+    "rain_pick": "Rain", "penalty_to": "Playing Tough", "end": "end of turn", "reveal": "Snitch",
 }
 _DECISION_WORDS = {
     "draw": "the card drawn", "roll": "a die roll", "coin": "a coin flip", "first": "the first player",
