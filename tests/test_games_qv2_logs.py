@@ -199,3 +199,14 @@ def test_the_example_is_fully_written_out():
     assert lines[0] == "first Draco" and any(line.startswith("roll ") for line in lines)
     assert any(line.startswith("coin ") for line in lines)
     assert Path(EXAMPLE).read_text().startswith("# A complete game")
+
+
+def test_the_short_example_is_legal_and_printed_in_full_in_the_docs(run_cli):
+    short = ROOT / "examples" / "quidditch-v2-short.toml"
+    result = run_cli("referee", "quidditch-v2", short)
+    assert result.exit_code == 0 and "legal, game finished" in result.stdout
+    docs = (ROOT / "docs" / "game-logs.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Quidditch v2"):]
+    block = section[section.index("```toml") + len("```toml"):]
+    block = block[:block.index("```")]
+    assert tomllib.loads(block) == tomllib.loads(short.read_text(encoding="utf-8"))
