@@ -600,6 +600,15 @@ def test_pass_answers_an_opponents_penalty_goal_that_sends_your_quaffle_home():
     assert state.quaffle == 1
 
 
+@covers("qv2.ruling.pass-triggers", "playing-tough")
+def test_pass_answers_a_penalty_goal_your_own_playing_tough_gave_away():
+    state = position(table=[("TOUGH", 0)], hands=[["PASS"], []], quaffle=0, step="start")
+    act(state, "roll 1")
+    assert state.score == [0, 10] and legal(state) == {"play PASS", "decline"}
+    act(state, "play PASS")
+    assert state.quaffle == 0
+
+
 @covers("strayed-off-the-pitch", "qv2.ruling.strayed", "qv2.ruling.pass-triggers")
 def test_strayed_passes_the_quaffle_left_and_pass_cannot_answer():
     state = position(players=3, hands=[["STRAYED"], ["PASS"], []], quaffle=1)
