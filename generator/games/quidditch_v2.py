@@ -44,6 +44,10 @@ CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
 _NAME = re.compile(r"[^\s:]+")
 _SEAT = re.compile(r"[Pp]\d+")
 
+# The steps of a turn after the start-of-turn effects (qv2.turn.order).
+_TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
+               ("next",))
+
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
 ACTIONS_PER_TURN_BOUND = 300
@@ -113,7 +117,8 @@ class QuidditchV2Game(Game):
             raise DeckgenError(f"deck {deck.id!r} lacks cards the quidditch-v2 engine needs: {', '.join(missing)}")
         unknown = sorted(ids - KNOWN_CARDS)
         if unknown:
-            raise DeckgenError(f"deck {deck.id!r} has cards the quidditch-v2 engine has no rules for: {', '.join(unknown)}")
+            raise DeckgenError(f"deck {deck.id!r} has cards the quidditch-v2 engine has no rules for: "
+                               f"{', '.join(unknown)}")
         self.facts: dict[str, CardFacts] = {}
         for card in deck.cards:
             subtype = card.type_line.split(" - ", 1)[1].strip().lower() if " - " in card.type_line else ""
@@ -365,7 +370,7 @@ class QuidditchV2State(CardEffects, GameState):
             "turns": self.turn_slots,
             "active": self.label(self.active),
             "reshuffles": self.reshuffles,
-            "snitch": ("caught by " + self.label(self.caught_by)) if self.caught_by is not None else self._snitch_place(),
+            "snitch": self._snitch_place(),
             "table": [self.thing_name(thing) for thing in self.table],
             "hand_sizes": [sum(hand.values()) for hand in self.hands],
             "draw_pile": self.draw_total,
@@ -438,6 +443,8 @@ class QuidditchV2State(CardEffects, GameState):
         return counts
 
     def _snitch_place(self) -> str:
+        if self.caught_by is not None:
+            return "caught by " + self.label(self.caught_by)
         if self.snitch_zone == "pitch":
             return "being chased"
         if SNITCH in self.discard:
@@ -457,7 +464,6 @@ class QuidditchV2State(CardEffects, GameState):
             if thing.uid == uid:
                 return thing
         return None
-
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order, starting on the seat's left."""
@@ -527,13 +533,16 @@ class QuidditchV2State(CardEffects, GameState):
         self.own_turns = [1] * n
         self.reshuffles = reshuffles
         self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
+        self.missed = [0] * n
+        self.feint_lock = [-1] * n
+        self.revealed, self.committed, self.deferred, self.round_ends = [], {}, [], []
+        self.snitch_zone = self.caught_by = None
         steps = {"draw": ("draw_step",), "plays": ("plays",), "manoeuvre": ("manoeuvre",),
                  "end": ("end_destroy",), "hand_limit": ("hand_limit",)}
         if step not in steps and step != "start":
             raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
         self._sync_watched()
-        rest = [("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
-                ("next",)]
+        rest = list(_TURN_STEPS)
         if step == "start":
             frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
         else:
@@ -575,7 +584,6 @@ class QuidditchV2State(CardEffects, GameState):
     def _gain(self, seat: int, amount: int) -> None:
         """Change dominance; it never drops below 0 (qv2.dominance.track)."""
         self.dom[seat] = max(0, self.dom[seat] + amount)
-
 
     def _destroy(self, thing: InPlay) -> None:
         self._remove_from_table(thing)
@@ -630,13 +638,11 @@ class QuidditchV2State(CardEffects, GameState):
             self._push(("next",))
             return
         self.own_turns[seat] += 1
-        self._push(*[("start_one", uid) for uid in self._start_triggers(seat)], ("draw_step",), ("blag_turn",), ("plays",),
-                   ("manoeuvre",), ("end_destroy",), ("hand_limit",), ("next",))
+        self._push(*[("start_one", uid) for uid in self._start_triggers(seat)], *_TURN_STEPS)
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
         self._push(("turn",))
-
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
@@ -664,7 +670,6 @@ class QuidditchV2State(CardEffects, GameState):
         if options:
             self._ask("manoeuvre", self.active)
             self._legal = (*options, SKIP)
-
 
     def _do_hand_limit(self) -> None:
         if self.hand_size(self.active) > self.params["hand_size"]:
@@ -770,14 +775,12 @@ class QuidditchV2State(CardEffects, GameState):
 
     # card effects that run as steps
 
-
     def _do_search_done(self, seat: int) -> None:
         revealed, self.revealed = self.revealed, []
         found = SNITCH in revealed
         self.discard.extend(card for card in revealed if card != SNITCH)
         if found:
             self._push(("snitch", seat))
-
 
     # -- answers to asks -------------------------------------------------------------------
 
@@ -797,7 +800,6 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _answer_random_discard(self, action: RandomPick, _chance: int, seat: int) -> None:
         self._discard_from_hand(seat, action.card)
-
 
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
@@ -853,14 +855,12 @@ class QuidditchV2State(CardEffects, GameState):
         self._discard_from_hand(holder, BLAG)
         self._blagging(holder, action.player, deferred=(moment == "snitch"))
 
-
     def _answer_reveal(self, action: Reveal, seat: int) -> None:
         for card in action.cards:
             self._take_from_hand(seat, card)
         self.committed[seat] = action.cards
 
     # -- playing a card ----------------------------------------------------------------------
-
 
     # -- legal actions -----------------------------------------------------------------------
 
@@ -908,7 +908,6 @@ class QuidditchV2State(CardEffects, GameState):
                 options.append(Reveal(tuple(card for card, k in zip(seekers, counts) for _ in range(k))))
             return tuple(options)
         raise AssertionError(f"unknown decision {kind}")
-
 
     def _manoeuvre_options(self, seat: int) -> list:
         dom = self.dom
