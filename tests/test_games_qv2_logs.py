@@ -187,7 +187,7 @@ def test_a_turn_cap_in_the_log_header_applies():
     data = load_example()
     data["params"] = {"turn_cap": 5}
     report = rule_on(data)
-    assert report.violation is not None and report.violation.rule == "qv2.end.snitch"
+    assert report.violation is not None and report.violation.rule == "qv2.end.turn-cap"
     assert "after the end of the game" in report.violation.message
     assert report.summary["turns"] == 10
 

@@ -183,7 +183,8 @@ class QuidditchV2Game(Game):
             while actor is not None and state.current_player() == CHANCE:
                 yield LogStep(None, field)  # chance the log leaves to its seed
             if state.is_terminal():
-                raise IllegalAction(f"{text!r} comes after the end of the game", "qv2.end.snitch",
+                rule = "qv2.end.turn-cap" if state.end_reason == "turn-cap" else "qv2.end.snitch"
+                raise IllegalAction(f"{text!r} comes after the end of the game", rule,
                                     where={**state.where(), "field": field})
             if index == 0 and turn_of is not None and state.active != turn_of:
                 raise IllegalAction(
@@ -773,7 +774,7 @@ class QuidditchV2State(CardEffects, GameState):
         if self.caught_by is not None:
             self._finish("finished")
 
-    # card effects that run as steps
+    # the Search manoeuvre
 
     def _do_search_done(self, seat: int) -> None:
         revealed, self.revealed = self.revealed, []
@@ -859,8 +860,6 @@ class QuidditchV2State(CardEffects, GameState):
         for card in action.cards:
             self._take_from_hand(seat, card)
         self.committed[seat] = action.cards
-
-    # -- playing a card ----------------------------------------------------------------------
 
     # -- legal actions -----------------------------------------------------------------------
 
