@@ -210,3 +210,23 @@ def test_the_short_example_is_legal_and_printed_in_full_in_the_docs(run_cli):
     block = section[section.index("```toml") + len("```toml"):]
     block = block[:block.index("```")]
     assert tomllib.loads(block) == tomllib.loads(short.read_text(encoding="utf-8"))
+
+
+def test_quick_ruling_lists_the_manoeuvres_and_what_bars_the_others(run_cli):
+    result = run_cli("rule", "quidditch-v2", "manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND", "--json")
+    assert result.exit_code == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["allowed"] == ["score P2", "bludger P2", "outfly P2", "search"]
+    assert any("snatch" in reason and "[qv2.manoeuvre.snatch]" in reason for reason in answer["reasons"])
+    close = json.loads(run_cli("rule", "quidditch-v2", "manoeuvres dominance 2 1 quaffle P2 P2 SUREHAND",
+                               "--json").stdout)
+    assert "snatch" not in close["allowed"] and any("card:sure-handed-chaser" in r for r in close["reasons"])
+    text = run_cli("rule", "quidditch-v2", "manoeuvres", "dominance", "3", "0", "P1", "CRACK", "quaffle", "P1")
+    assert "score P2" in text.stdout and "Rule 8.1 Performing a manoeuvre" in text.stdout
+
+
+def test_quick_ruling_refuses_a_question_it_cannot_read(run_cli):
+    result = run_cli("rule", "quidditch-v2", "trick", "7H", "JE")
+    assert result.exit_code == 1 and "manoeuvres dominance" in result.stderr
+    result = run_cli("rule", "quidditch-v2", "manoeuvres dominance 5")
+    assert result.exit_code == 1 and "one dominance per player" in result.stderr

@@ -229,6 +229,81 @@ class QuidditchV2Game(Game):
             state.apply(action)
         return {"setup": {"actions": setup}, "turns": turns}
 
+    # -- quick rulings (deckgen rule quidditch-v2 ...) -----------------------------------------
+
+    def quick_ruling(self, question: Sequence[str]) -> dict:
+        """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
+        which manoeuvres P1 may choose in that position, and what bars the others."""
+        tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
+        usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
+                 "[dopplebeater] [feint]   (the question is asked for P1)")
+        if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
+            raise DeckgenError(f"quidditch-v2 answers one question; {usage}")
+        dominance: list[int] = []
+        quaffle: int | None = None
+        table: list[tuple[str, int]] = []
+        flags: set[str] = set()
+        owner = None
+        rest = iter(tokens[1:])
+        for word in rest:
+            low = word.casefold()
+            if low == "dominance":
+                continue
+            if low.isdigit() and not table and owner is None:
+                dominance.append(int(low))
+            elif low == "quaffle":
+                where = next(rest, "").casefold()
+                quaffle = None if where in ("centre", "center", "none") else _quick_seat(where, usage)
+            elif _SEAT.fullmatch(low):
+                owner = _quick_seat(low, usage)
+            elif low in ("dopplebeater", "dopple", "feint", "wronski"):
+                flags.add("feint" if low in ("feint", "wronski") else "dopplebeater")
+            elif owner is not None and self.deck.find_card(word) is not None:
+                table.append((self.deck.find_card(word).code, owner))
+            else:
+                raise DeckgenError(f"cannot read {word!r} in the question; {usage}")
+        if not self.min_players <= len(dominance) <= self.max_players:
+            raise DeckgenError(f"give one dominance per player, {self.min_players} to {self.max_players} numbers; "
+                               f"{usage}")
+        if quaffle is not None and quaffle >= len(dominance) or any(seat >= len(dominance) for _, seat in table):
+            raise DeckgenError(f"there are only {len(dominance)} players (P1..P{len(dominance)})")
+        state = self.new_state(len(dominance))
+        position = ", ".join(f"P{seat + 1} {points}" for seat, points in enumerate(dominance))
+        rules, rulings = ["qv2.manoeuvre.general"], ["qv2.ruling.thresholds"]
+        if dominance[0] < 1:
+            return {"question": "manoeuvres", "allowed": [], "answer": f"P1 cannot manoeuvre (dominance {position}).",
+                    "reasons": ["every manoeuvre costs 1 dominance and P1 has none to pay"],
+                    "rules": rules, "rulings": rulings}
+        state.set_up_position(hands=[[] for _ in dominance], table=table, dominance=dominance, quaffle=quaffle,
+                              step="manoeuvre")
+        state.no_bludger = "dopplebeater" in flags
+        if "feint" in flags:
+            state.feint_lock[0] = state.own_turns[0] + 3
+        state._legal = None
+        legal = state.legal_actions()
+        allowed = [state.format_action(action) for action in legal if action != SKIP]
+        reasons = []
+        targets = state.opponents(0)
+        for kind in ("score", "bludger", "snatch", "outfly", "search"):
+            asked = [Manoeuvre(kind, target) for target in targets] if kind in ("score", "bludger", "outfly") \
+                else [Manoeuvre(kind)]
+            if kind == "bludger" and state.has(0, POWBEAT):
+                asked = [Manoeuvre(kind, target, random=True) for target in targets]
+            for action in asked:
+                if action in legal or (kind == "bludger" and Manoeuvre(kind, action.target) in legal):
+                    continue
+                message, rule, ruling = state._why_manoeuvre_illegal(action, 0)
+                reasons.append(f"not {state.format_action(action)}: {message} [{rule}]")
+                if not rule.startswith("card:") and rule not in rules:
+                    rules.append(rule)
+                if ruling and ruling not in rulings:
+                    rulings.append(ruling)
+        holder = "in the centre" if quaffle is None else f"with P{quaffle + 1}"
+        answer = (f"With dominance {position} and the Quaffle {holder}, P1 may choose: "
+                  f"{', '.join(allowed) or 'nothing'} (or no manoeuvre).")
+        return {"question": "manoeuvres", "allowed": allowed, "answer": answer, "reasons": reasons,
+                "rules": rules, "rulings": rulings}
+
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":
             return QuidditchV2Bot(rng)
@@ -1259,6 +1334,12 @@ QuidditchV2State._answers = {name[8:]: getattr(QuidditchV2State, name)
                              for name in dir(QuidditchV2State) if name.startswith("_answer_")}
 _OPPONENTS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
               for n in range(QuidditchV2Game.min_players, QuidditchV2Game.max_players + 1)}
+
+def _quick_seat(word: str, usage: str) -> int:
+    if _SEAT.fullmatch(word) and int(word[1:]) >= 1:
+        return int(word[1:]) - 1
+    raise DeckgenError(f"{word!r} is not a player (P1, P2...); {usage}")
+
 
 # What answers each decision takes, and how to say it in messages.
 _EXPECTED = {
