@@ -430,6 +430,14 @@ def test_captain_draws_two_and_discards_two_before_the_hand_limit():
     assert state.hand_size(0) == 5 and state.active == 1
 
 
+@covers("competitive-captain", "qv2.ruling.captain")
+def test_captain_offers_no_draw_when_there_is_nothing_to_draw():
+    state = position(hands=[["WEAVE"], []], dominance=[1, 1], table=[("CAPTAIN", 0)], draw=[], discard=[],
+                     step="manoeuvre")
+    act(state, "outfly P2")  # no "accept"/"decline" asked; P2 has nothing to do, so P1's next turn comes
+    assert state.turn_slots == 3 and decision(state) == "play" and hand(state, 0) == {"WEAVE": 1}
+
+
 @covers("top-keeper", "qv2.ruling.goals")
 @pytest.mark.parametrize("roll, saved", [(4, False), (5, True), (6, True)])
 def test_top_keeper_saves_on_five_or_six(roll, saved):

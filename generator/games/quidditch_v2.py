@@ -903,7 +903,7 @@ class QuidditchV2State(CardEffects, GameState):
         elif kind == "outfly":
             self._gain(target, -1)
             self._gain(seat, 1)
-            if self.has(seat, CAPTAIN):
+            if self.has(seat, CAPTAIN) and (self.draw_total or self.discard):
                 self._ask("captain", seat)
         elif kind == "search":
             self._push(*[("draw", seat, "reveal")] * self.params["search_reveal"], ("search_done", seat))
