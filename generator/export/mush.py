@@ -46,9 +46,11 @@ if TYPE_CHECKING:
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
-# Characters the MUSH evaluator acts on: substitutions (%), function calls ([ ] and, inside
-# function arguments, ( ) ,), grouping ({ }), escapes (\) and command separators (;) in
-# engines that split their action lists again. A backslash before each makes it literal.
+# Characters the MUSH evaluator acts on; a backslash before each makes it literal. Measured
+# on TinyMUX 2.12: \ % [ ] change text in every evaluated position (escape, substitution,
+# function call); { } are stripped where they enclose an argument; ( ) , matter inside
+# function arguments (an unbalanced parenthesis or a comma breaks the call); ; nowhere, but
+# engines that run an argument as commands (@force, @dolist) would split there.
 EVALUATED_CHARACTERS = frozenset("\\%[]{}(),;")
 
 # TinyMUX 2.12 cuts input lines after 7991 bytes (measured); PennMUSH's limit is larger.
@@ -230,7 +232,12 @@ def dvorak_card(card: Card) -> DvorakCard:
 def render_dvorak(deck: Deck, cards: Iterable[Card]) -> str:
     """Dvorak MUSH Engine commands for `cards`: one ``loadcard`` per copy, so that a card with
     count 2 is twice in the engine's draw pile (the wiki's Lackey export likewise repeats
-    rows per copy)."""
+    rows per copy).
+
+    Card text that starts with "$" arrives as it is; an engine that kept it in an attribute
+    of an object without NO_COMMAND would take it for a `$`-command. Nothing in a
+    ``loadcard`` line can prevent that: the engine must store card data safely.
+    """
     cards = list(cards)
     _check_sendable(deck, cards)
     return _render("mush/dvorak.mush.j2", deck=deck, cards=[dvorak_card(card) for card in _copies(cards)])
