@@ -3,12 +3,14 @@
 `MushServer` builds a private game folder from the Debian ``tinymux`` package (the same
 files ``/usr/games/tinymux-install`` copies or links), listens on 127.0.0.1 only, and is
 torn down completely on exit. `MushClient` logs in over a plain TCP socket and knows when
-the output of a command is complete by asking the server to echo a unique marker after it.
+the output of a command is complete: the server's queue is empty and a unique marker line,
+sent after the command, has come back.
 """
 
 from __future__ import annotations
 
 import codecs
+import ctypes
 import os
 import re
 import shutil
@@ -36,6 +38,13 @@ TEST_SERVER_SETTINGS = {
 
 def tinymux_installed() -> bool:
     return (TINYMUX_BINARIES / "netmux").is_file() and (TINYMUX_GAME_TEMPLATE / "netmux.conf").is_file()
+
+
+def _stop_with_parent() -> None:
+    """Run in the child before netmux starts: the kernel sends it SIGTERM if the test process
+    dies without cleaning up (netmux then saves its database and exits)."""
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 def _free_local_port() -> int:
@@ -130,6 +139,7 @@ class MushServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=_stop_with_parent,
             )
 
     @staticmethod
@@ -148,7 +158,9 @@ class MushServer:
         while time.monotonic() < deadline:
             if _listens_on(self._process.pid, self.port):
                 return True
-            if " on bind" in self.log_tail(lines=5):  # "Error 98 on bind", then netmux exits
+            # "Error 98 on bind", then netmux exits; checked before poll() reaps netmux, so
+            # that its process group can still be killed safely.
+            if " on bind" in self.log_tail(lines=5):
                 return False
             if self._process.poll() is not None:
                 raise RuntimeError(f"netmux exited with {self._process.returncode}:\n{self.log_tail()}")
@@ -167,39 +179,49 @@ class MushServer:
 
     def stop(self) -> None:
         if self._process is not None:
-            if self._process.poll() is None:
-                self._shutdown_politely()
-            self._kill_process_group()
+            if not self._shutdown_politely():
+                self._kill_process_group()
             self._process = None
         if self._work_dir is not None:
             shutil.rmtree(self._work_dir, ignore_errors=True)
             self._work_dir = self.game_dir = None
 
-    def _shutdown_politely(self) -> None:
+    def _shutdown_politely(self) -> bool:
+        """``@shutdown`` as the wizard; True once netmux has exited (it stops its helpers)."""
         assert self._process is not None
         try:
             with self.client() as wizard:
                 wizard.send_line("@shutdown")
             self._process.wait(timeout=self.shutdown_timeout)
         except (OSError, TimeoutError, subprocess.TimeoutExpired):
-            pass  # the process group is killed below
+            return False
+        return True
 
     def _kill_process_group(self) -> None:
-        """Kill whatever is left of the server's own process group (netmux and its helpers)."""
-        assert self._process is not None
-        group = self._process.pid  # start_new_session made netmux the leader of its own group
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(group, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self._process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                continue
-        if self._process.poll() is None:
-            self._process.wait()
+        """Kill netmux and the helpers it forked, which share its process group.
 
+        Only while netmux is not yet reaped: until then its pid, which is the group's id,
+        cannot have been given to another process.
+        """
+        assert self._process is not None
+        if self._process.returncode is None:
+            try:
+                os.killpg(self._process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self._process.wait()
+
+
+# What `@ps/all/summary` prints in TinyMUX 2.12 (the system tasks listed vary):
+#   ----- System Queue -----
+#   [14]Test for @daily time
+#   ...
+#   Totals: Wait Queue...1/1  Semaphores...0/0  SQL 0/0
+#           System Tasks.....7
+QUEUE_SUMMARY = re.compile(
+    r"(?:^|\n)----- System Queue -----\n(?:.*\n)*?"
+    r"Totals: Wait Queue\.\.\.\d+/(?P<waiting>\d+) .*\n +System Tasks\.+\d+(?=\n|$)"
+)
 
 # Telnet bytes (RFC 854) and the CHARSET option (RFC 2066).
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -222,6 +244,10 @@ class MushClient:
         # incremental, so that a character split across two reads is decoded whole
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        # A command and its marker are small writes in a row, on both sides. With Nagle's
+        # algorithm and delayed ACKs each would wait some 40 ms for the other side's ACK:
+        # send at once, and acknowledge at once (QUICKACK is reset by Linux, see recv).
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._raw = bytearray()  # received bytes not yet split into telnet and text
         self._text = ""  # received text not yet returned to a caller
         self._marker_count = 0
@@ -259,20 +285,30 @@ class MushClient:
 
     def send_file(self, path: Path) -> str:
         """Paste a MUSHcode file the way a user would: each non-empty line is a command."""
-        # split on "\n" only: splitlines() would also break at characters a MUSH client sends on
+        # Split at "\n" only, as a paste does: str.splitlines() also splits at U+0085, U+2028...
         lines = path.read_text(encoding="utf-8").split("\n")
         return self.send_lines(line for line in lines if line.strip())
 
     def sync(self) -> str:
-        """Return everything the server sent before a fresh marker comes back.
+        """Return everything the server sends until it has nothing left to do for us.
 
-        The marker is queued behind the preceding command (``@wait 0``) so that output of
-        queued action lists (`$`-commands run from the queue) also comes before it.
+        A typed command runs at once, but `$`-commands, ``@switch`` and ``@trigger`` put more
+        work on the queue, at any depth. So ask for the queue's size (``@ps/all/summary``) and
+        a marker line after it; repeat until the queue was empty. No sleeping, no guessing.
         """
-        self._marker_count += 1
-        marker = f"DECKGEN-SYNC-{self._marker_count}"
-        self.send_line(f"@wait 0=think {marker}")
-        return self._read_until_line(marker)
+        outputs = []
+        while True:
+            self._marker_count += 1
+            marker = f"DECKGEN-SYNC-{self._marker_count}"
+            self.send_line("@ps/all/summary")
+            self.send_line(f"think {marker}")
+            text = self._read_until_line(marker)
+            queue_report = QUEUE_SUMMARY.search(text)
+            if queue_report is None:
+                raise RuntimeError(f"no @ps/all/summary report (is the client a wizard?) in:\n{text}")
+            outputs += [text[: queue_report.start()], text[queue_report.end() :].removeprefix("\n")]
+            if queue_report["waiting"] == "0":
+                return "\n".join(output for output in outputs if output)
 
     def _read_until_line(self, marker: str) -> str:
         deadline = time.monotonic() + self.timeout
@@ -287,6 +323,7 @@ class MushClient:
         if remaining <= 0:
             raise TimeoutError(f"{waiting_for}; received so far:\n{self._text}")
         self._socket.settimeout(remaining)
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_QUICKACK, 1)
         try:
             chunk = self._socket.recv(65536)
         except socket.timeout:
@@ -333,7 +370,8 @@ class MushClient:
             self._socket.sendall(bytes([IAC, WILL if verb == DO else DO, TELOPT_CHARSET]))
 
     def _answer_subnegotiation(self, payload: bytes) -> None:
-        if not (self.negotiate_utf8 and len(payload) > 2 and payload[0] == TELOPT_CHARSET and payload[1] == CHARSET_REQUEST):
+        is_charset_request = len(payload) > 2 and payload[0] == TELOPT_CHARSET and payload[1] == CHARSET_REQUEST
+        if not (self.negotiate_utf8 and is_charset_request):
             return
         separator, offered = payload[2:3], payload[3:]
         if b"UTF-8" in offered.upper().split(separator):
