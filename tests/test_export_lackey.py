@@ -9,10 +9,13 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+import jinja2
 import pytest
 from PIL import Image
 
+from generator.export import ExportError, inside
 from generator.export.lackey import lackey_checksum, lackey_names
+from generator.export.text import Escaped, environment
 from generator.loader import load_deck
 from generator.markup import to_plain
 
@@ -251,3 +254,16 @@ def test_zip_is_readable_as_a_plugin_install(exported):
         assert f"{deck_id}/plugininfo.txt" in names and f"{deck_id}/sets/carddata.txt" in names
         with archive.open(f"{deck_id}/cardback.jpg") as back:
             assert Image.open(io.BytesIO(back.read())).format == "JPEG"
+
+
+def test_templates_cannot_write_deck_text_without_a_filter():
+    env = environment("lackey", {"xml": lambda value: Escaped(value.replace("&", "&amp;"))})
+    assert env.from_string("<a>{{ name|xml }} {{ 3 }}</a>").render(name="R&D") == "<a>R&amp;D 3</a>"
+    with pytest.raises(jinja2.TemplateError, match="without an escaping filter"):
+        env.from_string("<a>{{ name }}</a>").render(name="R&D")
+
+
+def test_paths_outside_the_export_folder_are_refused(tmp_path):
+    assert inside(tmp_path, "sets", "x.jpg") == tmp_path / "sets" / "x.jpg"
+    with pytest.raises(ExportError, match="outside"):
+        inside(tmp_path / "lackey", "..", "..", "escape.txt")
