@@ -35,7 +35,9 @@ JsonFlag = typer.Option(False, "--json", help="Print machine-readable JSON inste
 DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path to a .toml file.")
 
 # Modules that add their commands to `app` (each defines `register(app)`).
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "generator.commands.games",
+]
 
 
 def _print_json(data) -> None:
@@ -133,8 +135,9 @@ for _module in COMMAND_MODULES:
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line; return (and, from the console script, exit with) its exit code."""
     try:
-        app(args=argv, prog_name="deckgen", standalone_mode=False)
-        code = 0
+        # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        returned = app(args=argv, prog_name="deckgen", standalone_mode=False)
+        code = returned if isinstance(returned, int) else 0
     except click.exceptions.Exit as done:
         code = done.exit_code
     except click.ClickException as error:
