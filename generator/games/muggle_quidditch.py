@@ -450,18 +450,36 @@ class MuggleQuidditchGame(Game):
     def log_steps(self, log: "GameLog", state: "MuggleQuidditchState") -> Iterator["LogStep"]:
         from .logs import LogStep, field_path
 
-        houses = log.root.get("houses", list, what="houses (one per player, in seating order)")
-        if len(houses) != len(log.players):
-            raise log.error("houses", f"give one house per player ({len(log.players)}), found {len(houses)}")
-        for seat, name in enumerate(houses):
-            where = field_path("houses", seat)
-            log.check_type(name, str, where, "a house")
+        for name, where in self._house_entries(log):
             yield LogStep(self._parse(log, f"house {name}", where), where)
         deal = log.root.get("deal", list, None, what="deal (the shuffled deck, top card first)")
         yield LogStep(None if deal is None else Shuffle(self._codes(log, deal, "deal")), "deal")
         turns = log.sections("turns", required=False)
         for index, turn in enumerate(turns):
             yield from self._turn_steps(log, state, turn, last=index == len(turns) - 1)
+
+    def _house_entries(self, log: "GameLog") -> list[tuple[str, str]]:
+        """(house, field) per seat, from `houses = ["hearts", ...]` in seating order or
+        `houses = { Ann = "Gryffindor", ... }` keyed by player."""
+        from .logs import field_path
+
+        houses = log.root.get("houses", (list, dict), what="houses (one per player)")
+        if isinstance(houses, list):
+            entries = [(name, field_path("houses", seat)) for seat, name in enumerate(houses)]
+        else:
+            by_seat: dict[int, tuple[Any, str]] = {}
+            for player, name in houses.items():
+                where = field_path("houses", player)
+                by_seat[log.seat(player, where)] = (name, where)
+            entries = [by_seat[seat] for seat in sorted(by_seat)]
+            missing = [log.players[seat] for seat in range(len(log.players)) if seat not in by_seat]
+            if missing:
+                raise log.error("houses", f"no house for {', '.join(missing)}")
+        if len(entries) != len(log.players):
+            raise log.error("houses", f"give one house per player ({len(log.players)}), found {len(entries)}")
+        for name, where in entries:
+            log.check_type(name, str, where, "a house")
+        return entries
 
     def _turn_steps(self, log: "GameLog", state: "MuggleQuidditchState", turn: "Entry",
                     last: bool) -> Iterator["LogStep"]:
@@ -476,7 +494,7 @@ class MuggleQuidditchGame(Game):
         if turn.has("player") and state.phase == DRAW:
             seat = log.seat(turn.get("player", str), turn.at("player"))
             if seat != state.active:
-                raise state.illegal(f"it is {log.players[state.active]}'s turn, not {log.players[seat]}'s: "
+                raise state.illegal(f"it is {state.player_name(state.active)}'s turn, not {state.player_name(seat)}'s: "
                                     "turns alternate, starting with the player who did not deal",
                                     "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"))
         take = turn.get("take", str, None, what="take (the top discard taken first)")
@@ -552,9 +570,9 @@ class MuggleQuidditchGame(Game):
             return None  # the referee draws it from the log's seed, or says it is missing
         return Shuffle(self._codes(log, turn.get(key, list), turn.at(key)))
 
-    def log_body(self, num_players: int, actions: Sequence[Action]) -> dict:
+    def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
         """`houses`, `deal` and one `[[turns]]` entry per turn, replaying `actions` for the facts."""
-        state = self.new_state(num_players)
+        state = self.new_state(len(players))
         houses: list[str] = []
         deal: list[str] = []
         turns: list[tuple[dict, TurnRecord]] = []
@@ -564,13 +582,13 @@ class MuggleQuidditchGame(Game):
             elif isinstance(action, Shuffle) and state.shuffle_for == DEAL:
                 deal = list(action.order)
             elif isinstance(action, Draw):
-                turns.append(({"turn": state.turn}, state.record))
+                turns.append(({"turn": state.turn, "player": players[state.active]}, state.record))
             elif not isinstance(action, Shuffle):
                 entry = turns[-1][0]
                 key = "lose" if isinstance(action, Lose) else "discard" if state.phase == EXTRA_DISCARD else "action"
                 entry[key] = action.card if key != "action" else self.format_action(state, action)
             state.apply(action)
-        body: dict[str, Any] = {"houses": houses}
+        body: dict[str, Any] = {"houses": {players[seat]: suit for seat, suit in enumerate(houses)}}
         if deal:
             body["deal"] = deal
         body["turns"] = [_turn_entry(entry, record) for entry, record in turns]
@@ -579,7 +597,7 @@ class MuggleQuidditchGame(Game):
 
 def _turn_entry(decisions: dict, record: TurnRecord) -> dict:
     """One [[turns]] table: decisions and facts in the order they happened."""
-    entry: dict[str, Any] = {"turn": decisions["turn"]}
+    entry: dict[str, Any] = {"turn": decisions["turn"], "player": decisions["player"]}
     if record.took:
         entry["take"] = record.took
     if record.drew:
