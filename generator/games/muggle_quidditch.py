@@ -134,7 +134,6 @@ class TurnRecord:
     draw_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the draw step
     dive: list[str] = field(default_factory=list)  # dive cards in the order they were turned
     dive_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the dive
-    snitch_lost: bool = False
 
 
 @dataclass
@@ -1059,7 +1058,6 @@ class MuggleQuidditchState(GameState):
         if self.snitch and "seeker" not in self.teams[0] and "seeker" not in self.teams[1]:
             self.discard_pile.extend(self.snitch)
             self.snitch = []
-            self.record.snitch_lost = True
         if from_team and self.hands[me]:
             self.phase = EXTRA_DISCARD
         else:
