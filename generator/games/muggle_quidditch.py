@@ -108,6 +108,11 @@ class Pass:
     pass
 
 
+DRAW_FROM_PILE, TAKE_DISCARD = Draw(False), Draw(True)
+# The actions of a turn's action step (rule mq.turn.actions).
+TURN_ACTIONS = frozenset({Goal, Recruit, Bludger, Spot, Dive, Discard, Pass})
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why the rules refuse something: the words, the rule id, and the ruling id if one decided it."""
@@ -125,7 +130,7 @@ HOUSES, SHUFFLING, DRAW, ACTION, RESPONSE, EXTRA_DISCARD, OVER = (
 DEAL, DRAWING, DIVING = "deal", "drawing", "diving"
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnRecord:
     """What a turn did besides its decisions: the facts a log writes down and the referee checks."""
 
@@ -136,7 +141,7 @@ class TurnRecord:
     dive_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the dive
 
 
-@dataclass
+@dataclass(slots=True)
 class DiveRows:
     starter: int
     quotas: list[int]
@@ -660,8 +665,8 @@ class MuggleQuidditchState(GameState):
             return self._action_choices()
         if phase == DRAW:
             if self.discard_pile and len(self.hands[self.active]) < self.game.params["draw_to"]:
-                return [Draw(False), Draw(True)]
-            return [Draw(False)]
+                return [DRAW_FROM_PILE, TAKE_DISCARD]
+            return [DRAW_FROM_PILE]
         if phase == HOUSES:
             return [ChooseHouse(suit.id) for suit in self.game.deck.suits if suit.id not in self.houses]
         if phase == RESPONSE:
@@ -720,13 +725,8 @@ class MuggleQuidditchState(GameState):
 
     def apply(self, action: Action) -> None:
         self._check(action)
+        # The commonest actions first: match tries the cases in order.
         match action:
-            case ChooseHouse(suit):
-                self.houses[self.current_player()] = suit
-                if None not in self.houses:
-                    self._await_shuffle(DEAL, list(self.game.all_codes))
-            case Shuffle(order):
-                self._apply_shuffle(order)
             case Draw(from_discard):
                 if from_discard:
                     card = self.discard_pile.pop()
@@ -736,12 +736,9 @@ class MuggleQuidditchState(GameState):
                         self.fresh_jack = card
                 self.phase = ACTION
                 self._draw_to_full()
-            case Goal(cards):
-                hand = self.hands[self.active]
-                for card in cards:
-                    hand.remove(card)
-                self.score_piles[self.active].extend(cards)
-                self.goals[self.active] += 1
+            case Discard(card):
+                self.hands[self.active].remove(card)
+                self.discard_pile.append(card)
                 self._end_turn()
             case Recruit(card):
                 self.hands[self.active].remove(card)
@@ -750,6 +747,13 @@ class MuggleQuidditchState(GameState):
                 if replaced:
                     self.discard_pile.append(replaced)
                 self.teams[self.active][position] = card
+                self._end_turn()
+            case Goal(cards):
+                hand = self.hands[self.active]
+                for card in cards:
+                    hand.remove(card)
+                self.score_piles[self.active].extend(cards)
+                self.goals[self.active] += 1
                 self._end_turn()
             case Bludger(jack, target):
                 self._bludger(jack, target)
@@ -763,12 +767,14 @@ class MuggleQuidditchState(GameState):
                 self.hands[self.active].remove(JOKER)
                 self.snitch.append(JOKER)
                 self._start_dive()
-            case Discard(card):
-                self.hands[self.active].remove(card)
-                self.discard_pile.append(card)
-                self._end_turn()
             case Pass():
                 self._end_turn()
+            case Shuffle(order):
+                self._apply_shuffle(order)
+            case ChooseHouse(suit):
+                self.houses[self.current_player()] = suit
+                if None not in self.houses:
+                    self._await_shuffle(DEAL, list(self.game.all_codes))
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase != SHUFFLING:
@@ -869,6 +875,8 @@ class MuggleQuidditchState(GameState):
 
     def _refusal(self, action: Action) -> Refusal | None:
         phase = self.phase
+        if phase == ACTION and type(action) in TURN_ACTIONS:
+            return self._action_refusal(action)
         if phase == OVER:
             if self.capped:
                 return Refusal("the match is over: it reached the turn cap", "mq.end.turn-cap", "mq.ruling.turn-cap")
@@ -932,6 +940,9 @@ class MuggleQuidditchState(GameState):
         team = self.teams[me]
         kind_of = self.game.kind_of
         match action:
+            case Discard(card):
+                if card not in hand:
+                    return Refusal(f"{card} is not in your hand", "mq.turn.actions")
             case Goal(cards):
                 for card in cards:
                     if card not in hand:
@@ -971,9 +982,6 @@ class MuggleQuidditchState(GameState):
                     return Refusal("the Snitch is already spotted: the next Joker starts the dive", rule)
                 if isinstance(action, Dive) and not self.snitch:
                     return Refusal("the Snitch has not been spotted yet: the first Joker spots it", rule)
-            case Discard(card):
-                if card not in hand:
-                    return Refusal(f"{card} is not in your hand", "mq.turn.actions")
             case Pass():
                 if hand:
                     return Refusal("you may only pass with an empty hand; discard a card instead",
