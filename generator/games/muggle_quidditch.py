@@ -491,6 +491,8 @@ class MuggleQuidditchGame(Game):
 
         turn.check_keys(("turn", "player", "take", "draw", "shuffle", "action", "lose", "discard", "dive",
                          "dive_shuffle"))
+        # Facts checked after the action are reported at this turn, even once play has moved on.
+        this_turn = {"turn": state.turn, "player": state.active} if state.phase == DRAW else {}
         number = turn.get("turn", int, None, what="the turn number")
         if number is not None and state.phase == DRAW and number != state.turn:
             raise state.illegal(f"this is turn {state.turn}, but the log numbers it {number}", "mq.turn.order",
@@ -527,29 +529,33 @@ class MuggleQuidditchGame(Game):
             raise log.error(turn.at("action"), "missing action (what the player did after drawing)")
         action_text = turn.get("action", str, what="action")
         yield LogStep(self._parse(log, action_text, turn.at("action")), turn.at("action"))
-        for key, phase, rule, what in (("lose", RESPONSE, "mq.bludger.defence", "a Bludger's victim choose"),
-                                       ("discard", EXTRA_DISCARD, "mq.bludger.team",
-                                        "a Bludger from the team Beater ask for")):
+        for key, phase, rule, when in (
+                ("lose", RESPONSE, "mq.bludger.defence",
+                 "the player hit by a Bludger, with a Beater to give up instead, chooses what leaves the team"),
+                ("discard", EXTRA_DISCARD, "mq.bludger.team",
+                 "a Bludger sent by the team Beater is followed by a discard from hand")):
             if state.phase == phase:
                 if not turn.has(key):
                     if last:
                         return
-                    raise state.illegal(f"the log goes on without `{key}`: {what} it here", rule,
-                                        field=turn.at(key))
+                    raise state.illegal(f"the log goes on without `{key}`, but {when}", rule, field=turn.at(key))
                 code = self._code_at(log, turn.get(key, str), turn.at(key))
                 yield LogStep(Lose(code) if key == "lose" else Discard(code), turn.at(key))
             elif turn.has(key):
-                raise state.illegal(f"nothing here calls for `{key}`: only {what} it", rule, field=turn.at(key))
+                raise state.illegal(f"nothing here calls for `{key}`: only when {when}", rule, field=turn.at(key),
+                                    **this_turn)
         if state.phase == SHUFFLING:
             yield LogStep(self._optional_shuffle(log, turn, "dive_shuffle"), turn.at("dive_shuffle"))
         elif turn.has("dive_shuffle"):
             raise state.illegal("the draw pile did not run out during a dive this turn, so nothing was rebuilt",
-                                "mq.dive.short", "mq.ruling.dive-length", field=turn.at("dive_shuffle"))
+                                "mq.dive.short", "mq.ruling.dive-length", field=turn.at("dive_shuffle"),
+                                **this_turn)
         if turn.has("dive"):
             claimed = self._codes(log, turn.get("dive", list), turn.at("dive"))
             if list(claimed) != record.dive:
                 raise state.illegal(f"the dive turned {' '.join(record.dive) or 'no cards'}, not "
-                                    f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"))
+                                    f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"),
+                                    **this_turn)
 
     def _parse(self, log: "GameLog", text: str, where: str) -> Action:
         try:
@@ -811,9 +817,10 @@ class MuggleQuidditchState(GameState):
         }
         how = ("the Snitch caught" if self.caught_by is not None else
                "stopped by the turn cap" if self.capped else "in progress")
+        played = self.turn if self.phase == OVER else max(self.turn - 1, 0)
         return {
             "scores": [self.score(seat) for seat in (0, 1)],
-            "rounds": [{"title": f"Match: {self.turn} turns, {how}", "columns": columns}],
+            "rounds": [{"title": f"Match: {played} turns played, {how}", "columns": columns}],
             "turn": self.turn,
             "houses": list(self.houses),
             "teams": [dict(team) for team in self.teams],
@@ -1133,8 +1140,9 @@ class MuggleQuidditchBot(HeuristicBot):
     discard pile, the score piles, the Jokers on the table), never the other hand or the draw pile.
 
     Its priorities: dive when the dive favours it and the Snitch would win the match; score any goal;
-    fill the team (Chaser first); knock out the rival Chaser, or the rival Seeker once the Snitch
-    is spotted; spot the Snitch when it holds both Jokers; otherwise discard its least useful card."""
+    fill the team (Chaser first); knock out the rival Seeker once the Snitch is spotted, a rival
+    Keeper that blocks one of its pairs, or the rival Chaser; spot the Snitch when it holds both
+    Jokers; otherwise discard its least useful card."""
 
     def choose(self, state: MuggleQuidditchState) -> Action:
         legal = state.legal_actions()
@@ -1163,6 +1171,8 @@ class MuggleQuidditchBot(HeuristicBot):
             return "seeker" in team
         if kind in POSITIONS:
             return kind not in team
+        if game.suit_of[card] == state.houses[1 - me]:
+            return False  # any rival Keeper will keep it out
         partner_value = GOAL_SUM - game.value_of[card]
         keeper = state.teams[1 - me].get("keeper")
         return any(game.value_of[other] == partner_value and other != card
@@ -1228,6 +1238,8 @@ class MuggleQuidditchBot(HeuristicBot):
         targets = []
         if state.snitch and "seeker" in state.teams[me] and "seeker" in rival_team:
             targets.append(rival_team["seeker"])
+        if "keeper" in rival_team and self._keeper_blocks_a_pair(state, me):
+            targets.append(rival_team["keeper"])
         if "chaser" in rival_team:
             targets.append(rival_team["chaser"])
         own_beater = state.teams[me].get("beater")
@@ -1237,6 +1249,17 @@ class MuggleQuidditchBot(HeuristicBot):
             if from_hand or options:
                 return (from_hand or options)[0]
         return None
+
+    def _keeper_blocks_a_pair(self, state: MuggleQuidditchState, me: int) -> bool:
+        """Whether the rival Keeper stops a goal this hand could otherwise score."""
+        if "chaser" not in state.teams[me]:
+            return False
+        game = state.game
+        keeper = state.teams[1 - me]["keeper"]
+        numbers = [card for card in state.hands[me] if game.value_of[card] is not None]
+        return any(game.value_of[first] + game.value_of[second] == GOAL_SUM
+                   and game.goal_refusal((first, second), state.houses[me], state.houses[1 - me], keeper) is not None
+                   for index, first in enumerate(numbers) for second in numbers[index + 1:])
 
     def _least_useful(self, state: MuggleQuidditchState, me: int, discards: list[Action]) -> Action:
         scored = [(self._card_value(state, me, action.card), action) for action in discards]
