@@ -188,8 +188,9 @@ def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path 
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-        raise MalformedLog(Problem(f"not valid TOML: {reason}", line=int(match.group(1)) if match else None,
+        reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", message)
+        line = int(match.group(1)) if match else (len(text.splitlines()) if "end of document" in message else None)
+        raise MalformedLog(Problem(f"not valid TOML: {reason}", line=line,
                                    file=path, hint="check quotes, brackets and commas here or on the line before")) from None
     log = GameLog(data, text, path, deck)
     log.read_header(engine_sections)
@@ -278,9 +279,11 @@ class _ValuePositions:
                 position = text.index("\n", end) if "\n" in text[end:] else len(text)
                 continue
             equals = self._key_end(position)
-            key = table + tuple(self._split_key(text[position:equals]))
+            names = tuple(self._split_key(text[position:equals]))
+            for cut in range(1, len(names)):  # a dotted key also places its tables: hands.A places hands
+                self.starts.setdefault(table + names[:cut], position)
             value = self._skip_blank(equals + 1)
-            self.starts[key] = value
+            self.starts[table + names] = value
             position = self._skip_value(value)
 
     def _resolve(self, names: list[str]) -> tuple:
