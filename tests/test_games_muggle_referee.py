@@ -69,6 +69,22 @@ def test_the_illegal_example_names_the_rule_the_ruling_and_the_legal_moves(run_c
                                                           for move in found["legal"])
 
 
+def test_the_documented_match_is_legal_and_reports_as_shown(run_cli, tmp_path):
+    """docs/game-logs.md shows a complete match and its report: both must stay true."""
+    docs = (ROOT / "docs" / "game-logs.md").read_text(encoding="utf-8")
+    section = docs.partition("## Muggle Quidditch")[2]
+    log_text = section.partition("```toml\n")[2].partition("```")[0]
+    shown = section.partition("$ deckgen referee muggle-quidditch match.toml\n")[2].partition("```")[0]
+    path = tmp_path / "match.toml"
+    path.write_text(log_text, encoding="utf-8")
+    result = run_cli("referee", "muggle-quidditch", path)
+    assert result.exit_code == 0
+    assert result.stdout.replace(str(path), "match.toml") == shown
+    game = game_for(DECK)
+    _, actions = play_game(game, 2, game_seed(7, 185), ["heuristic", "heuristic"], keep_actions=True)
+    assert game_log_text(game, ["Ann", "Ben"], actions) == log_text
+
+
 # --- altered logs ---------------------------------------------------------------------------------
 
 TURN_21 = 'turn = 21\nplayer = "P1"\ntake = "JD"\ndraw = ["6H"]\naction = "team JC"'
