@@ -29,6 +29,7 @@ Actions as written in logs (card codes as on the cards: 7H, 10S, QD, AC, JK):
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
@@ -781,6 +782,9 @@ class MuggleQuidditchState(GameState):
                 self.houses[self.current_player()] = suit
                 if None not in self.houses:
                     self._await_shuffle(DEAL, list(self.game.all_codes))
+
+    def clone(self) -> "MuggleQuidditchState":
+        return copy.deepcopy(self, {id(self.game): self.game})  # the rules and the deck are shared
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase != SHUFFLING:
