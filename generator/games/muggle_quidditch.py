@@ -419,19 +419,19 @@ class MuggleQuidditchGame(Game):
             raise DeckgenError(f"a goal is two cards; found {len(cards)}: {' '.join(cards) or 'none'}")
         if keeper is not None and self.kind_of[keeper] != "keeper":
             raise DeckgenError(f"{keeper} is not a Keeper (a King)")
-        needs_houses = keeper is not None and (house is None or rival is None)
-        if needs_houses:
+        if keeper is not None and (house is None or rival is None):
             raise DeckgenError("against a Keeper the answer depends on both houses: add `house SUIT rival SUIT` "
                                "(the scorer's house, then the defender's)")
         pair = self.goal_pair(*cards)
         refusal = self.goal_refusal(pair, house, rival, keeper)
         against = f"against the Keeper {keeper}" if keeper else "with no Keeper to stop it"
-        rules = ["mq.goal.pair"] + (["mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
+        # The rule that decided first, then the others a goal depends on.
+        rules = ["mq.goal.pair"] + ([self.keeper_rule_id, "mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
         if refusal is None:
             return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} (10 points), "
                               "as long as your team has a Chaser.",
-                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules + [self.keeper_rule_id]))
-                    if keeper else rules, "rulings": [self.keeper_ruling_id] if keeper else []}
+                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules)),
+                    "rulings": [self.keeper_ruling_id] if keeper else []}
         return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False,
                 "reasons": [refusal.message], "rules": list(dict.fromkeys([refusal.rule] + rules)),
                 "rulings": [refusal.ruling] if refusal.ruling else []}
