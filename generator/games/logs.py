@@ -83,7 +83,9 @@ class GameLog:
         self.data = data
         self.path = path
         self.deck = deck
-        self._positions = _ValuePositions(text)
+        self._text = text
+        self._positions: _ValuePositions | None = None  # scanned on the first error only
+        self._cards = {card.code.upper(): card for card in deck.cards}
         self.root = Entry(self, data, "")
         self.players: tuple[str, ...] = ()
         self.seed: int | None = None
@@ -95,6 +97,8 @@ class GameLog:
         return MalformedLog(Problem(message, field=field, line=self.line(field), file=self.path, hint=hint))
 
     def line(self, field: str) -> int | None:
+        if self._positions is None:
+            self._positions = _ValuePositions(self._text)
         return self._positions.line(field)
 
     def check_type(self, value: Any, kind: type | tuple[type, ...], field: str, what: str) -> Any:
@@ -158,6 +162,9 @@ class GameLog:
 
     def card(self, code: Any, field: str) -> Card:
         """A card of the deck by code (case-insensitive), id or name."""
+        card = self._cards.get(code.upper()) if type(code) is str else None
+        if card is not None:
+            return card
         self.check_type(code, str, field, "a card code")
         card = self.deck.find_card(code)
         if card is None:
