@@ -193,6 +193,16 @@ class MuggleQuidditchGame(Game):
         self._check_setup()
         self.discard_of = {code: Discard(code) for code in self.kind_of}
         self.recruit_of = {code: Recruit(code) for code, kind in self.kind_of.items() if kind in POSITIONS}
+        numbers = [code for code, value in self.value_of.items() if value is not None]
+        # One Goal per pair making twelve, found from either card.
+        self.goal_of: dict[tuple[str, str], Goal] = {}
+        for first in numbers:
+            for second in numbers:
+                if first != second and self.value_of[first] + self.value_of[second] == GOAL_SUM:
+                    self.goal_of[first, second] = Goal(self.goal_pair(first, second))
+        beaters = [code for code, kind in self.kind_of.items() if kind == "beater"]
+        players = [code for code, kind in self.kind_of.items() if kind in POSITIONS]
+        self.bludger_of = {(jack, target): Bludger(jack, target) for jack in beaters for target in players}
         self.keeper_rule_id = KEEPER_RULES[self.params["keeper_rule"]]
         self.keeper_ruling_id = ("mq.ruling.simple-keepers" if self.params["keeper_rule"] == "simple"
                                  else "mq.ruling.keeper")
@@ -705,7 +715,7 @@ class MuggleQuidditchState(GameState):
     def _goals(self) -> list[Action]:
         me = self.active
         game = self.game
-        value_of = game.value_of
+        value_of, goal_of = game.value_of, game.goal_of
         numbers = [card for card in self.hands[me] if value_of[card] is not None]
         keeper = self.teams[1 - me].get("keeper")
         goals: list[Action] = []
@@ -714,9 +724,10 @@ class MuggleQuidditchState(GameState):
             for second in numbers[index + 1:]:
                 if value_of[second] != wanted:
                     continue
-                pair = game.goal_pair(first, second)
-                if keeper is None or game.goal_refusal(pair, self.houses[me], self.houses[1 - me], keeper) is None:
-                    goals.append(Goal(pair))
+                goal = goal_of[first, second]
+                if keeper is None or game.goal_refusal(goal.cards, self.houses[me], self.houses[1 - me],
+                                                       keeper) is None:
+                    goals.append(goal)
         return goals
 
     def _bludgers(self) -> list[Action]:
@@ -728,60 +739,65 @@ class MuggleQuidditchState(GameState):
         jacks = [card for card in self.hands[me] if kind_of[card] == "beater" and card != self.fresh_jack]
         if "beater" in self.teams[me]:
             jacks.append(self.teams[me]["beater"])
-        return [Bludger(jack, target) for jack in jacks for target in targets]
+        bludger_of = self.game.bludger_of
+        return [bludger_of[jack, target] for jack in jacks for target in targets]
 
     def apply(self, action: Action) -> None:
         self._check(action)
-        # The commonest actions first: match tries the cases in order.
-        match action:
-            case Draw(from_discard):
-                if from_discard:
-                    card = self.discard_pile.pop()
-                    self.hands[self.active].append(card)
-                    self.record.took = card
-                    if self.game.kind_of[card] == "beater":
-                        self.fresh_jack = card
-                self.phase = ACTION
-                self._draw_to_full()
-            case Discard(card):
-                self.hands[self.active].remove(card)
-                self.discard_pile.append(card)
-                self._end_turn()
-            case Recruit(card):
-                self.hands[self.active].remove(card)
-                position = self.game.kind_of[card]
-                replaced = self.teams[self.active].get(position)
-                if replaced:
-                    self.discard_pile.append(replaced)
-                self.teams[self.active][position] = card
-                self._end_turn()
-            case Goal(cards):
-                hand = self.hands[self.active]
-                for card in cards:
-                    hand.remove(card)
-                self.score_piles[self.active].extend(cards)
-                self.goals[self.active] += 1
-                self._end_turn()
-            case Bludger(jack, target):
-                self._bludger(jack, target)
-            case Lose(card):
-                self._resolve_bludger(card)
-            case Spot():
-                self.hands[self.active].remove(JOKER)
-                self.snitch.append(JOKER)
-                self._end_turn()
-            case Dive():
-                self.hands[self.active].remove(JOKER)
-                self.snitch.append(JOKER)
-                self._start_dive()
-            case Pass():
-                self._end_turn()
-            case Shuffle(order):
-                self._apply_shuffle(order)
-            case ChooseHouse(suit):
-                self.houses[self.current_player()] = suit
-                if None not in self.houses:
-                    self._await_shuffle(DEAL, list(self.game.all_codes))
+        EFFECTS[type(action)](self, action)
+
+    # One effect per action type, looked up by type in `EFFECTS` (cheaper than a match).
+
+    def _take_house(self, action: ChooseHouse) -> None:
+        self.houses[self.current_player()] = action.suit
+        if None not in self.houses:
+            self._await_shuffle(DEAL, list(self.game.all_codes))
+
+    def _draw(self, action: Draw) -> None:
+        if action.from_discard:
+            card = self.discard_pile.pop()
+            self.hands[self.active].append(card)
+            self.record.took = card
+            if self.game.kind_of[card] == "beater":
+                self.fresh_jack = card
+        self.phase = ACTION
+        self._draw_to_full()
+
+    def _discard(self, action: Discard) -> None:
+        self.hands[self.active].remove(action.card)
+        self.discard_pile.append(action.card)
+        self._end_turn()
+
+    def _recruit(self, action: Recruit) -> None:
+        card = action.card
+        self.hands[self.active].remove(card)
+        position = self.game.kind_of[card]
+        replaced = self.teams[self.active].get(position)
+        if replaced:
+            self.discard_pile.append(replaced)
+        self.teams[self.active][position] = card
+        self._end_turn()
+
+    def _score(self, action: Goal) -> None:
+        hand = self.hands[self.active]
+        for card in action.cards:
+            hand.remove(card)
+        self.score_piles[self.active].extend(action.cards)
+        self.goals[self.active] += 1
+        self._end_turn()
+
+    def _spot(self, action: Spot) -> None:
+        self.hands[self.active].remove(JOKER)
+        self.snitch.append(JOKER)
+        self._end_turn()
+
+    def _dive(self, action: Dive) -> None:
+        self.hands[self.active].remove(JOKER)
+        self.snitch.append(JOKER)
+        self._start_dive()
+
+    def _pass(self, action: Pass) -> None:
+        self._end_turn()
 
     def clone(self) -> "MuggleQuidditchState":
         return copy.deepcopy(self, {id(self.game): self.game})  # the rules and the deck are shared
@@ -1008,7 +1024,8 @@ class MuggleQuidditchState(GameState):
         self.shuffle_for = resume
         self.shuffle_cards = cards
 
-    def _apply_shuffle(self, order: tuple[str, ...]) -> None:
+    def _apply_shuffle(self, action: Shuffle) -> None:
+        order = action.order
         resume = self.shuffle_for
         self.draw_pile = list(reversed(order))
         self.shuffle_cards = []
@@ -1053,7 +1070,8 @@ class MuggleQuidditchState(GameState):
             hand.append(card)
             self.record.drew.append(card)
 
-    def _bludger(self, jack: str, target: str) -> None:
+    def _bludger(self, action: Bludger) -> None:
+        jack, target = action.jack, action.target
         me, them = self.active, 1 - self.active
         from_team = self.teams[me].get("beater") == jack
         if from_team:
@@ -1066,6 +1084,9 @@ class MuggleQuidditchState(GameState):
             self.phase = RESPONSE
         else:
             self._resolve_bludger(target)
+
+    def _lose(self, action: Lose) -> None:
+        self._resolve_bludger(action.card)
 
     def _resolve_bludger(self, victim: str) -> None:
         jack, _, from_team = self.pending
@@ -1130,6 +1151,21 @@ class MuggleQuidditchState(GameState):
         self.fresh_jack = None
         self.record = TurnRecord()
         self.phase = DRAW
+
+
+EFFECTS = {
+    ChooseHouse: MuggleQuidditchState._take_house,
+    Shuffle: MuggleQuidditchState._apply_shuffle,
+    Draw: MuggleQuidditchState._draw,
+    Goal: MuggleQuidditchState._score,
+    Recruit: MuggleQuidditchState._recruit,
+    Bludger: MuggleQuidditchState._bludger,
+    Lose: MuggleQuidditchState._lose,
+    Spot: MuggleQuidditchState._spot,
+    Dive: MuggleQuidditchState._dive,
+    Discard: MuggleQuidditchState._discard,
+    Pass: MuggleQuidditchState._pass,
+}
 
 
 def _distinct(cards: list[str]) -> list[str]:
