@@ -1179,10 +1179,10 @@ class MuggleQuidditchBot(HeuristicBot):
     """A simple sensible player. It reads only its own hand and what is public (both teams, the
     discard pile, the score piles, the Jokers on the table), never the other hand or the draw pile.
 
-    Its priorities: dive when the dive favours it and the Snitch would win the match; score any goal;
-    fill the team (Chaser first); knock out the rival Seeker once the Snitch is spotted, a rival
-    Keeper that blocks one of its pairs, or the rival Chaser; spot the Snitch when it holds both
-    Jokers; otherwise discard its least useful card."""
+    Its priorities: dive when the dive favours it (and there are cards to dive for) and the Snitch
+    would win the match; score any goal; spot the Snitch when it holds both Jokers; fill the team
+    (Chaser first); knock out the rival Seeker once the Snitch is spotted, a rival Keeper that
+    blocks one of its pairs, or the rival Chaser; otherwise discard its least useful card."""
 
     def choose(self, state: MuggleQuidditchState) -> Action:
         legal = state.legal_actions()
@@ -1243,18 +1243,19 @@ class MuggleQuidditchBot(HeuristicBot):
             rival_seeker = rival_team.get("seeker")
             mine = game.dive_quota(team["seeker"], state.houses[me], state.houses[them])
             theirs = (game.dive_quota(rival_seeker, state.houses[them], state.houses[me]) if rival_seeker else 0)
-            if mine >= theirs:
+            cards_to_dive_for = state.draw_pile or state.discard_pile  # both piles empty: a certain tie
+            if rival_seeker is None or (mine >= theirs and cards_to_dive_for):
                 return by_type[Dive][0]
         if Goal in by_type:
             return self.pick(by_type[Goal])
+        if Spot in by_type and state.hands[me].count(JOKER) == 2 and snitch_wins:
+            return by_type[Spot][0]  # and dive next turn with the other Joker
         recruits = self._useful_recruits(state, me, by_type.get(Recruit, []))
         if recruits:
             return recruits[0]
         bludger = self._bludger_choice(state, me, by_type.get(Bludger, []))
         if bludger is not None:
             return bludger
-        if Spot in by_type and state.hands[me].count(JOKER) == 2 and snitch_wins:
-            return by_type[Spot][0]
         return self._least_useful(state, me, by_type.get(Discard, legal))
 
     def _useful_recruits(self, state: MuggleQuidditchState, me: int, recruits: list[Action]) -> list[Action]:
