@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import shutil
 
 import pytest
 
@@ -125,3 +125,27 @@ def test_simulate_rejects_bad_options(run_cli):
     assert run_cli("simulate", "wizard", "--players", "2").exit_code == 1
     result = run_cli("simulate", "wizard", "--bot", "random,heuristic", "--players", "4")
     assert result.exit_code == 1 and "one per seat" in result.stderr
+
+
+def test_logs_in_the_docs_are_legal(run_cli, tmp_path):
+    """Every complete log shown in docs/game-logs.md replays as legal under its deck."""
+    import re
+
+    from generator.loader import load_deck
+
+    text = (ROOT / "docs" / "game-logs.md").read_text()
+    checked = 0
+    for index, block in enumerate(re.findall(r"```toml\n(.*?)```", text, re.S)):
+        match = re.search(r'^deck = "([^"]+)"', block, re.M)
+        if not match or "[[" not in block:
+            continue
+        deck = load_deck(ROOT / "decks" / f"{match.group(1)}.toml")
+        module = __import__("generator.games.base", fromlist=["ENGINES"]).ENGINES[deck.engine].split(":")[0]
+        if importlib.util.find_spec(module) is None:
+            continue
+        path = tmp_path / f"doc-{index}.toml"
+        path.write_text(block)
+        result = run_cli("referee", deck.id, path)
+        assert result.exit_code == 0, (block[:200], result.stdout[-500:], result.stderr)
+        checked += 1
+    assert checked >= 2

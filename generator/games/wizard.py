@@ -24,7 +24,7 @@ from typing import Any, Iterator, Sequence
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
 from .bots import HeuristicBot
-from .logs import GameLog, LogStep
+from .logs import GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
     CardTable,
@@ -198,7 +198,8 @@ class WizardGame(Game):
                 raise log.error(field, f"{len(bids)} bids for {n} players")
             written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
         else:
-            by_seat = {log.seat(name, f"{field}.{name}"): (f"{field}.{name}", bid) for name, bid in (bids or {}).items()}
+            by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
+                       for name, bid in (bids or {}).items()}
             written = []
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
@@ -325,7 +326,11 @@ class WizardGame(Game):
                 raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
         if round_number is None:
             raise DeckgenError(f"say which round (how many cards each): {usage}")
-        players = players or len(earlier) + 1
+        if players is None:  # the bidder is taken to bid last
+            players = len(earlier) + 1
+            if players < self.min_players:
+                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
+                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
         self.check_players(players)
         if round_number < 1 or round_number > self.num_rounds(players):
             raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
