@@ -1,1 +1,0 @@
-"""Command modules: each defines `register(app)` and is listed in `generator.cli.COMMAND_MODULES`."""
