@@ -115,11 +115,13 @@ def schema() -> None:
 
 
 @app.command()
-def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag) -> None:
+def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag,
+          jobs: int = typer.Option(0, "--jobs", "-j", min=0,
+                                   help="Decks built at once; 0 means one per core.")) -> None:
     """Build every deck in the decks folder into the output folder."""
     from .build import build_all
 
-    results = build_all(decks_dir, output)
+    results = build_all(decks_dir, output, jobs=jobs or None)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error} for r in results])

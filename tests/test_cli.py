@@ -108,3 +108,18 @@ def test_deck_format_doc_mentions_every_field():
     missing = sorted({name for name in _field_names(DECK_SCHEMA) if f"`{name}`" not in doc
                       and f"{name} =" not in doc and f"[{name}]" not in doc and f"[[{name}]]" not in doc})
     assert missing == []
+
+
+def test_rebuild_removes_outputs_of_removed_cards(run_cli, tmp_path):
+    from .test_loader import MINIMAL
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "tiny.toml").write_text(MINIMAL)
+    out = tmp_path / "out"
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
+    assert (out / "tiny" / "images" / "joker.png").exists()
+    (decks / "tiny.toml").write_text(MINIMAL.split("[[cards]]")[0])
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
+    assert not (out / "tiny" / "images" / "joker.png").exists()
+    assert (out / "tiny" / "images" / "ace-hearts.png").exists()
