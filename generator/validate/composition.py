@@ -14,10 +14,10 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 from ..errors import Problem
-from ..games.base import ENGINES
+from ..games.base import ENGINES, Game
 from ..model import Card, Deck
 from .locate import Locator
 
@@ -37,8 +37,9 @@ class Composition:
 class _Checker:
     """The primitives every engine's requirements are written in."""
 
-    def __init__(self, deck: Deck):
+    def __init__(self, deck: Deck, params: Mapping[str, Any]):
         self.deck = deck
+        self.params = params
         self.locate = Locator(deck)
         self.result = Composition()
 
@@ -103,14 +104,6 @@ class _Checker:
             self.error(self.locate.cards_field, f"{len(extra)} suit card(s) appear too often: {_grid_names(self.deck, extra)}",
                        hint=f"every suit needs each of its ranks {'once' if copies == 1 else f'{copies} times'}")
 
-    def engine_bounds(self) -> tuple[int, int] | None:
-        module_name, class_name = ENGINES[self.deck.engine].split(":")
-        try:
-            game_class = getattr(importlib.import_module(module_name), class_name)
-        except (ImportError, AttributeError) as error:
-            self.error("deck.engine", f"the {self.deck.engine} engine cannot be loaded: {error}")
-            return None
-        return game_class.min_players, game_class.max_players
 
 
 def _grid_names(deck: Deck, pairs: list[tuple[str, str]], limit: int = 8) -> str:
@@ -119,11 +112,8 @@ def _grid_names(deck: Deck, pairs: list[tuple[str, str]], limit: int = 8) -> str
     return ", ".join(names) + more
 
 
-def _players_fit_engine(check: _Checker) -> None:
-    bounds = check.engine_bounds()
-    if bounds is None:
-        return
-    low, high = bounds
+def _players_fit_engine(check: _Checker, game_class: type[Game]) -> None:
+    low, high = game_class.min_players, game_class.max_players
     deck = check.deck
     if deck.min_players < low or deck.max_players > high:
         check.error("deck.players",
@@ -160,16 +150,98 @@ def _players(counts: list[int]) -> str:
     return (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) + " players"
 
 
+def _muggle_quidditch(check: _Checker) -> None:
+    deck, params = check.deck, check.params
+    check.require_grid([s.id for s in deck.suits], [r.id for r in deck.ranks])
+    for kind, role, why in (("seeker", "Seekers", "a Seeker spots the Snitch and dives for it"),
+                            ("keeper", "Keepers", "Keepers guard the hoops"),
+                            ("chaser", "Chasers", "no goal can be scored without a Chaser"),
+                            ("beater", "Beaters", "Jacks are Beaters and Bludgers")):
+        check.require_count(f"{role} (kind {kind!r})", lambda c, kind=kind: c.kind == kind, len(deck.suits), why)
+    jokers = check.require_count("Jokers (kind 'joker')", lambda c: c.kind == "joker", 2,
+                                 "the first Joker spots the Snitch and the second starts the dive")
+    if jokers == 1:
+        check.error("cards", "with one Joker the dive for the Snitch can never start, so no match ends "
+                    "except at the turn cap", hint="the deck needs two Jokers")
+    values = [check.deck.rank(c.rank).value for c in check.deck.copies()
+              if c.kind == "quaffle" and c.rank and check.deck.rank(c.rank).value is not None]
+    held = Counter(values)
+    if not any(held[v] and held[12 - v] and (v != 6 or held[v] >= 2) for v in held):
+        check.error(check.locate.cards_field, "no two Quaffle cards add up to 12, so no goal can ever be scored",
+                    hint="number cards 2 to 10 give 10+2, 9+3, 8+4, 7+5 and 6+6")
+    houses = params.get("houses", {})
+    unmapped = [s.id for s in deck.suits if s.id not in houses]
+    if unmapped:
+        check.error("engine.houses", f"no house named for suit(s) {', '.join(unmapped)}",
+                    hint="[engine] houses maps every suit id to a house name")
+    hand, draw_to = params["hand_size"], params["draw_to"]
+    for players in check.player_counts:
+        pile = deck.total - hand * players
+        check.figure(players, "cards dealt", hand * players)
+        check.figure(players, "draw pile", pile)
+        if pile < draw_to - hand + 1:
+            check.error("engine.hand_size", f"with {players} players the deal of {hand} cards each leaves "
+                        f"{pile} card(s) to draw from; the first turn alone draws {draw_to - hand}",
+                        hint="deal fewer cards or add cards")
+
+
+def _quidditch_v2(check: _Checker) -> None:
+    deck, params = check.deck, check.params
+    quaffle = check.require_card("Quaffle", lambda c: c.props.get("ball") == "quaffle",
+                                 "the Quaffle starts in the centre and is needed for every goal "
+                                 "(mark it props = { ball = \"quaffle\" })")
+    snitch = check.require_card("Golden Snitch", lambda c: c.props.get("ball") == "snitch",
+                                "catching the Snitch is the only way the game ends "
+                                "(mark it props = { ball = \"snitch\" })")
+    for ball in (quaffle, snitch):
+        if ball is not None and ball.kind != "thing":
+            check.error(check.locate.card_field(ball, "kind"),
+                        f"the {ball.name} is of kind {ball.kind!r}; a ball must be a Thing to be in play",
+                        hint='set kind = "thing"')
+    seekers = check.copies(lambda c: c.props.get("seeker", 0) > 0)
+    if seekers == 0:
+        check.error("cards", "no card adds to a Seeker total, so every Snitch showdown ties at 0 and the "
+                    "Snitch always escapes: the game cannot end",
+                    hint="give Seeker cards props = { seeker = 1 }")
+    hand = params["hand_size"]
+    in_pile = deck.total - sum(1 for c in deck.copies() if c.props.get("ball"))
+    for players in check.player_counts:
+        pile = in_pile - hand * players
+        check.figure(players, "cards dealt", hand * players)
+        check.figure(players, "draw pile", pile)
+        if pile < 0:
+            check.error("engine.hand_size", f"with {players} players the deal needs {hand * players} cards "
+                        f"but only {in_pile} are in the deck besides the balls", hint="allow fewer players")
+        elif pile < players:
+            check.warning("engine.hand_size", f"with {players} players only {pile} card(s) are left to draw "
+                          "after the deal; the pile runs out in the first round", hint="allow fewer players")
+
+
 REQUIREMENTS: dict[str, Callable[[_Checker], None]] = {
     "wizard": _wizard,
+    "muggle-quidditch": _muggle_quidditch,
+    "quidditch-v2": _quidditch_v2,
 }
 
 
-def check_composition(deck: Deck) -> Composition:
-    """Every way the deck falls short of what its engine needs; nothing for a deck without an engine."""
+def engine_class(engine: str) -> type[Game]:
+    module_name, class_name = ENGINES[engine].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Composition:
+    """Every way the deck falls short of what its engine needs with the deck's parameters plus
+    `params` (a variant's); nothing for a deck without an engine."""
     if not deck.engine:
         return Composition()
-    check = _Checker(deck)
-    _players_fit_engine(check)
+    try:
+        game_class = engine_class(deck.engine)
+    except ImportError as error:
+        check = _Checker(deck, {})
+        check.error("deck.engine", f"the {deck.engine} engine cannot be loaded ({error}), so nothing that "
+                    "depends on it can be checked", hint="check the deckgen installation")
+        return check.result
+    check = _Checker(deck, {**game_class.defaults, **deck.params, **(params or {})})
+    _players_fit_engine(check, game_class)
     REQUIREMENTS[deck.engine](check)
     return check.result

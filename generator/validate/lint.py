@@ -143,29 +143,32 @@ def _type_words(type_line: str, kind_name: str) -> set[str]:
     return {word.casefold() for part in (type_line, kind_name) for word in re.findall(r"[\w'-]+", part)}
 
 
-def _type_vocabulary(deck: Deck) -> set[str]:
-    """Words that name a card type in this deck: kind names and every part of every type line."""
-    vocabulary = set()
-    for card in deck.cards:
-        vocabulary |= {part.strip().casefold() for part in _DASH.split(card.type_line) if part.strip()}
-    vocabulary |= {kind.name.casefold() for kind in deck.kinds}
-    return {word for word in vocabulary if " " not in word}
+def _type_vocabulary(deck: Deck) -> dict[str, str]:
+    """Single words that name a card type in this deck (kind names and every part of every type
+    line), casefolded, mapped to their spelling on the cards."""
+    names = [part.strip() for card in deck.cards for part in _DASH.split(card.type_line)]
+    names += [kind.name for kind in deck.kinds]
+    return {name.casefold(): name for name in names if name and " " not in name}
 
 
-def _claimed_types(text: str) -> Iterator[tuple[str, str]]:
-    """(type word, the words that claim it) for each place a card's text says what the card is."""
+def _claimed_types(text: str, vocabulary: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(type, the words that claim it) for each place a card's text says what the card is."""
     claims = [
         # "This card is a Broomstick", "It counts as an Action" at the start of a sentence.
         re.compile(r"(?:\bthis card|(?:^|[.!?]\s+)(?:it|this))\s+(?:is|counts as)\s+(?:a|an)\s+(?P<type>[\w'-]+)",
                    re.IGNORECASE),
-        # "when you play another broomstick card": the card is one itself.
-        re.compile(r"\banother\s+(?P<type>[\w'-]+)\s+card\b", re.IGNORECASE),
-        # A text that opens with a short label: "Fastest Broomstick."
-        re.compile(r"^\s*(?:[\w'-]+\s+){0,2}(?P<type>[\w'-]+)\s*[.!]"),
+        # "when you play another broomstick card", "when you play another broomstick, destroy
+        # this one": the card is one itself.
+        re.compile(r"\banother\s+(?P<type>[\w'-]+)(?:\s+card\b|\b[^.]*\bthis one\b)", re.IGNORECASE),
     ]
     for pattern in claims:
         for match in pattern.finditer(text):
-            yield match.group("type"), match.group(0).strip(" .!?")
+            if match.group("type").casefold() in vocabulary:
+                yield vocabulary[match.group("type").casefold()], match.group(0).strip(" .!?")
+    # A text that opens with a short label naming the type as the cards spell it: "Fastest Broomstick."
+    label = re.match(r"\s*(?:[\w'-]+\s+){0,2}(?P<type>[\w'-]+)\s*[.!]", text)
+    if label and label.group("type") in vocabulary.values():
+        yield label.group("type"), label.group(0).strip(" .!")
 
 
 def _type_line_contradictions(deck: Deck, locate: Locator) -> list[Problem]:
@@ -174,14 +177,14 @@ def _type_line_contradictions(deck: Deck, locate: Locator) -> list[Problem]:
     for card in deck.cards:
         own = _type_words(card.type_line, deck.kind(card.kind).name if card.kind in {k.id for k in deck.kinds} else "")
         reported = set()
-        for claimed, words in _claimed_types(plain(card.text, deck)):
+        for claimed, words in _claimed_types(plain(card.text, deck), vocabulary):
             key = claimed.casefold()
-            if key in vocabulary and key not in own and key not in reported:
+            if key not in own and key not in reported:
                 reported.add(key)
                 problems.append(locate.card_problem(
                     card, f"its text says it is a {claimed} ({words!r}), but its type line "
                           f"{card.type_line!r} does not say so; cards and rules that look for a {claimed} will miss it",
-                    hint=f"add {claimed} to the type line (e.g. type_line = \"{card.type_line} – {claimed.title()}\") "
+                    hint=f"add it to the type line, e.g. type_line = \"{card.type_line} - {claimed}\", "
                          "or reword the text",
                     severity="warning", attribute="type_line"))
     return problems
