@@ -342,3 +342,17 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
         raise DeckgenError(f"{lead} is said to lead, but the first card is {cards[0][0]}'s")
     return TrickQuestion(settings, lead, cards)
 
+
+
+def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule: str) -> Iterator[LogStep]:
+    """Round 1's `dealer` is the first-dealer chance action (drawn from the seed when left out);
+    later rounds may name the dealer, which is checked against the rotation."""
+    if index == 0:
+        name = entry.get("dealer", str, None)
+        yield LogStep(None if name is None else ChooseSeat(log.seat(name, entry.at("dealer"))), entry.at("dealer"))
+    elif entry.has("dealer"):
+        seat = log.seat(entry.get("dealer", str), entry.at("dealer"))
+        if seat != state.dealer:
+            raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
+                                f"{log.players[state.dealer]}", rule,
+                                where={"round": index + 1, "player": seat, "field": entry.at("dealer")})

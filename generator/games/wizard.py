@@ -32,6 +32,7 @@ from .tricks import (
     count_cards,
     deal_hands,
     parse_trick_question,
+    read_dealer,
     read_hands,
     read_tricks,
     words,
@@ -151,16 +152,7 @@ class WizardGame(Game):
             if state.phase == TERMINAL:
                 raise IllegalAction(f"the game ended after round {state.round + 1}, but the log goes on",
                                     R_ROUNDS, where={"round": index + 1, "field": entry.field})
-            if index == 0:
-                name = entry.get("dealer", str, None)
-                yield LogStep(None if name is None else ChooseSeat(log.seat(name, entry.at("dealer"))),
-                              entry.at("dealer"))
-            elif entry.has("dealer"):
-                seat = log.seat(entry.get("dealer", str), entry.at("dealer"))
-                if seat != state.dealer:
-                    raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
-                                        f"{log.players[state.dealer]}", R_DEAL,
-                                        where={"round": index + 1, "player": seat, "field": entry.at("dealer")})
+            yield from read_dealer(log, entry, state, index, R_DEAL)
             hands = read_hands(log, entry, table, state.num_players)
             yield LogStep(None if hands is None else Deal(hands), entry.at("hands"))
             if state.chance == "turn":
