@@ -150,6 +150,46 @@ def _players(counts: list[int]) -> str:
     return (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) + " players"
 
 
+def _wizard_hearts(check: _Checker) -> None:
+    deck, params = check.deck, check.params
+    check.require_grid([s.id for s in deck.suits], [r.id for r in deck.ranks])
+    suit_ids = [s.id for s in deck.suits]
+    luck = params["luck_suit"]
+    if luck not in suit_ids:
+        check.error("engine.luck_suit", f"luck_suit = {luck!r} is not a suit of the deck; known: {', '.join(suit_ids)}")
+    shun_suits = [s for s in deck.suits if s.id != luck]
+    for suit in shun_suits:
+        if suit.opposite is None:
+            check.error(f"suits[{suit_ids.index(suit.id)}].opposite",
+                        f"suit {suit.id!r} can be the Shun suit but has no opposite, so it has no Opposite Queen",
+                        hint="pair every suit but the Luck suit with an opposite")
+    queens = {c.suit for c in deck.cards if c.rank == params["queen_rank"]}
+    for suit in shun_suits:
+        if suit.opposite and suit.opposite not in queens:
+            check.error(check.locate.cards_field, f"no {params['queen_rank']!r} card in suit {suit.opposite!r}: "
+                        f"the Opposite Queen when {suit.name} is the Shun suit")
+    lead = next((c for c in deck.cards if c.id == params["lead_card"]), None)
+    if lead is None:
+        check.error("engine.lead_card", f"lead_card = {params['lead_card']!r} is not a card id of the deck",
+                    hint="the card that leads the first trick, e.g. \"2-luck\"")
+    elif lead.suit != luck:
+        check.warning("engine.lead_card", f"the first lead {lead.name} is not of the Luck suit {luck!r}",
+                      hint="the rules lead the Two of Luck")
+    per_shun_suit = [check.copies(lambda c, s=s.id: c.suit == s) for s in shun_suits]
+    most_points = max(per_shun_suit, default=0) * params["shun_points"] + max(params["queen_points"], 0)
+    if most_points <= 0:
+        check.error("engine.target_score", f"no hand can raise anyone's score (Shun cards {params['shun_points']}, "
+                    f"Opposite Queen {params['queen_points']}), so nobody reaches {params['target_score']} and "
+                    "the game cannot end", hint="give the Shun cards or the Opposite Queen positive points")
+    for players in check.player_counts:
+        hand, cauldron = divmod(deck.total, players)
+        check.figure(players, "hand", hand)
+        check.figure(players, "Cauldron", cauldron)
+        if hand <= params["pass_count"]:
+            check.error("engine.pass_count", f"with {players} players each hand holds {hand} card(s), too few to "
+                        f"pass {params['pass_count']}", hint="pass fewer cards or allow fewer players")
+
+
 def _muggle_quidditch(check: _Checker) -> None:
     deck, params = check.deck, check.params
     check.require_grid([s.id for s in deck.suits], [r.id for r in deck.ranks])
@@ -219,6 +259,7 @@ def _quidditch_v2(check: _Checker) -> None:
 
 REQUIREMENTS: dict[str, Callable[[_Checker], None]] = {
     "wizard": _wizard,
+    "wizard-hearts": _wizard_hearts,
     "muggle-quidditch": _muggle_quidditch,
     "quidditch-v2": _quidditch_v2,
 }

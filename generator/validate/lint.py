@@ -206,7 +206,29 @@ def _known_names(deck: Deck) -> set[str]:
     names |= {suit.name for suit in deck.suits} | {rank.name for rank in deck.ranks}
     names |= {f"{rank.name} of {suit.name}" for rank in deck.ranks for suit in deck.suits}
     names.add(deck.name)
-    return {name.casefold() for name in names}
+    names |= _defined_terms(deck)
+    return {name.casefold().removesuffix(" card") for name in names}
+
+
+def _defined_terms(deck: Deck) -> set[str]:
+    """Game terms the rulebook defines: **bold** words ("**Shun suit**" defines "Shun suit" and
+    "Shun") and the capitalised words of rule and section titles after their first word."""
+    terms: set[str] = set()
+    texts = [deck.description] + [kind.description for kind in deck.kinds]
+    for section in deck.sections:
+        texts.append(section.text)
+        texts += [rule.text for rule in section.rules]
+        for title in [section.title] + [rule.title for rule in section.rules]:
+            terms |= set(re.findall(r"(?<=\s)[A-Z][\w'-]*", title))
+    for text in texts:
+        for block in markup.parse(text):
+            lines = [block.spans] if isinstance(block, markup.Paragraph) else block.items
+            for spans in lines:
+                for span in spans:
+                    if isinstance(span, markup.Emphasis) and span.strong:
+                        term = span.text.strip(" :.")
+                        terms |= {term, re.sub(r"\s+(?:suit|card|cards)$", "", term)}
+    return terms
 
 
 def _unknown_mentions(deck: Deck, locate: Locator) -> list[Problem]:
@@ -215,9 +237,11 @@ def _unknown_mentions(deck: Deck, locate: Locator) -> list[Problem]:
     problems = []
     for field, text in deck_texts(deck, locate):
         words = plain(text, deck)
+        reported = set()
         for match in _CARD_MENTION.finditer(words):
             name = match.group("name")
-            if not _is_known(name, known):
+            if not _is_known(name, known) and name not in reported:
+                reported.add(name)
                 problems.append(locate.problem(
                     field, f"the text names a {name!r} card ({match.group(0)!r}), but the deck has no card, "
                            f"kind or type called {name!r}",
@@ -231,7 +255,7 @@ def _unknown_mentions(deck: Deck, locate: Locator) -> list[Problem]:
 
 
 def _is_known(name: str, known: set[str]) -> bool:
-    folded = name.casefold()
+    folded = re.sub(r"['’]s?$", "", name.casefold())
     candidates = {folded, folded.removesuffix("s"), folded.removesuffix("es")}
     return bool(candidates & known)
 
