@@ -8,12 +8,16 @@ nothing above is an error, simulated playtests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..errors import Problem, UnreadableInput
-from ..loader import DECKS_DIR, check_deck, resolve_deck_path
+from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
 from ..model import Deck
+
+if TYPE_CHECKING:
+    from .playtest import Playtest
 
 
 @dataclass
@@ -24,6 +28,8 @@ class DeckReport:
     unreadable: bool = False
     deck: Deck | None = None
     composition: dict = field(default_factory=dict)
+    playtest: "Playtest | None" = None
+    note: str = ""  # why a check did not run
 
     @property
     def errors(self) -> list[Problem]:
@@ -40,7 +46,8 @@ class DeckReport:
         return {"deck": self.ref, "file": str(self.path) if self.path else None, "unreadable": self.unreadable,
                 "errors": len(self.errors), "warnings": len(self.warnings),
                 "problems": [p.as_dict() for p in self.sorted_problems()],
-                "composition": self.composition}
+                "composition": self.composition, "note": self.note or None,
+                "playtest": self.playtest.as_dict() if self.playtest else None}
 
 
 @dataclass
@@ -58,18 +65,20 @@ class Report:
         return {"decks": [d.as_dict() for d in self.decks]}
 
     def text(self) -> str:
-        lines = []
-        for deck in self.decks:
-            lines += [str(problem) for problem in deck.sorted_problems()]
-            status = "unreadable" if deck.unreadable else (
-                "ok" if not deck.problems else f"{len(deck.errors)} error(s), {len(deck.warnings)} warning(s)")
-            lines.append(f"{deck.ref}: {status}")
-        return "\n".join(lines)
+        from .report import report_text
+
+        return report_text(self)
 
 
-def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> DeckReport:
+def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | None = None, seed: int = 1,
+                  workers: int | None = None, sweeps: Sequence[str] = (), bot: str = "heuristic",
+                  progress: Callable[[str, int, int], None] | None = None) -> DeckReport:
+    """Every check on one deck. `simulate` games per setting and player count (None: the
+    default, 0: no playtest); `sweeps` as for `deckgen validate --sweep`; `progress(deck,
+    done, total)` follows the playtest."""
     from .composition import check_composition
     from .lint import lint
+    from .playtest import DEFAULT_GAMES, playtest
 
     try:
         path = resolve_deck_path(ref, decks_dir)
@@ -82,9 +91,41 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> DeckReport:
     composition = check_composition(deck)
     report.problems += composition.problems
     report.composition = composition.as_dict()
-    report.problems += lint(deck)
+    report.problems += _variant_composition(deck, composition.problems)
+    # Errors so far break what the engine reads; lint's concern the printed words only.
+    engine_ready = not report.errors
+    report.problems = _unique(report.problems + lint(deck))
+    games = DEFAULT_GAMES if simulate is None else simulate
+    if not deck.engine or games <= 0:
+        report.note = "no playtest: the deck names no engine" if not deck.engine else ""
+    elif not engine_ready:
+        report.note = "no playtest: fix the format and composition errors first, then validate again"
+    else:
+        follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
+        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow)
+        report.problems += report.playtest.problems
     return report
 
 
-def validate_decks(refs: list[str], decks_dir: Path = DECKS_DIR) -> Report:
-    return Report([validate_deck(ref, decks_dir) for ref in refs])
+def _variant_composition(deck: Deck, base: list[Problem]) -> list[Problem]:
+    """Composition problems a variant's parameters add to the deck's own."""
+    from .composition import check_composition
+
+    seen = {p.message for p in base}
+    found = []
+    for variant in deck.variants:
+        for problem in check_composition(deck, variant.params).problems:
+            if problem.message not in seen:
+                found.append(replace(problem, message=f"variant {variant.id}: {problem.message}"))
+    return found
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, **options) -> Report:
+    """Validate each deck (every deck in `decks_dir` when `refs` is empty); `options` as for
+    `validate_deck`."""
+    refs = list(refs) or [str(path) for path in deck_paths(decks_dir)]
+    return Report([validate_deck(ref, decks_dir, **options) for ref in refs])
