@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from typing import Iterator
 
 from .. import markup
@@ -27,6 +28,7 @@ def lint(deck: Deck) -> list[Problem]:
     problems += _type_line_contradictions(deck, locate)
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
+    problems += _print_problems(deck, locate)
     return problems
 
 
@@ -268,3 +270,22 @@ def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
                             hint="add the image next to the deck file, or remove the art field", attribute="art")
         for card in deck.cards if card.art is not None and not card.art.is_file()
     ]
+
+
+# -- what the print renderer cannot print -------------------------------------------------------
+
+def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
+    """Overflowing text and undrawable characters, as the card renderer measures them, pointed
+    at the TOML line of the card they concern."""
+    from ..render.text import text_problems
+
+    located = []
+    for problem in text_problems(deck):
+        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>\w+)", problem.field)
+        card = deck.find_card(match.group("code")) if match else None
+        if card is None:
+            located.append(replace(problem, line=locate.line(problem.field)))
+            continue
+        field = locate.card_field(card, match.group("attribute"))
+        located.append(replace(problem, field=field, line=locate.line(field)))
+    return located

@@ -46,10 +46,12 @@ class Locator:
     def variant_field(self, variant_id: str) -> str:
         return self._variant_fields.get(variant_id, "variants")
 
+    def line(self, field: str) -> int | None:
+        """The line of a field path; a whole array of tables ("cards") points at its first entry."""
+        return self._lines(field) or self._lines(f"{field}[0]") if field else None
+
     def problem(self, field: str, message: str, hint: str = "", severity: str = "error") -> Problem:
-        # A field naming a whole array of tables ("cards") points at its first entry.
-        line = self._lines(field) or self._lines(f"{field}[0]") if field else None
-        return Problem(message, field=field, line=line,
+        return Problem(message, field=field, line=self.line(field),
                        severity=severity, file=self.deck.source, hint=hint)
 
     def card_problem(self, card: Card, message: str, hint: str = "", severity: str = "error",
