@@ -28,6 +28,7 @@ STEPS: list[tuple[str, str]] = [
     ("summary", "generator.summary:write_summary"),
     ("print", "generator.render.sheets:build_print"),
     ("images", "generator.render.images:build_images"),
+    ("validate", "generator.validate.report:build_validation"),
 ]
 
 MANIFEST = ".manifest.json"

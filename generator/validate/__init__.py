@@ -91,10 +91,12 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
     composition = check_composition(deck)
     report.problems += composition.problems
     report.composition = composition.as_dict()
-    report.problems += _variant_composition(deck, composition.problems)
-    # Errors so far break what the engine reads; lint's concern the printed words only.
+    # Errors so far break what the engine reads; lint's concern the printed words only, and a
+    # variant's composition errors only keep that variant out of the playtest.
     engine_ready = not report.errors
-    report.problems = _unique(report.problems + lint(deck))
+    variant_problems = _variant_composition(deck, composition.problems)
+    broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
+    report.problems = _unique(report.problems + [problem for _, problem in variant_problems] + lint(deck))
     games = DEFAULT_GAMES if simulate is None else simulate
     if not deck.engine or games <= 0:
         report.note = "no playtest: the deck names no engine" if not deck.engine else ""
@@ -102,21 +104,26 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         report.note = "no playtest: fix the format and composition errors first, then validate again"
     else:
         follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
-        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow)
+        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants)
         report.problems += report.playtest.problems
     return report
 
 
-def _variant_composition(deck: Deck, base: list[Problem]) -> list[Problem]:
-    """Composition problems a variant's parameters add to the deck's own."""
+def _variant_composition(deck: Deck, base: list[Problem]) -> list[tuple[str, Problem]]:
+    """(variant id, problem) for each composition problem a variant's parameters add to the
+    deck's own, pointed at the variant's parameters."""
     from .composition import check_composition
+    from .locate import Locator
 
+    locate = Locator(deck)
     seen = {p.message for p in base}
     found = []
     for variant in deck.variants:
+        field = f"{locate.variant_field(variant.id)}.params"
         for problem in check_composition(deck, variant.params).problems:
             if problem.message not in seen:
-                found.append(replace(problem, message=f"variant {variant.id}: {problem.message}"))
+                found.append((variant.id, replace(problem, message=f"variant {variant.id}: {problem.message}",
+                                                  field=field, line=locate.line(field))))
     return found
 
 

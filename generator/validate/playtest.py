@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError, OptionError, Problem
 from ..games.base import Game, GameState, game_for
@@ -89,15 +89,18 @@ def parse_sweeps(sweeps: Sequence[str]) -> tuple[list[dict[str, Any]], list[int]
     return grid, players
 
 
-def settings_for(deck: Deck, sweeps: Sequence[str] = ()) -> tuple[list[Setting], list[int]]:
-    """What to play: with sweeps, each point of the grid; without, the deck's rules and each variant."""
+def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collection[str] = ()
+                 ) -> tuple[list[Setting], list[int]]:
+    """What to play: with sweeps, each point of the grid; without, the deck's rules and each
+    variant but those in `skip_variants`."""
     grid, players = parse_sweeps(sweeps)
     counts = players or list(range(deck.min_players, deck.max_players + 1))
     if sweeps and any(grid_point for grid_point in grid):
         return [Setting(", ".join(f"{k}={v}" for k, v in point.items()), point) for point in grid], counts
     settings = [Setting("deck rules", {})]
     if not sweeps:
-        settings += [Setting(f"variant {v.id}", dict(v.params), v.id) for v in deck.variants]
+        settings += [Setting(f"variant {v.id}", dict(v.params), v.id) for v in deck.variants
+                     if v.id not in skip_variants]
     return settings, counts
 
 
@@ -430,14 +433,15 @@ def _execute(all_tasks: list[Task], workers: int) -> Iterator[tuple[Task, Tally]
 
 def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int | None = None,
              sweeps: Sequence[str] = (), bot: str = "heuristic",
-             progress: Callable[[int, int], None] | None = None) -> Playtest:
+             progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = ()) -> Playtest:
     """Play `games` games per setting and player count; report dead ends and balance figures.
-    `progress(done, total)` is called as chunks of games finish."""
+    `progress(done, total)` is called as chunks of games finish; `skip_variants` are left out
+    (their composition is already known to be broken)."""
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
     if deck.source is None:
         raise DeckgenError(f"deck {deck.id!r} has no file, so worker processes cannot load it")
-    settings, counts = settings_for(deck, sweeps)
+    settings, counts = settings_for(deck, sweeps, skip_variants)
     workers = max(1, workers or os.cpu_count() or 1)
     per_run = len(settings) * len(counts)
     # Enough chunks to keep every worker busy (about four each), none so big that a progress bar stalls.
