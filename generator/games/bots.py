@@ -24,7 +24,7 @@ class RandomBot(Bot):
 
     def choose(self, state: GameState) -> Action:
         legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+        return legal[int(self.rng.random() * len(legal))]
 
 
 class HeuristicBot(Bot):

@@ -94,9 +94,11 @@ class RefereeReport:
         state = "game finished" if self.finished else "log ends before the game does"
         lines.append(f"{self.log}: legal, {state} ({self.actions} actions)")
         lines.append("Final standings" if self.finished else "Standings so far")
+        name_width = max(len(row["player"]) for row in self.standings)
+        score_width = max(len(str(row["score"])) for row in self.standings)
         for row in self.standings:
             mark = "  winner" if row["winner"] else ""
-            lines.append(f"  {row['place']}. {row['player']}  {row['score']}{mark}")
+            lines.append(f"  {row['place']}. {row['player']:<{name_width}}  {row['score']:>{score_width}}{mark}")
         return "\n".join(lines)
 
 

@@ -39,6 +39,7 @@ class CardTable:
         self.by_id = {card.id: index for index, card in enumerate(deck.cards)}
         self.physical = [index for index, card in enumerate(deck.cards) for _ in range(card.count)]
         self.total = len(self.physical)
+        self.unique = all(copies == 1 for copies in self.copies)
 
     def index(self, ref: str) -> int | None:
         card = self.deck.find_card(ref)
@@ -61,6 +62,18 @@ class CardTable:
             if wanted in names or wanted.rstrip("s") in names:
                 return index
         return None
+
+
+def shuffled(cards: Sequence[int], rng) -> list[int]:
+    """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
+    several times faster than `random.shuffle` for a deck."""
+    draw = rng.random
+    return sorted(cards, key=lambda _: draw())
+
+
+def distinct(cards: list[int], unique: bool) -> list[int]:
+    """The distinct cards of a list (a copy); `unique` says the deck has one copy of each."""
+    return list(cards) if unique else list(dict.fromkeys(cards))
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:
@@ -117,9 +130,9 @@ class ChooseSeat:
 class TrickState(GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
-    Subclasses set `phase` and implement `play_options(seat)`, `check_play(seat, card)`
-    (raise IllegalAction), `trick_winner(cards)` (index into the trick), `after_trick` and
-    `end_round`."""
+    Subclasses set `phase`, check a card and note what it changes before `play_card`, and
+    implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
+    `after_trick` and `end_round`."""
 
     PLAY = 100
 
@@ -152,25 +165,23 @@ class TrickState(GameState):
                                 self.table.codes(self.play_options(seat)), self.where(seat))
 
     def play_card(self, card: int) -> None:
-        """Put a checked card on the trick; close the trick and the round when complete."""
+        """Put a checked card on the trick; close the trick and the round when complete.
+        (Engines update what a card changes, such as the suit led, before calling this.)"""
         seat = self.turn
         self.hands[seat].remove(card)
-        self.trick.append(card)
-        self.after_card(seat, card)
-        if len(self.trick) < self.num_players:
-            self.turn = (seat + 1) % self.num_players
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < self.num_players:
+            self.turn = seat + 1 if seat + 1 < self.num_players else 0
             return
-        winner = (self.leader + self.trick_winner(self.trick)) % self.num_players
+        winner = (self.leader + self.trick_winner(trick)) % self.num_players
         self.won[winner] += 1
-        self.after_trick(winner, self.trick)
+        self.after_trick(winner, trick)
         self.trick = []
         self.trick_number += 1
         self.leader = self.turn = winner
         if not self.hands[winner]:
             self.end_round()
-
-    def after_card(self, seat: int, card: int) -> None:
-        """Hook: a card was added to the trick."""
 
     def after_trick(self, winner: int, cards: list[int]) -> None:
         """Hook: a trick was completed and won."""

@@ -433,6 +433,7 @@ class WizardState(TrickState):
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.undealt: list[int] = []
+        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -449,21 +450,28 @@ class WizardState(TrickState):
     def play_options(self, seat: int) -> list[int]:
         hand = self.hands[seat]
         led = self.led
-        if led >= 0:
-            suit_of = self.table.suit
-            for card in hand:
-                if suit_of[card] == led:
-                    free = self.game.free
-                    return sorted({c for c in hand if suit_of[c] == led or free[c]})
-        return sorted(set(hand))
+        if led >= 0 and self.suit_counts[seat][led]:
+            suit_of, free = self.table.suit, self.game.free
+            return list(dict.fromkeys(c for c in hand if suit_of[c] == led or free[c]))
+        return list(dict.fromkeys(hand))
 
     def apply(self, action: Action) -> None:
         phase = self.phase
         if phase == self.PLAY:
-            if type(action) is not int or not 0 <= action < BID:
-                raise IllegalAction(f"a card is to be played, not {action!r}", R_LEAD,
-                                    self.table.codes(self.play_options(self.turn)), self.where(self.turn))
-            self._check_play(self.turn, action)
+            seat = self.turn
+            if type(action) is not int or action not in self.hands[seat]:
+                self._refuse_card(seat, action)
+            suit = self.table.suit[action]
+            led = self.led
+            if led >= 0:
+                if suit != led and suit >= 0 and self.suit_counts[seat][led]:
+                    self._refuse_card(seat, action)
+            elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
+                if suit >= 0:
+                    self.led = suit
+                elif self.game.is_wizard[action]:
+                    self.led = WIZARD_LED
+            self.suit_counts[seat][suit] -= 1
             self.play_card(action)
         elif phase == BIDDING:
             self._bid(action)
@@ -475,23 +483,15 @@ class WizardState(TrickState):
             raise IllegalAction(f"the game is over after round {self.rounds_total}", R_ROUNDS,
                                 where={"round": self.round + 1})
 
-    def _check_play(self, seat: int, card: int) -> None:
-        hand = self.hands[seat]
-        if card not in hand:
+    def _refuse_card(self, seat: int, card: Any) -> None:
+        legal = self.table.codes(sorted(self.play_options(seat)))
+        if type(card) is not int or not 0 <= card < len(self.table.code):
+            raise IllegalAction(f"a card is to be played, not {card!r}", R_LEAD, legal, self.where(seat))
+        if card not in self.hands[seat]:
             self.check_in_hand(seat, card, R_LEAD)
-        led = self.led
-        suit_of = self.table.suit
-        if led >= 0 and suit_of[card] != led and not self.game.free[card] and led in map(suit_of.__getitem__, hand):
-            suit = self.game.deck.suits[led].name
-            raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {suit} was led "
-                                f"and they hold {suit}: they must follow suit", R_FOLLOW, self.table.codes(self.play_options(seat)), self.where(seat))
-
-    def after_card(self, seat: int, card: int) -> None:
-        if self.led == NO_SUIT:
-            if self.game.is_wizard[card]:
-                self.led = WIZARD_LED
-            elif not self.game.is_jester[card]:
-                self.led = self.table.suit[card]
+        suit = self.game.deck.suits[self.led].name
+        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {suit} was led "
+                            f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
 
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.trump, self.led, self.game.is_wizard, self.table.suit, self.table.rank)
@@ -515,6 +515,8 @@ class WizardState(TrickState):
 
     # -- bidding and trump ---------------------------------------------------------------
     def forbidden(self) -> tuple[int | None, str]:
+        if self.bids_made != self.num_players - 1 or self.game.restriction == "none":
+            return None, ""
         seat = self.turn
         others = [total for other, total in enumerate(self.totals) if other != seat]
         ahead = self.totals[seat] > max(others)
@@ -604,6 +606,11 @@ class WizardState(TrickState):
                 raise IllegalAction(f"{count} copies of {self.table.name[card]} dealt; the deck has "
                                     f"{self.table.copies[card]}", R_COUNTS, where=where)
         self.hands = [list(hand) for hand in deal.hands]
+        suit_of = self.table.suit
+        self.suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
+        for counts_of_seat, hand in zip(self.suit_counts, deal.hands):
+            for card in hand:
+                counts_of_seat[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = [card for card, copies in enumerate(self.table.copies)
@@ -617,8 +624,7 @@ class WizardState(TrickState):
         if self.chance == "dealer":
             return ChooseSeat(rng.randrange(self.num_players))
         if self.chance == "deal":
-            order = list(self.table.physical)
-            rng.shuffle(order)
+            order = rng.sample(self.table.physical, (self.round + 1) * self.num_players)
             hands = deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)
             return Deal(tuple(tuple(hand) for hand in hands))
         return TurnUp(self.undealt[rng.randrange(len(self.undealt))])

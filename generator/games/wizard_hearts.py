@@ -34,11 +34,13 @@ from .tricks import (
     TrickState,
     count_cards,
     deal_hands,
+    distinct,
     parse_trick_question,
     pass_target,
     read_dealer,
     read_hands,
     read_tricks,
+    shuffled,
     words,
 )
 
@@ -330,6 +332,7 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
+        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit (set once passing is done)
         self.totals = [0] * num_players
         self.history: list[dict] = []
         self.capped = False
@@ -337,9 +340,9 @@ class WizardHeartsState(TrickState):
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         if self.phase == self.PLAY:
-            return self.play_options(self.turn)
+            return self._options(self.turn)[0]
         if self.phase == PASSING:
-            return [PASS + card for card in sorted(set(self.hands[self.turn]))]
+            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
     def play_options(self, seat: int) -> list[int]:
@@ -349,41 +352,44 @@ class WizardHeartsState(TrickState):
         """The distinct playable cards and the rule that narrowed them (for messages)."""
         hand = self.hands[seat]
         suit_of = self.table.suit
-        shun = self.shun
         if not self.trick:
             if self.trick_number == 0:
                 return [self.first_card], R_FIRST_LEAD
             if self.game.params["shun_must_be_broken"] and not self.broken:
-                unbroken = sorted({c for c in hand if suit_of[c] != shun})
+                unbroken = [c for c in hand if suit_of[c] != self.shun]
                 if unbroken:
-                    return unbroken, R_BROKEN
-            return sorted(set(hand)), R_LEAD
+                    return distinct(unbroken, self.table.unique), R_BROKEN
+            return distinct(hand, self.table.unique), R_LEAD
         led = suit_of[self.trick[0]]
-        options = [c for c in hand if suit_of[c] == led]
+        options = [c for c in hand if suit_of[c] == led] if self.suit_counts[seat][led] else hand
         rule = R_FOLLOW
-        if not options:
-            options = hand
         if self.trick_number == 0:
-            clean = [c for c in options if suit_of[c] != shun and c != self.queen]
+            shun, queen = self.shun, self.queen
+            clean = [c for c in options if suit_of[c] != shun and c != queen]
             if clean:
                 if len(clean) < len(options):
                     rule = R_FIRST_TRICK
                 options = clean
-        return sorted(set(options)), rule
+        return distinct(options, self.table.unique), rule
 
     def apply(self, action: Action) -> None:
         phase = self.phase
         if phase == self.PLAY:
             seat = self.turn
-            if type(action) is not int or not 0 <= action < PASS:
-                raise IllegalAction(f"a card is to be played, not {action!r}", R_FOLLOW,
-                                    self.table.codes(self.play_options(seat)), self.where(seat))
-            if action not in self.hands[seat]:
-                self.check_in_hand(seat, action, R_FOLLOW)
-            options, rule = self._options(seat)
-            if action not in options:
-                raise IllegalAction(self._refusal(seat, action, rule), rule, self.table.codes(options), self.where(seat),
-                                    ruling=_RULINGS.get(rule, ""))
+            if type(action) is not int or action not in self.hands[seat]:
+                self._refuse(seat, action)
+            suit = self.table.suit[action]
+            trick = self.trick
+            if self.trick_number == 0 or (not trick and self.game.params["shun_must_be_broken"]):
+                if action not in self._options(seat)[0]:
+                    self._refuse(seat, action)
+            elif trick:
+                led = self.table.suit[trick[0]]
+                if suit != led and self.suit_counts[seat][led]:
+                    self._refuse(seat, action)
+            if suit == self.shun:
+                self.broken = True
+            self.suit_counts[seat][suit] -= 1
             self.play_card(action)
         elif phase == PASSING:
             self._pass(action)
@@ -391,6 +397,15 @@ class WizardHeartsState(TrickState):
             self._chance(action)
         else:
             raise IllegalAction("the game is over", R_END, where={"round": self.round + 1})
+
+    def _refuse(self, seat: int, card: Any) -> None:
+        options, rule = self._options(seat)
+        legal = self.table.codes(sorted(options))
+        if type(card) is not int or not 0 <= card < len(self.table.code):
+            raise IllegalAction(f"a card is to be played, not {card!r}", R_FOLLOW, legal, self.where(seat))
+        if card not in self.hands[seat]:
+            self.check_in_hand(seat, card, R_FOLLOW)
+        raise IllegalAction(self._refusal(seat, card, rule), rule, legal, self.where(seat), ruling=_RULINGS.get(rule, ""))
 
     def _refusal(self, seat: int, card: int, rule: str) -> str:
         code = self.table.code[card]
@@ -404,10 +419,6 @@ class WizardHeartsState(TrickState):
             return f"{name} plays {code}, {what}, to the first trick while holding other cards they may play"
         led = self.game.deck.suits[self.table.suit[self.trick[0]]].name
         return f"{name} plays {code}, but {led} was led and they hold {led}: they must follow suit"
-
-    def after_card(self, seat: int, card: int) -> None:
-        if self.table.suit[card] == self.shun:
-            self.broken = True
 
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.table.suit, self.table.rank)
@@ -465,6 +476,11 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
+        suit_of = self.table.suit
+        self.suit_counts = [[0] * len(self.table.suits) for _ in self.hands]
+        for counts, hand in zip(self.suit_counts, self.hands):
+            for card in hand:
+                counts[suit_of[card]] += 1
         self.phase = self.PLAY
 
     # -- chance --------------------------------------------------------------------------
@@ -497,10 +513,14 @@ class WizardHeartsState(TrickState):
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
         counts = count_cards([card for hand in deal.hands for card in hand] + list(deal.aside), len(self.table.code))
+        copies = self.table.copies
         for card, count in enumerate(counts):
-            if count != self.table.copies[card]:
-                problem = "dealt twice" if count > self.table.copies[card] else "missing from the deal and the Cauldron"
-                raise IllegalAction(f"{self.table.name[card]} is {problem}", R_DECK if count > self.table.copies[card] else R_DEAL,
+            if count > copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is dealt {count} times; the deck has {copies[card]}",
+                                    R_DECK, where=where)
+        for card, count in enumerate(counts):
+            if count < copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL,
                                     where=where)
         self.hands = [list(hand) for hand in deal.hands]
         self.cauldron = tuple(deal.aside)
@@ -529,8 +549,7 @@ class WizardHeartsState(TrickState):
                 card = physical[rng.randrange(len(physical))]
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
-        order = list(physical)
-        rng.shuffle(order)
+        order = shuffled(physical, rng)
         cut = self.hand_size * self.num_players
         hands = deal_hands(order[:cut], self.num_players, self.hand_size, (self.dealer + 1) % self.num_players)
         return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
