@@ -108,6 +108,11 @@ class Pass:
     pass
 
 
+DRAW_FROM_PILE, TAKE_DISCARD = Draw(False), Draw(True)
+# The actions of a turn's action step (rule mq.turn.actions).
+TURN_ACTIONS = frozenset({Goal, Recruit, Bludger, Spot, Dive, Discard, Pass})
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why the rules refuse something: the words, the rule id, and the ruling id if one decided it."""
@@ -125,7 +130,7 @@ HOUSES, SHUFFLING, DRAW, ACTION, RESPONSE, EXTRA_DISCARD, OVER = (
 DEAL, DRAWING, DIVING = "deal", "drawing", "diving"
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnRecord:
     """What a turn did besides its decisions: the facts a log writes down and the referee checks."""
 
@@ -134,10 +139,9 @@ class TurnRecord:
     draw_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the draw step
     dive: list[str] = field(default_factory=list)  # dive cards in the order they were turned
     dive_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the dive
-    snitch_lost: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class DiveRows:
     starter: int
     quotas: list[int]
@@ -450,18 +454,36 @@ class MuggleQuidditchGame(Game):
     def log_steps(self, log: "GameLog", state: "MuggleQuidditchState") -> Iterator["LogStep"]:
         from .logs import LogStep, field_path
 
-        houses = log.root.get("houses", list, what="houses (one per player, in seating order)")
-        if len(houses) != len(log.players):
-            raise log.error("houses", f"give one house per player ({len(log.players)}), found {len(houses)}")
-        for seat, name in enumerate(houses):
-            where = field_path("houses", seat)
-            log.check_type(name, str, where, "a house")
+        for name, where in self._house_entries(log):
             yield LogStep(self._parse(log, f"house {name}", where), where)
         deal = log.root.get("deal", list, None, what="deal (the shuffled deck, top card first)")
         yield LogStep(None if deal is None else Shuffle(self._codes(log, deal, "deal")), "deal")
         turns = log.sections("turns", required=False)
         for index, turn in enumerate(turns):
             yield from self._turn_steps(log, state, turn, last=index == len(turns) - 1)
+
+    def _house_entries(self, log: "GameLog") -> list[tuple[str, str]]:
+        """(house, field) per seat, from `houses = ["hearts", ...]` in seating order or
+        `houses = { Ann = "Gryffindor", ... }` keyed by player."""
+        from .logs import field_path
+
+        houses = log.root.get("houses", (list, dict), what="houses (one per player)")
+        if isinstance(houses, list):
+            entries = [(name, field_path("houses", seat)) for seat, name in enumerate(houses)]
+        else:
+            by_seat: dict[int, tuple[Any, str]] = {}
+            for player, name in houses.items():
+                where = field_path("houses", player)
+                by_seat[log.seat(player, where)] = (name, where)
+            entries = [by_seat[seat] for seat in sorted(by_seat)]
+            missing = [log.players[seat] for seat in range(len(log.players)) if seat not in by_seat]
+            if missing:
+                raise log.error("houses", f"no house for {', '.join(missing)}")
+        if len(entries) != len(log.players):
+            raise log.error("houses", f"give one house per player ({len(log.players)}), found {len(entries)}")
+        for name, where in entries:
+            log.check_type(name, str, where, "a house")
+        return entries
 
     def _turn_steps(self, log: "GameLog", state: "MuggleQuidditchState", turn: "Entry",
                     last: bool) -> Iterator["LogStep"]:
@@ -476,7 +498,7 @@ class MuggleQuidditchGame(Game):
         if turn.has("player") and state.phase == DRAW:
             seat = log.seat(turn.get("player", str), turn.at("player"))
             if seat != state.active:
-                raise state.illegal(f"it is {log.players[state.active]}'s turn, not {log.players[seat]}'s: "
+                raise state.illegal(f"it is {state.player_name(state.active)}'s turn, not {state.player_name(seat)}'s: "
                                     "turns alternate, starting with the player who did not deal",
                                     "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"))
         take = turn.get("take", str, None, what="take (the top discard taken first)")
@@ -552,9 +574,9 @@ class MuggleQuidditchGame(Game):
             return None  # the referee draws it from the log's seed, or says it is missing
         return Shuffle(self._codes(log, turn.get(key, list), turn.at(key)))
 
-    def log_body(self, num_players: int, actions: Sequence[Action]) -> dict:
+    def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
         """`houses`, `deal` and one `[[turns]]` entry per turn, replaying `actions` for the facts."""
-        state = self.new_state(num_players)
+        state = self.new_state(len(players))
         houses: list[str] = []
         deal: list[str] = []
         turns: list[tuple[dict, TurnRecord]] = []
@@ -564,13 +586,13 @@ class MuggleQuidditchGame(Game):
             elif isinstance(action, Shuffle) and state.shuffle_for == DEAL:
                 deal = list(action.order)
             elif isinstance(action, Draw):
-                turns.append(({"turn": state.turn}, state.record))
+                turns.append(({"turn": state.turn, "player": players[state.active]}, state.record))
             elif not isinstance(action, Shuffle):
                 entry = turns[-1][0]
                 key = "lose" if isinstance(action, Lose) else "discard" if state.phase == EXTRA_DISCARD else "action"
                 entry[key] = action.card if key != "action" else self.format_action(state, action)
             state.apply(action)
-        body: dict[str, Any] = {"houses": houses}
+        body: dict[str, Any] = {"houses": {players[seat]: suit for seat, suit in enumerate(houses)}}
         if deal:
             body["deal"] = deal
         body["turns"] = [_turn_entry(entry, record) for entry, record in turns]
@@ -579,7 +601,7 @@ class MuggleQuidditchGame(Game):
 
 def _turn_entry(decisions: dict, record: TurnRecord) -> dict:
     """One [[turns]] table: decisions and facts in the order they happened."""
-    entry: dict[str, Any] = {"turn": decisions["turn"]}
+    entry: dict[str, Any] = {"turn": decisions["turn"], "player": decisions["player"]}
     if record.took:
         entry["take"] = record.took
     if record.drew:
@@ -643,8 +665,8 @@ class MuggleQuidditchState(GameState):
             return self._action_choices()
         if phase == DRAW:
             if self.discard_pile and len(self.hands[self.active]) < self.game.params["draw_to"]:
-                return [Draw(False), Draw(True)]
-            return [Draw(False)]
+                return [DRAW_FROM_PILE, TAKE_DISCARD]
+            return [DRAW_FROM_PILE]
         if phase == HOUSES:
             return [ChooseHouse(suit.id) for suit in self.game.deck.suits if suit.id not in self.houses]
         if phase == RESPONSE:
@@ -703,13 +725,8 @@ class MuggleQuidditchState(GameState):
 
     def apply(self, action: Action) -> None:
         self._check(action)
+        # The commonest actions first: match tries the cases in order.
         match action:
-            case ChooseHouse(suit):
-                self.houses[self.current_player()] = suit
-                if None not in self.houses:
-                    self._await_shuffle(DEAL, list(self.game.all_codes))
-            case Shuffle(order):
-                self._apply_shuffle(order)
             case Draw(from_discard):
                 if from_discard:
                     card = self.discard_pile.pop()
@@ -719,12 +736,9 @@ class MuggleQuidditchState(GameState):
                         self.fresh_jack = card
                 self.phase = ACTION
                 self._draw_to_full()
-            case Goal(cards):
-                hand = self.hands[self.active]
-                for card in cards:
-                    hand.remove(card)
-                self.score_piles[self.active].extend(cards)
-                self.goals[self.active] += 1
+            case Discard(card):
+                self.hands[self.active].remove(card)
+                self.discard_pile.append(card)
                 self._end_turn()
             case Recruit(card):
                 self.hands[self.active].remove(card)
@@ -733,6 +747,13 @@ class MuggleQuidditchState(GameState):
                 if replaced:
                     self.discard_pile.append(replaced)
                 self.teams[self.active][position] = card
+                self._end_turn()
+            case Goal(cards):
+                hand = self.hands[self.active]
+                for card in cards:
+                    hand.remove(card)
+                self.score_piles[self.active].extend(cards)
+                self.goals[self.active] += 1
                 self._end_turn()
             case Bludger(jack, target):
                 self._bludger(jack, target)
@@ -746,12 +767,14 @@ class MuggleQuidditchState(GameState):
                 self.hands[self.active].remove(JOKER)
                 self.snitch.append(JOKER)
                 self._start_dive()
-            case Discard(card):
-                self.hands[self.active].remove(card)
-                self.discard_pile.append(card)
-                self._end_turn()
             case Pass():
                 self._end_turn()
+            case Shuffle(order):
+                self._apply_shuffle(order)
+            case ChooseHouse(suit):
+                self.houses[self.current_player()] = suit
+                if None not in self.houses:
+                    self._await_shuffle(DEAL, list(self.game.all_codes))
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase != SHUFFLING:
@@ -852,6 +875,8 @@ class MuggleQuidditchState(GameState):
 
     def _refusal(self, action: Action) -> Refusal | None:
         phase = self.phase
+        if phase == ACTION and type(action) in TURN_ACTIONS:
+            return self._action_refusal(action)
         if phase == OVER:
             if self.capped:
                 return Refusal("the match is over: it reached the turn cap", "mq.end.turn-cap", "mq.ruling.turn-cap")
@@ -915,6 +940,9 @@ class MuggleQuidditchState(GameState):
         team = self.teams[me]
         kind_of = self.game.kind_of
         match action:
+            case Discard(card):
+                if card not in hand:
+                    return Refusal(f"{card} is not in your hand", "mq.turn.actions")
             case Goal(cards):
                 for card in cards:
                     if card not in hand:
@@ -954,9 +982,6 @@ class MuggleQuidditchState(GameState):
                     return Refusal("the Snitch is already spotted: the next Joker starts the dive", rule)
                 if isinstance(action, Dive) and not self.snitch:
                     return Refusal("the Snitch has not been spotted yet: the first Joker spots it", rule)
-            case Discard(card):
-                if card not in hand:
-                    return Refusal(f"{card} is not in your hand", "mq.turn.actions")
             case Pass():
                 if hand:
                     return Refusal("you may only pass with an empty hand; discard a card instead",
@@ -1041,7 +1066,6 @@ class MuggleQuidditchState(GameState):
         if self.snitch and "seeker" not in self.teams[0] and "seeker" not in self.teams[1]:
             self.discard_pile.extend(self.snitch)
             self.snitch = []
-            self.record.snitch_lost = True
         if from_team and self.hands[me]:
             self.phase = EXTRA_DISCARD
         else:
