@@ -221,7 +221,7 @@ class _PlayingCard(_Design):
         blocks = text_layout.rich_blocks(self.deck, self.card.text, "sans")
         spec = text_layout.TextSpec("text", tuple(blocks), 7.5 * self.k, 5.0 * self.k, align="center",
                                     valign="middle")
-        return TextBox(spec, (self.w - width) / 2, 0.035 * self.h, width, height)
+        return TextBox(spec, (self.w - width) / 2, 0.04 * self.h, width, height)
 
     def boxes(self):
         found = [self._index_box(), self._symbol_box()]
@@ -277,7 +277,8 @@ class _PlayingCard(_Design):
 
     def _frame(self):
         x0, x1 = 0.215 * self.w, 0.785 * self.w
-        y0, y1 = 0.1 * self.h, 0.9 * self.h
+        inset = 0.125 if self.card.text else 0.1  # leave room for the caption strips
+        y0, y1 = inset * self.h, (1 - inset) * self.h
         return x0, y0, x1 - x0, y1 - y0
 
     def _draw_court(self, canvas):
@@ -296,10 +297,10 @@ class _PlayingCard(_Design):
             figures.court_half(canvas, self.letter, w / 2, h / 2, palette, self.suit.symbol, self.color)
             canvas.restoreState()
         canvas.restoreState()
-        canvas.setStrokeColor(figures.GOLD)
+        paint.set_stroke(canvas, figures.GOLD)
         canvas.setLineWidth(1.0 * self.k)
         canvas.line(x, y + h / 2, x + w, y + h / 2)
-        canvas.setStrokeColor(self.color)
+        paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
 
@@ -312,14 +313,14 @@ class _PlayingCard(_Design):
         else:
             figures.jester_scene(canvas, x, y, w, h, self.color, figures.court_palette(self.color).secondary,
                                  figures.GOLD, self.suit.symbol, self.color)
-        canvas.setStrokeColor(self.color)
+        paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
 
     def _draw_emblem(self, canvas):
         # A rank with no pips, court or figure: its name over one large pip.
         x, y, w, h = self._frame()
-        canvas.setStrokeColor(self.color)
+        paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
         paint.symbol(canvas, self.suit.symbol, self.w / 2, self.h / 2, 0.24 * self.h, self.color)
@@ -403,7 +404,7 @@ class _PictureCard(_Design):
         canvas.restoreState()
         paint.fill_rect(canvas, x, y, w, name_box.height, self.color)
         _fill_and_draw(canvas, name_box, paint.ink_on(self.color))
-        canvas.setStrokeColor(self.color)
+        paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.9 * self.k)
         canvas.rect(x, y, w, h, stroke=1, fill=0)
         index_box = self._index_box()
@@ -516,7 +517,7 @@ class _TextCard(_Design):
             self._band(canvas, px, self.art_y, pw, self.art_h)
         paint.fill_rect(canvas, px, self.type_y, pw, self.type_h, paint.lighten(self.color, 0.2))
         canvas.restoreState()
-        canvas.setStrokeColor(paint.darken(self.color, 0.25))
+        paint.set_stroke(canvas, paint.darken(self.color, 0.25))
         canvas.setLineWidth(0.6 * self.k)
         for line_y in (self.title_y, self.art_y, self.type_y):
             canvas.line(px, line_y, px + pw, line_y)
@@ -536,8 +537,8 @@ class _TextCard(_Design):
         _pattern(canvas, self.deck.back.pattern, x, y, w, h, paint.lighten(self.color, 0.55), 9 * self.k)
         medallion_w, medallion_h = 0.5 * w, 0.62 * h
         cx, cy = x + w / 2, y + h / 2
-        canvas.setFillColor(PAPER)
-        canvas.setStrokeColor(self.color)
+        paint.set_fill(canvas, PAPER)
+        paint.set_stroke(canvas, self.color)
         canvas.setLineWidth(0.8 * self.k)
         canvas.ellipse(cx - medallion_w / 2, cy - medallion_h / 2, cx + medallion_w / 2, cy + medallion_h / 2,
                        stroke=1, fill=1)
@@ -548,43 +549,52 @@ class _TextCard(_Design):
 # Backs ------------------------------------------------------------------------------------
 
 def _pattern(canvas, pattern: str, x, y, w, h, color: str, step: float) -> None:
-    """Fill a box with a repeating pattern centred on the box, symmetric under a half turn."""
+    """Fill a box with a repeating pattern centred on the box, symmetric under a half turn.
+
+    Only the repeats that reach the box are drawn: patterns are most of a back's drawing.
+    """
     cx, cy = x + w / 2, y + h / 2
-    reach = int(max(w, h) / step) + 2
+    half_w, half_h = w / 2 + step, h / 2 + step  # a repeat beyond the box, so edges are covered
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x, y, w, h)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.setStrokeColor(color)
-    canvas.setFillColor(color)
+    paint.set_stroke(canvas, color)
+    paint.set_fill(canvas, color)
     canvas.setLineWidth(step * 0.09)
-    if pattern == "stripes":
+    if pattern == "stripes":  # diagonal bands at 45°
         canvas.setLineWidth(step * 0.32)
-        for index in range(-2 * reach, 2 * reach + 1):
-            offset = index * step
-            canvas.line(cx + offset - h, cy - h, cx + offset + h, cy + h)
-    elif pattern == "dots":
-        for row in range(-reach, reach + 1):
-            for column in range(-reach, reach + 1):
-                shift = step / 2 if row % 2 else 0.0
+        reach = int((half_w + half_h) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - half_h, cy - half_h, offset + half_h, cy + half_h)
+    elif pattern == "dots":  # offset rows of dots
+        rows, columns = int(half_h / (step * 0.87)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
+            shift = step / 2 if row % 2 else 0.0
+            for column in range(-columns, columns + 1):
                 canvas.circle(cx + column * step + shift, cy + row * step * 0.87, step * 0.17, stroke=0, fill=1)
-    elif pattern == "waves":
-        for row in range(-reach, reach + 1):
+    elif pattern == "waves":  # rows of sine-like curves
+        rows, columns = int(half_h / (step * 0.7)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
             base = cy + row * step * 0.7
             path = canvas.beginPath()
-            path.moveTo(cx - reach * step, base)
-            for column in range(-reach, reach):
+            path.moveTo(cx - columns * step, base)
+            for column in range(-columns, columns):
                 start = cx + column * step
                 path.curveTo(start + step * 0.25, base + step * 0.3, start + step * 0.25, base + step * 0.3,
                              start + step * 0.5, base)
                 path.curveTo(start + step * 0.75, base - step * 0.3, start + step * 0.75, base - step * 0.3,
                              start + step, base)
             canvas.drawPath(path, stroke=1, fill=0)
-    else:  # diamonds: a lattice of diagonal lines, with a dot in every diamond
-        for index in range(-2 * reach, 2 * reach + 1):
-            offset = index * step
-            canvas.line(cx + offset - h, cy - h * 1.4, cx + offset + h, cy + h * 1.4)
-            canvas.line(cx + offset + h, cy - h * 1.4, cx + offset - h, cy + h * 1.4)
+    else:  # diamonds: a lattice of crossing diagonal lines
+        slope = 1.4
+        run = half_h / slope
+        reach = int((half_w + run) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - run, cy - half_h, offset + run, cy + half_h)
+            canvas.line(offset + run, cy - half_h, offset - run, cy + half_h)
     canvas.restoreState()
 
 
@@ -613,7 +623,7 @@ class _Back:
         x, y, w, h = self._medallion()
         spec = text_layout.plain("subtitle", self.back.subtitle, "sans", 7.5 * self.k, 5 * self.k,
                                  align="center", valign="middle", max_lines=2)
-        return TextBox(spec, x + 0.2 * w, y + h * 0.17, 0.6 * w, h * 0.22)
+        return TextBox(spec, x + 0.12 * w, y + h * 0.17, 0.76 * w, h * 0.22)
 
     def boxes(self):
         found = [self._title_box()]
@@ -634,8 +644,8 @@ class _Back:
         paint.round_rect(canvas, inner, inner, self.w - 2 * inner, self.h - 2 * inner, 3.5 * self.k,
                          stroke=accent, line_width=0.5 * self.k)
         x, y, w, h = self._medallion()
-        canvas.setFillColor(color)
-        canvas.setStrokeColor(accent)
+        paint.set_fill(canvas, color)
+        paint.set_stroke(canvas, accent)
         canvas.setLineWidth(1.4 * self.k)
         canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=1)
         gap = 3 * self.k

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from . import fonts
 
 
+@lru_cache(maxsize=4096)
 def rgb(hex_color: str) -> tuple[float, float, float]:
     value = hex_color.lstrip("#")
     return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
@@ -40,17 +42,26 @@ def ink_on(color: str) -> str:
     return "#1b1b1b" if luminance(color) > 0.55 else "#ffffff"
 
 
+def set_fill(canvas, color: str) -> None:
+    """Set the fill colour from #rrggbb (parsed once; reportlab's own colour parsing is slow)."""
+    canvas.setFillColorRGB(*rgb(color))
+
+
+def set_stroke(canvas, color: str) -> None:
+    canvas.setStrokeColorRGB(*rgb(color))
+
+
 def fill_rect(canvas, x: float, y: float, w: float, h: float, color: str) -> None:
-    canvas.setFillColor(color)
+    set_fill(canvas, color)
     canvas.rect(x, y, w, h, stroke=0, fill=1)
 
 
 def round_rect(canvas, x, y, w, h, radius, *, fill: str | None = None, stroke: str | None = None,
                line_width: float = 0.5) -> None:
     if fill:
-        canvas.setFillColor(fill)
+        set_fill(canvas, fill)
     if stroke:
-        canvas.setStrokeColor(stroke)
+        set_stroke(canvas, stroke)
         canvas.setLineWidth(line_width)
     canvas.roundRect(x, y, w, h, radius, stroke=1 if stroke else 0, fill=1 if fill else 0)
 
@@ -71,7 +82,7 @@ def star_path(canvas, cx: float, cy: float, outer: float, inner: float, points: 
 
 
 def star(canvas, cx, cy, outer, color, inner_ratio: float = 0.42, points: int = 5) -> None:
-    canvas.setFillColor(color)
+    set_fill(canvas, color)
     canvas.drawPath(star_path(canvas, cx, cy, outer, outer * inner_ratio, points), stroke=0, fill=1)
 
 
@@ -83,9 +94,9 @@ def polygon(canvas, points, *, fill: str | None = None, stroke: str | None = Non
         path.lineTo(*point)
     path.close()
     if fill:
-        canvas.setFillColor(fill)
+        set_fill(canvas, fill)
     if stroke:
-        canvas.setStrokeColor(stroke)
+        set_stroke(canvas, stroke)
         canvas.setLineWidth(line_width)
     canvas.drawPath(path, stroke=1 if stroke else 0, fill=1 if fill else 0)
 
@@ -112,7 +123,7 @@ def symbol(canvas, char: str, cx: float, cy: float, height: float, color: str,
     canvas.translate(cx, cy)
     if rotate:
         canvas.rotate(180)
-    canvas.setFillColor(color)
+    set_fill(canvas, color)
     canvas.setFont(fonts.font(chosen), size)
     canvas.drawString(-(xmin + xmax) / 2 * size, -(ymin + ymax) / 2 * size, char)
     canvas.restoreState()

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from .. import markup
 from ..errors import Problem
-from . import fonts
+from . import fonts, paint
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
 
 LEADING = 1.2  # line height as a multiple of the font size
 BLOCK_GAP = 0.45  # space between paragraphs, in ems
+RULE_GAP = 1.1  # space before a block with a separator rule (flavour text), in ems
 SIZE_STEP = 0.25  # points: how finely text shrinks
 BULLET = "•"
 DESCENT = 0.25  # room below the baseline in a line box, in ems (DejaVu descends 0.24)
@@ -194,7 +195,7 @@ def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
         if not words:
             continue
         if lines:
-            height += BLOCK_GAP * block_size
+            height += _gap_before(block) * block_size
         current: list[Word] = []
         current_width = 0.0
         first = True
@@ -228,14 +229,15 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
     for number, line in enumerate(fitted.lines):
         size = fitted.size * line.block.scale
         if line.first_in_block and number:
-            cursor -= BLOCK_GAP * size
+            gap = _gap_before(line.block) * size
+            cursor -= gap
             if line.block.rule_above and rule_color:
-                _separator(canvas, x, width, cursor + BLOCK_GAP * size / 2, rule_color)
+                _separator(canvas, x, width, cursor + gap * 0.55, rule_color)
         baseline = cursor - (LEADING - DESCENT) * size
         cursor -= LEADING * size
         left = x + (width - line.width) / 2 if spec.align == "center" else x + line.indent
         if line.block.bullet and line.first_in_block:
-            text.setFillColor(color)
+            text.setFillColorRGB(*paint.rgb(color))
             text.setFont(fonts.font("sans"), size)
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
@@ -245,15 +247,19 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
                 text.setFont(fonts.font(word[0].face), size)
                 text.textOut(" ")
             for piece in word:
-                text.setFillColor(piece.color or color)
+                text.setFillColorRGB(*paint.rgb(piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
     canvas.drawText(text)
 
 
+def _gap_before(block: Block) -> float:
+    return RULE_GAP if block.rule_above else BLOCK_GAP
+
+
 def _separator(canvas, x: float, width: float, y: float, color: str) -> None:
     canvas.saveState()
-    canvas.setStrokeColor(color)
+    paint.set_stroke(canvas, color)
     canvas.setLineWidth(0.4)
     canvas.line(x + width * 0.3, y, x + width * 0.7, y)
     canvas.restoreState()
