@@ -226,35 +226,54 @@ def _muggle_quidditch(check: _Checker) -> None:
 
 
 def _quidditch_v2(check: _Checker) -> None:
+    from ..games.quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH
+
     deck, params = check.deck, check.params
-    quaffle = check.require_card("Quaffle", lambda c: c.props.get("ball") == "quaffle",
-                                 "the Quaffle starts in the centre and is needed for every goal "
-                                 "(mark it props = { ball = \"quaffle\" })")
-    snitch = check.require_card("Golden Snitch", lambda c: c.props.get("ball") == "snitch",
-                                "catching the Snitch is the only way the game ends "
-                                "(mark it props = { ball = \"snitch\" })")
-    for ball in (quaffle, snitch):
-        if ball is not None and ball.kind != "thing":
-            check.error(check.locate.card_field(ball, "kind"),
-                        f"the {ball.name} is of kind {ball.kind!r}; a ball must be a Thing to be in play",
-                        hint='set kind = "thing"')
-    seekers = check.copies(lambda c: c.props.get("seeker", 0) > 0)
-    if seekers == 0:
-        check.error("cards", "no card adds to a Seeker total, so every Snitch showdown ties at 0 and the "
-                    "Snitch always escapes: the game cannot end",
-                    hint="give Seeker cards props = { seeker = 1 }")
-    hand = params["hand_size"]
-    in_pile = deck.total - sum(1 for c in deck.copies() if c.props.get("ball"))
+    ids = {card.id for card in deck.cards}
+    missing, unknown = sorted(KNOWN_CARDS - ids), sorted(ids - KNOWN_CARDS)
+    if missing:
+        check.error("cards", f"the quidditch-v2 engine has rules for card ids the deck lacks: {', '.join(missing)}",
+                    hint="each card's rules live in the engine under its id; restore the ids")
+    for card in deck.cards:
+        if card.id in unknown:
+            check.error(check.locate.card_field(card, "id"), f"card {card.name!r} has id {card.id!r}, which the "
+                        "quidditch-v2 engine has no rules for", hint="use one of the engine's card ids")
+    for ball, why in ((QUAFFLE, "the Quaffle starts in the centre and every goal needs it"),
+                      (SNITCH, "catching the Golden Snitch is the only way the game ends")):
+        card = check.require_card(f"card with id {ball!r}", lambda c, ball=ball: c.id == ball, why)
+        if card is not None and card.kind != "thing":
+            check.error(check.locate.card_field(card, "kind"),
+                        f"the {card.name} is of kind {card.kind!r}; a ball is a Thing", hint='set kind = "thing"')
+    if not check.copies(lambda c: c.kind == "seeker"):
+        check.warning("cards", "the deck has no Seeker cards, so every Snitch showdown ties unless someone has "
+                      "a Seeker bonus in play", hint="Seeker cards have kind = \"seeker\"")
+    hand, cap, search = params["hand_size"], params["turn_cap"], params["search_reveal"]
+    in_pile = deck.total - check.copies(lambda c: c.id == QUAFFLE or
+                                         (c.id == SNITCH and params["snitch_start"] == "discard"))
     for players in check.player_counts:
         pile = in_pile - hand * players
         check.figure(players, "cards dealt", hand * players)
         check.figure(players, "draw pile", pile)
         if pile < 0:
-            check.error("engine.hand_size", f"with {players} players the deal needs {hand * players} cards "
-                        f"but only {in_pile} are in the deck besides the balls", hint="allow fewer players")
-        elif pile < players:
-            check.warning("engine.hand_size", f"with {players} players only {pile} card(s) are left to draw "
-                          "after the deal; the pile runs out in the first round", hint="allow fewer players")
+            check.error("engine.hand_size", f"with {players} players the deal needs {hand * players} cards, but "
+                        f"only {in_pile} start in the draw pile", hint="deal fewer cards or allow fewer players")
+            continue
+        if params["snitch_start"] != "discard":
+            continue
+        # Before the cap each player has `cap` turns; a turn takes one card off the draw pile, and
+        # a Search `search` more (cards that draw extra are left out of this bound).
+        turns = cap * players
+        if pile > turns * (1 + search):
+            check.error("engine.turn_cap", f"with {players} players the turn cap ends the game after {turns} turns, "
+                        f"which take at most {turns * (1 + search)} cards off the {pile}-card draw pile even with "
+                        "a Search every turn: the first reshuffle never comes, so the Golden Snitch waiting in the "
+                        "discard pile can never enter play",
+                        hint=f"raise turn_cap to at least {-(-pile // (players * (1 + search)))} "
+                        "or start the Snitch in the draw pile (snitch_start = \"draw\")")
+        elif pile > turns:
+            check.warning("engine.turn_cap", f"with {players} players the {pile}-card draw pile outlasts the "
+                          f"{turns} draws before the turn cap: the Golden Snitch can enter play only after "
+                          "Searches dig through the deck", hint=f"raise turn_cap to at least {-(-pile // players)}")
 
 
 REQUIREMENTS: dict[str, Callable[[_Checker], None]] = {

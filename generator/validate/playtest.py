@@ -29,7 +29,7 @@ from ..games.base import Game, GameState, game_for
 from ..games.bots import BOT_KINDS
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from ..loader import load_deck
-from ..model import Deck
+from ..model import Card, Deck
 from .locate import Locator
 from .stats import Z_FLAG, histogram_bins, wilson
 
@@ -37,10 +37,6 @@ DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
 CAPPED_WARNING_SHARE = 0.10  # more games than this stopped by the length cap is worth a warning
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
-
-# When the leader is compared: after every round where the engine's summary lists per-round
-# totals (trick games), else at the start of every cycle of turns (one long match).
-LEAD_BY_ROUNDS = {"wizard", "wizard-hearts"}
 
 
 @dataclass(frozen=True)
@@ -149,6 +145,7 @@ class Tally:
         self.lengths: Counter[int] = Counter()  # player decisions per game
         self.lead_changes: Counter[int] = Counter()
         self.card_plays: Counter[str] = Counter()  # times played, all games
+        self.card_games: Counter[str] = Counter()  # games in which anyone played it
         self.card_seat_games: Counter[str] = Counter()  # (seat, game) pairs where the seat played it
         self.card_seat_wins: Counter[str] = Counter()  # ... and that seat won
 
@@ -172,6 +169,7 @@ class Tally:
             self.margins[0] += 1
         self.lengths[decisions] += 1
         self.lead_changes[lead_changes] += 1
+        self.card_games.update({code for played in plays for code in played})
         for seat, played in enumerate(plays):
             for code, times in played.items():
                 self.card_plays[code] += times
@@ -203,7 +201,8 @@ class Tally:
             self.seat_score_sum[seat] += other.seat_score_sum[seat]
         for mine, theirs in ((self.scores, other.scores), (self.margins, other.margins),
                              (self.lengths, other.lengths), (self.lead_changes, other.lead_changes),
-                             (self.card_plays, other.card_plays), (self.card_seat_games, other.card_seat_games),
+                             (self.card_plays, other.card_plays), (self.card_games, other.card_games),
+                             (self.card_seat_games, other.card_seat_games),
                              (self.card_seat_wins, other.card_seat_wins)):
             mine.update(theirs)
 
@@ -234,7 +233,7 @@ class Tally:
             played_in = self.card_seat_games[card.code]
             rate = self.card_seat_wins[card.code] / played_in if played_in else None
             rows.append({"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
-                         "games_share": round(played_in / self.games, 4) if self.games else 0.0,
+                         "games_share": round(self.card_games[card.code] / self.games, 4) if self.games else 0.0,
                          "win_rate_when_played": round(rate, 4) if rate is not None else None,
                          "lift": round(rate - base, 4) if rate is not None else None})
         return rows
@@ -277,7 +276,7 @@ class _Watcher:
     def __init__(self, game: Game, players: int, card_plays: Callable | None):
         self.game = game
         self.state: GameState | None = None
-        self.by_turns = game.id not in LEAD_BY_ROUNDS
+        self.by_turns = not PROFILES[game.id].lead_by_rounds
         self.lower_wins = game.lower_score_wins
         self.leader: int | None = None
         self.changes = 0
@@ -349,7 +348,7 @@ def play_chunk(task: Task) -> Tally:
         tally = Tally(task.players)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    card_plays = CARD_PLAYS.get(game.id)
+    card_plays = PROFILES[game.id].card_plays
     tally = Tally(task.players, game.lower_score_wins, tracks_cards=card_plays is not None)
     for index in range(task.start, task.stop):
         seed = game_seed(task.run_seed, index)
@@ -375,8 +374,41 @@ def _bot_kind(game: Game, wanted: str) -> str:
     return wanted
 
 
-# Engine id -> function(game, state, player, action) -> codes of the cards that action puts into play.
-CARD_PLAYS: dict[str, Callable[[Game, GameState, int, Any], Sequence[str]]] = {}
+def _quidditch_v2_plays(game: Game, state: GameState, player: int, action: Any) -> Sequence[str]:
+    """A card played from hand; the Golden Snitch, however it came (from hand or by a Search),
+    counts once per showdown for the player whose turn it is, when that player shows Seekers."""
+    from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
+
+    if isinstance(action, Play) and action.card != SNITCH:
+        return (game.facts[action.card].code,)
+    if isinstance(action, Reveal) and player == state.active:
+        return (game.facts[SNITCH].code,)
+    return ()
+
+
+@dataclass(frozen=True)
+class EngineProfile:
+    """What the playtest knows about an engine beyond the generic Game API."""
+
+    # Compare the leader after each round the summary lists with totals (trick games), rather
+    # than at the start of each cycle of turns (one long match).
+    lead_by_rounds: bool = False
+    # function(game, state, player, action) -> codes of the cards that action puts into play;
+    # set for games where playing a card is a choice (Dvorak decks), to count card usage.
+    card_plays: Callable[[Game, GameState, int, Any], Sequence[str]] | None = None
+    # The card whose entry into play is the only way a game ends.
+    ending_card: str | None = None
+    # Cards the rules never let anyone play (shown, or always in play).
+    never_played: Callable[[Card], bool] = lambda card: False
+
+
+PROFILES: dict[str, EngineProfile] = {
+    "wizard": EngineProfile(lead_by_rounds=True),
+    "wizard-hearts": EngineProfile(lead_by_rounds=True),
+    "muggle-quidditch": EngineProfile(),
+    "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
+                                  never_played=lambda card: card.kind == "seeker" or card.id == "quaffle"),
+}
 
 
 # -- a whole playtest -------------------------------------------------------------------------
@@ -509,7 +541,36 @@ def _problems(deck: Deck, result: Playtest) -> list[Problem]:
                        "stopped at the engine's length cap instead of ending by the rules",
                 hint="games this long may never end at a real table", severity="warning"))
         problems += _seat_balance(locate, field, where, tally)
+        problems += _card_usage(deck, locate, field, where, tally, result.bot)
     return problems
+
+
+def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tally, bot: str) -> list[Problem]:
+    if not tally.tracks_cards or not tally.games:
+        return []
+    profile = PROFILES[deck.engine]
+    problems = []
+    ending = deck.find_card(profile.ending_card) if profile.ending_card else None
+    if ending is not None and not tally.card_plays[ending.code]:
+        problems.append(locate.problem(
+            field, f"{where}: the {ending.name} never entered play in {tally.games} games, and it is the only "
+                   "way a game ends", hint="check what keeps it out: where it starts, the turn cap, the deck size"))
+    # Heuristic bots skip cards they undervalue; only random bots, which try every legal
+    # action, make a card never played a sign that it cannot be played.
+    never = never_played(deck, tally)
+    if bot == "random" and never and tally.games >= NEVER_PLAYED_MIN_GAMES:
+        problems.append(locate.problem(
+            field, f"{where}: never played in {tally.games} games of random play: {', '.join(never)}",
+            hint="random bots try every legal play, so these cards may be unplayable: check their conditions",
+            severity="warning"))
+    return problems
+
+
+def never_played(deck: Deck, tally: Tally) -> list[str]:
+    """Names of the cards nobody played, leaving out the ending card and cards never played by rule."""
+    profile = PROFILES[deck.engine]
+    return [card.name for card in deck.cards
+            if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
 
 
 def _seat_balance(locate: Locator, field: str, where: str, tally: Tally) -> list[Problem]:

@@ -82,18 +82,21 @@ def _run_table(deck: Deck, runs: list["Run"]) -> list[str]:
 
 
 def _card_lines(deck: Deck, run: "Run") -> list[str]:
-    rows = sorted(run.tally.card_rows(deck), key=lambda row: -row["games_share"])
+    from .playtest import never_played
+
+    played = sorted((row for row in run.tally.card_rows(deck) if row["plays"]), key=lambda row: -row["games_share"])
 
     def card(row: dict) -> str:
-        lift = "" if row["lift"] is None else f" (winner {row['lift'] * 100:+.0f})"
+        lift = "" if row["lift"] is None else f" ({row['lift'] * 100:+.0f})"
         return f"{row['name']} {_percent(row['games_share'])}{lift}"
 
-    never = [row["name"] for row in rows if not row["plays"]]
-    lines = [f"  cards, {run_title(run)}: played in share of games (win rate of who played it, against average)",
-             "    most: " + "; ".join(card(row) for row in rows[:5]),
-             "    least: " + "; ".join(card(row) for row in rows[-5:] if row["plays"])]
+    lines = [f"  cards, {run_title(run)}: share of games a card was played in (its player's win rate "
+             "against the average, in points)",
+             "    most: " + "; ".join(card(row) for row in played[:5]),
+             "    least: " + "; ".join(card(row) for row in played[-5:])]
+    never = never_played(deck, run.tally)
     if never:
-        lines.append(f"    never played: {', '.join(never)}")
+        lines.append(f"    never played by these bots: {', '.join(never)}")
     return lines
 
 
