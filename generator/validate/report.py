@@ -17,7 +17,7 @@ from .playtest import BUILD_GAMES
 
 if TYPE_CHECKING:
     from . import DeckReport, Report
-    from .playtest import Playtest, Run
+    from .playtest import Run
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "validate"
 
