@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
+import sysconfig
 import traceback
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -314,8 +316,9 @@ class _Watcher:
 
 
 def _where(error: BaseException) -> str:
-    """The innermost frame of deckgen's own code in a traceback: file:line function."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "generator" in f.filename]
+    """The innermost frame outside Python's own library in a traceback: file:line function."""
+    libraries = tuple({sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]})
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(libraries)]
     if not frames:
         return ""
     frame = frames[-1]
