@@ -88,20 +88,27 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
     report = DeckReport(str(ref), path, list(problems), deck=deck)
     if deck is None:
         return report
-    composition = check_composition(deck)
-    report.problems += composition.problems
-    report.composition = composition.as_dict()
-    # Errors so far break what the engine reads; lint's concern the printed words only, and a
-    # variant's composition errors only keep that variant out of the playtest.
+    # The loader's errors (unknown suits, ranks, kinds) leave a deck the composition checks and
+    # the renderer cannot read; lint's text checks still can. Composition errors break what the
+    # engine reads; a variant's composition errors keep only that variant out of the playtest.
+    loaded_cleanly = not report.errors
+    broken_variants: set[str] = set()
+    if loaded_cleanly:
+        composition = check_composition(deck)
+        report.problems += composition.problems
+        report.composition = composition.as_dict()
+        variant_problems = _variant_composition(deck, composition.problems)
+        broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
+        report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
-    variant_problems = _variant_composition(deck, composition.problems)
-    broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
-    report.problems = _unique(report.problems + [problem for _, problem in variant_problems] + lint(deck))
+    report.problems = _unique(report.problems + lint(deck, printable=loaded_cleanly))
     games = DEFAULT_GAMES if simulate is None else simulate
-    if not deck.engine or games <= 0:
+    if not loaded_cleanly:
+        report.note = "composition, print and playtest not checked: fix the format errors first"
+    elif not deck.engine or games <= 0:
         report.note = "no playtest: the deck names no engine" if not deck.engine else ""
     elif not engine_ready:
-        report.note = "no playtest: fix the format and composition errors first, then validate again"
+        report.note = "no playtest: fix the composition errors first, then validate again"
     else:
         follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
         report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants)

@@ -21,14 +21,17 @@ from ..model import Card, Deck
 from .locate import Locator
 
 
-def lint(deck: Deck) -> list[Problem]:
+def lint(deck: Deck, printable: bool = True) -> list[Problem]:
+    """Every lint finding; `printable` False (the loader found errors) leaves out the print
+    checks, since the renderer needs a deck without them."""
     locate = Locator(deck)
     problems: list[Problem] = []
     problems += _differing_copies(deck, locate)
     problems += _type_line_contradictions(deck, locate)
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
-    problems += _print_problems(deck, locate)
+    if printable:
+        problems += _print_problems(deck, locate)
     return problems
 
 
