@@ -29,6 +29,7 @@ from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 from ..errors import DeckgenError, OptionError, Problem
 from ..games.base import Game, GameState, game_for
 from ..games.bots import BOT_KINDS
+from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from ..loader import load_deck
 from ..model import Card, Deck
@@ -278,7 +279,9 @@ class _Watcher:
     def __init__(self, game: Game, players: int, card_plays: Callable | None):
         self.game = game
         self.state: GameState | None = None
-        self.by_turns = not PROFILES[game.id].lead_by_rounds
+        profile = PROFILES[game.id]
+        self.by_turns = not profile.lead_by_rounds
+        self.scores = profile.scores
         self.lower_wins = game.lower_score_wins
         self.leader: int | None = None
         self.changes = 0
@@ -291,7 +294,7 @@ class _Watcher:
         if player < 0:
             return
         if self.by_turns and player == 0 and self.previous_player != 0:
-            self.see_scores(state.summary()["scores"])
+            self.see_scores(self.scores(state))
         self.previous_player = player
         if self.card_plays is not None:
             for code in self.card_plays(self.game, state, player, action):
@@ -380,8 +383,6 @@ def _bot_kind(game: Game, wanted: str) -> str:
 def _quidditch_v2_plays(game: Game, state: GameState, player: int, action: Any) -> Sequence[str]:
     """A card played from hand; the Golden Snitch, however it came (from hand or by a Search),
     counts once per showdown for the player whose turn it is, when that player shows Seekers."""
-    from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
-
     if isinstance(action, Play) and action.card != SNITCH:
         return (game.facts[action.card].code,)
     if isinstance(action, Reveal) and player == state.active:
@@ -403,14 +404,18 @@ class EngineProfile:
     ending_card: str | None = None
     # Cards the rules never let anyone play (shown, or always in play).
     never_played: Callable[[Card], bool] = lambda card: False
+    # The scores so far; the engine's summary() by default, a cheaper read where the state
+    # keeps them (sampled once per cycle of turns, it is the watcher's main cost).
+    scores: Callable[[GameState], Sequence[int]] = lambda state: state.summary()["scores"]
 
 
 PROFILES: dict[str, EngineProfile] = {
     "wizard": EngineProfile(lead_by_rounds=True),
     "wizard-hearts": EngineProfile(lead_by_rounds=True),
-    "muggle-quidditch": EngineProfile(),
+    "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)]),
     "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
-                                  never_played=lambda card: card.kind == "seeker" or card.id == "quaffle"),
+                                  never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",
+                                  scores=lambda state: state.score),
 }
 
 
@@ -460,6 +465,12 @@ def _execute(all_tasks: list[Task], workers: int) -> Iterator[tuple[Task, Tally]
         for task in all_tasks:
             yield task, play_chunk(task)
         return
+    # Build each engine once here: forked workers inherit them instead of each building its own.
+    for task in {(t.deck_path, json.dumps(t.params, sort_keys=True, default=str)): t for t in all_tasks}.values():
+        try:
+            _game(task.deck_path, task.params)
+        except DeckgenError:
+            pass  # the workers report it, game by game
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {pool.submit(play_chunk, task): task for task in all_tasks}
         for future in as_completed(futures):

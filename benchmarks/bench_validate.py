@@ -1,0 +1,81 @@
+"""Simulated playtests: games per second per deck on one core and on every core, and memory.
+
+Run: python benchmarks/bench_validate.py [--games N] [--repeats R] [--decks wizard,...]
+For each deck, plays N games per allowed player count with the deck's own rules (heuristic
+bots, as `deckgen validate` does) through `generator.validate.playtest.playtest`, R times
+with one worker and R times with os.cpu_count() workers, and prints the median games per
+second of each, the scaling ratio (all cores / one core) and the spread. Then the memory:
+peak RSS of this process and of the worker processes, and the Python heap peak of an
+in-process run at N and at 4N games (tracemalloc), which should not grow with N because
+games are folded into counters as they finish.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from generator.loader import deck_paths, load_deck  # noqa: E402
+from generator.validate.playtest import playtest  # noqa: E402
+
+
+def rate(deck, games: int, workers: int) -> float:
+    """Games per second for one playtest of the deck's own rules at every player count."""
+    sweep = [f"players={deck.min_players}..{deck.max_players}"]
+    start = time.perf_counter()
+    result = playtest(deck, games, seed=11, workers=workers, sweeps=sweep)
+    elapsed = time.perf_counter() - start
+    played = sum(run.tally.played for run in result.runs)
+    return played / elapsed
+
+
+def heap_peak(deck, games: int) -> float:
+    """Peak Python heap (MiB) of an in-process playtest of `games` games per player count."""
+    tracemalloc.start()
+    playtest(deck, games, seed=11, workers=1, sweeps=[f"players={deck.min_players}..{deck.max_players}"])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2**20
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--decks", default="", help="comma-separated deck ids (default: every deck)")
+    args = parser.parse_args()
+    cores = os.cpu_count() or 1
+    wanted = [d for d in args.decks.split(",") if d]
+    decks = [load_deck(path) for path in deck_paths(ROOT / "decks") if not wanted or path.stem in wanted]
+
+    print(f"{args.games} games per player count, median of {args.repeats} repeats, {cores} cores")
+    print(f"{'deck':<18} {'players':>7} {'1 core g/s':>11} {'spread':>13} {f'{cores} cores g/s':>12} "
+          f"{'spread':>13} {'scaling':>8}")
+    for deck in decks:
+        one = [rate(deck, args.games, 1) for _ in range(args.repeats)]
+        every = [rate(deck, args.games, cores) for _ in range(args.repeats)]
+        print(f"{deck.id:<18} {f'{deck.min_players}-{deck.max_players}':>7} {statistics.median(one):>11.1f} "
+              f"{f'{min(one):.1f}-{max(one):.1f}':>13} {statistics.median(every):>12.1f} "
+              f"{f'{min(every):.1f}-{max(every):.1f}':>13} "
+              f"{statistics.median(every) / statistics.median(one):>7.2f}x")
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"\npeak RSS: this process {own:.0f} MiB, largest worker {workers:.0f} MiB")
+    small, large = max(4, args.games // 4), max(16, args.games)
+    for deck in decks:
+        print(f"python heap peak, {deck.id}: {heap_peak(deck, small):.2f} MiB at {small} games per player count, "
+              f"{heap_peak(deck, large):.2f} MiB at {large}")
+
+
+if __name__ == "__main__":
+    main()
