@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..errors import Problem, UnreadableInput
+from ..errors import DeckgenError, Problem, UnreadableInput
 from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
 from ..model import Deck
 
@@ -142,4 +142,6 @@ def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, **options) 
     """Validate each deck (every deck in `decks_dir` when `refs` is empty); `options` as for
     `validate_deck`."""
     refs = list(refs) or [str(path) for path in deck_paths(decks_dir)]
+    if not refs:
+        raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
     return Report([validate_deck(ref, decks_dir, **options) for ref in refs])

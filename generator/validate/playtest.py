@@ -38,7 +38,7 @@ from .stats import Z_FLAG, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
-CAPPED_WARNING_SHARE = 0.10  # more games than this stopped by the length cap is worth a warning
+CAPPED_WARNING_SHARE = 0.10  # a share of games stopped by the length cap surely above this is worth a warning
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
 
 
@@ -549,11 +549,12 @@ def _problems(deck: Deck, result: Playtest) -> list[Problem]:
             problems.append(locate.problem(
                 field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
                 hint="the game cannot end with this setting: check how it is meant to finish"))
-        elif tally.games and tally.capped / tally.games > CAPPED_WARNING_SHARE:
+        elif tally.games and wilson(tally.capped, tally.games)[0] > CAPPED_WARNING_SHARE:
             problems.append(locate.problem(
                 field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
                        "stopped at the engine's length cap instead of ending by the rules",
-                hint="games this long may never end at a real table", severity="warning"))
+                hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
+                     "may never end at a real table", severity="warning"))
         problems += _seat_balance(locate, field, where, tally)
         problems += _card_usage(deck, locate, field, where, tally, result.bot)
     return problems
