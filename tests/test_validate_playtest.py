@@ -165,7 +165,7 @@ def test_chunks_merged_in_any_order_give_the_same_tally():
 
 def test_lead_changes_count_changes_of_the_sole_leader():
     deck = load_deck(DECKS / "wizard.toml")
-    watcher = playtest_module._Watcher(game_for(deck), 3, None)
+    watcher = playtest_module._Watcher(game_for(deck), 3)
     for scores in ([0, 0, 0], [20, 0, 0], [20, 20, 0], [20, 30, 0], [50, 30, 0], [50, 30, 60]):
         watcher.see_scores(scores)
     assert watcher.changes == 3  # seat 1 -> 2 -> 1 -> 3; ties change nothing

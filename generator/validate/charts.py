@@ -31,7 +31,8 @@ def histogram(bins: Sequence[tuple[int, int, int]], title: str, unit: str) -> st
             f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{peak}</text>',
             f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end">0</text>',
             f'<text x="{left + plot_width / 2:.1f}" y="{height - 4}" text-anchor="middle">{escape(unit)}</text>']
-    label_every = max(1, len(bins) // 8)
+    # Ticks at bin edges, a few of them, so the labels never collide.
+    label_every = max(1, -(-len(bins) // 6))
     for index, (low, high, count) in enumerate(bins):
         bar = plot_height * count / peak
         x = left + index * step
@@ -39,8 +40,9 @@ def histogram(bins: Sequence[tuple[int, int, int]], title: str, unit: str) -> st
         body.append(f'<rect x="{x + 1:.1f}" y="{height - bottom - bar:.1f}" width="{max(step - 2, 1):.1f}" '
                     f'height="{bar:.1f}" fill="{BAR_COLOR}"><title>{escape(label)}: {count}</title></rect>')
         if index % label_every == 0:
-            body.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle">'
-                        f"{escape(label)}</text>")
+            body.append(f'<line x1="{x:.1f}" y1="{height - bottom}" x2="{x:.1f}" y2="{height - bottom + 4}" '
+                        f'stroke="#444"/><text x="{x:.1f}" y="{height - bottom + 15}" text-anchor="middle">'
+                        f"{low}</text>")
     return _frame(height, body, title)
 
 

@@ -34,7 +34,7 @@ from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from ..loader import load_deck
 from ..model import Card, Deck
 from .locate import Locator
-from .stats import Z_FLAG, histogram_bins, wilson
+from .stats import Z95, Z_FLAG, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
@@ -52,13 +52,16 @@ class Setting:
 
 
 def _value(text: str) -> Any:
-    lowered = text.strip().lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text.strip()
+    """A sweep value as TOML would read it: true/false, a whole number, a decimal, else text."""
+    text = text.strip()
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def parse_sweeps(sweeps: Sequence[str]) -> tuple[list[dict[str, Any]], list[int] | None]:
@@ -94,7 +97,7 @@ def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collecti
     variant but those in `skip_variants`."""
     grid, players = parse_sweeps(sweeps)
     counts = players or list(range(deck.min_players, deck.max_players + 1))
-    if sweeps and any(grid_point for grid_point in grid):
+    if any(grid):
         return [Setting(", ".join(f"{k}={v}" for k, v in point.items()), point) for point in grid], counts
     settings = [Setting("deck rules", {})]
     if not sweeps:
@@ -213,10 +216,11 @@ class Tally:
     def played(self) -> int:
         return self.games + sum(self.failures.values())
 
-    def seat_rows(self, z: float | None = None) -> list[dict]:
+    def seat_rows(self, z: float = Z95) -> list[dict]:
+        """Wins by seat with Wilson intervals at `z` (95% by default)."""
         rows = []
         for seat in range(self.players):
-            low, high = wilson(self.wins[seat], self.games, *(() if z is None else (z,)))
+            low, high = wilson(self.wins[seat], self.games, z)
             rows.append({"seat": seat + 1, "wins": self.wins[seat], "outright": self.outright[seat],
                          "win_rate": round(self.wins[seat] / self.games, 4) if self.games else None,
                          "low": round(low, 4), "high": round(high, 4),
@@ -229,10 +233,15 @@ class Tally:
         return sum(self.wins) / (self.games * self.players) if self.games else 0.0
 
     def card_rows(self, deck: Deck) -> list[dict]:
+        """Per card that can be played: how often, in what share of games, and how the win rate
+        of the seat that played it compares with the average seat's (`lift`)."""
         seat_games = self.games * self.players
         base = sum(self.wins) / seat_games if seat_games else 0.0
+        by_rule = PROFILES[deck.engine].never_played
         rows = []
         for card in deck.cards:
+            if by_rule(card):
+                continue
             played_in = self.card_seat_games[card.code]
             rate = self.card_seat_wins[card.code] / played_in if played_in else None
             rows.append({"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
@@ -276,17 +285,17 @@ class _Watcher:
     """Follows one game through `play_game`'s observe hook: the leader over time and the cards
     each seat played."""
 
-    def __init__(self, game: Game, players: int, card_plays: Callable | None):
+    def __init__(self, game: Game, players: int):
         self.game = game
         self.state: GameState | None = None
         profile = PROFILES[game.id]
         self.by_turns = not profile.lead_by_rounds
         self.scores = profile.scores
+        self.card_plays = profile.card_plays
         self.lower_wins = game.lower_score_wins
         self.leader: int | None = None
         self.changes = 0
         self.previous_player = -1
-        self.card_plays = card_plays
         self.plays = [Counter() for _ in range(players)]
 
     def __call__(self, state: GameState, player: int, action) -> None:
@@ -354,11 +363,10 @@ def play_chunk(task: Task) -> Tally:
         tally = Tally(task.players)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    card_plays = PROFILES[game.id].card_plays
-    tally = Tally(task.players, game.lower_score_wins, tracks_cards=card_plays is not None)
+    tally = Tally(task.players, game.lower_score_wins, tracks_cards=PROFILES[game.id].card_plays is not None)
     for index in range(task.start, task.stop):
         seed = game_seed(task.run_seed, index)
-        watcher = _Watcher(game, task.players, card_plays)
+        watcher = _Watcher(game, task.players)
         try:
             record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
         except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed

@@ -57,6 +57,14 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 
 
+def _points(lift: float | None) -> str:
+    """A difference of win rates in percentage points: +4, -12, ±0."""
+    if lift is None:
+        return ""
+    points = round(lift * 100)
+    return f"{points:+d}" if points else "±0"
+
+
 def run_title(run: "Run") -> str:
     return f"{run.setting.name}, {run.players} players"
 
@@ -87,7 +95,7 @@ def _card_lines(deck: Deck, run: "Run") -> list[str]:
     played = sorted((row for row in run.tally.card_rows(deck) if row["plays"]), key=lambda row: -row["games_share"])
 
     def card(row: dict) -> str:
-        lift = "" if row["lift"] is None else f" ({row['lift'] * 100:+.0f})"
+        lift = "" if row["lift"] is None else f" ({_points(row['lift'])})"
         return f"{row['name']} {_percent(row['games_share'])}{lift}"
 
     lines = [f"  cards, {run_title(run)}: share of games a card was played in (its player's win rate "
@@ -165,7 +173,7 @@ def _run_view(deck: Deck, run: "Run") -> dict:
         peak = max(row["games_share"] for row in rows) or 1
         view["card_chart"] = charts.bars(
             [(row["name"], row["games_share"] / peak,
-              f"{_percent(row['games_share'])}" + ("" if row["lift"] is None else f" ({row['lift'] * 100:+.0f})"))
+              _percent(row["games_share"]) + ("" if row["lift"] is None else f" ({_points(row['lift'])})"))
              for row in rows], f"Card usage, {run_title(run)}")
     return view
 
