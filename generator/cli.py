@@ -13,8 +13,14 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
+
+from typer import Abort, Exit
+
+try:  # typer 0.29 and later carry their own copy of click
+    from typer._click.exceptions import ClickException
+except ImportError:  # older typer runs on the click package
+    from click.exceptions import ClickException
 
 from .errors import DeckgenError, InvalidDeck, UnreadableInput
 
@@ -36,8 +42,8 @@ DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path t
 
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [
-    "generator.commands.games",
     "generator.commands.render",
+    "generator.commands.games",
 ]
 
 
@@ -159,12 +165,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
         returned = app(args=argv, prog_name="deckgen", standalone_mode=False)
         code = returned if isinstance(returned, int) else 0
-    except click.exceptions.Exit as done:
+    except Exit as done:
         code = done.exit_code
-    except click.ClickException as error:
+    except ClickException as error:
         error.show()
         code = 2
-    except click.exceptions.Abort:
+    except Abort:
         typer.echo("aborted", err=True)
         code = 130
     except InvalidDeck as error:

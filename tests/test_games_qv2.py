@@ -430,6 +430,14 @@ def test_captain_draws_two_and_discards_two_before_the_hand_limit():
     assert state.hand_size(0) == 5 and state.active == 1
 
 
+@covers("competitive-captain", "qv2.ruling.captain")
+def test_captain_offers_no_draw_when_there_is_nothing_to_draw():
+    state = position(hands=[["WEAVE"], []], dominance=[1, 1], table=[("CAPTAIN", 0)], draw=[], discard=[],
+                     step="manoeuvre")
+    act(state, "outfly P2")  # no "accept"/"decline" asked; P2 has nothing to do, so P1's next turn comes
+    assert state.turn_slots == 3 and decision(state) == "play" and hand(state, 0) == {"WEAVE": 1}
+
+
 @covers("top-keeper", "qv2.ruling.goals")
 @pytest.mark.parametrize("roll, saved", [(4, False), (5, True), (6, True)])
 def test_top_keeper_saves_on_five_or_six(roll, saved):
@@ -598,6 +606,15 @@ def test_pass_answers_an_opponents_penalty_goal_that_sends_your_quaffle_home():
     assert state.score == [10, 0] and state.current_player() == 1 and legal(state) == {"play PASS", "decline"}
     act(state, "play PASS")
     assert state.quaffle == 1
+
+
+@covers("qv2.ruling.pass-triggers", "playing-tough")
+def test_pass_answers_a_penalty_goal_your_own_playing_tough_gave_away():
+    state = position(table=[("TOUGH", 0)], hands=[["PASS"], []], quaffle=0, step="start")
+    act(state, "roll 1")
+    assert state.score == [0, 10] and legal(state) == {"play PASS", "decline"}
+    act(state, "play PASS")
+    assert state.quaffle == 0
 
 
 @covers("strayed-off-the-pitch", "qv2.ruling.strayed", "qv2.ruling.pass-triggers")

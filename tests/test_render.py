@@ -11,7 +11,7 @@ import pypdfium2
 import pytest
 from pypdf.generic import ContentStream
 
-from conftest import DECK_PATHS, DECKS
+from .conftest import DECK_PATHS, DECKS
 from generator.errors import InvalidDeck, OptionError
 from generator.loader import load_deck
 from generator.model import CARD_SIZES_MM
@@ -234,6 +234,24 @@ def test_text_on_cards_is_extractable(wizard_sheets):
     assert deck.back.title in flat
 
 
+def test_fonts_are_embedded_subsets_and_cards_are_vectors(wizard_sheets):
+    _deck, reader, _data = wizard_sheets
+    fonts, images = {}, 0
+    for page in reader.pages:
+        for form in page["/Resources"]["/XObject"].values():
+            resources = form.get_object()["/Resources"]
+            for font in resources.get("/Font", {}).values():
+                font = font.get_object()
+                fonts[font["/BaseFont"]] = font
+            images += sum(1 for x in resources.get("/XObject", {}).values() if x.get_object()["/Subtype"] == "/Image")
+    assert fonts and images == 0
+    for name, font in fonts.items():
+        assert "+DejaVu" in name, name  # a subset tag: only the glyphs used are stored
+        descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font \
+            else font["/FontDescriptor"]
+        assert "/FontFile2" in descriptor.get_object()
+
+
 def _rendered(data: bytes, page: int, dpi: int = 20):
     pdf = pypdfium2.PdfDocument(data)
     image = pdf[page].render(scale=dpi / 72).to_pil().convert("RGB")
@@ -369,3 +387,51 @@ def test_every_deck_prints_with_all_its_text_on_the_sheets(deck_path):
             assert card.name.upper() in flat
         else:
             assert (deck.rank(card.rank).index or deck.rank(card.rank).code) in flat
+
+
+def test_designs_follow_what_a_card_has(tmp_path):
+    suited = """
+[[suits]]
+id = "sun"
+name = "Sun"
+symbol = "☀"
+code = "SU"
+color = "#c98a00"
+[[ranks]]
+id = "3"
+name = "Three"
+code = "3"
+[[ranks]]
+id = "knight"
+name = "Knight"
+code = "N"
+[[ranks]]
+id = "wizard"
+name = "Wizard"
+code = "W"
+[[card_sets]]
+kind = "thing"
+[[kinds]]
+id = "jester"
+name = "Jester"
+[[cards]]
+name = "Fool"
+code = "FO"
+kind = "jester"
+text = "Loses every trick."
+"""
+    deck = load_deck(write_deck(tmp_path, suited + text_cards(1)))
+    designs = {card.code: cards.design_name(deck, card) for card in deck.cards}
+    assert designs == {"3SU": "playing", "NSU": "playing", "WSU": "playing", "FO": "picture", "C1": "text"}
+    flat = pdf_text(sheets.print_sheets(deck))
+    assert "KNIGHT" in flat  # a rank with no pips, letter or figure is named on the card
+    assert "FOOL" in flat and "Loses every trick." in flat
+    assert flat.count("☀") >= 3 * 2 + 3  # corner indices at both ends, and the Three's pips
+
+
+def test_a_word_longer_than_a_line_is_named(tmp_path):
+    word = "Supercalifragilisticexpialidocious" * 3
+    deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Long Word"\ncode = "LW"\nkind = "thing"\n'
+                                          f'text = "Fly with the {word} today."\n'))
+    problems = text.text_problems(deck)
+    assert len(problems) == 1 and word in problems[0].message and "hyphen" in problems[0].hint

@@ -11,7 +11,7 @@ import pypdfium2
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from conftest import DECKS
+from .conftest import DECKS
 from generator.loader import load_deck
 from generator.render import images, sheets
 from generator.render.images import card_image, pixel_size, render_cards

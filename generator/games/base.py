@@ -207,15 +207,19 @@ ENGINES: dict[str, str] = {
 }
 
 
-def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
-    """The engine named by the deck, built with the deck's parameters plus overrides."""
+def engine_class(deck: Deck) -> type[Game]:
+    """The `Game` class of the engine the deck names."""
     import importlib
 
     if not deck.engine:
         raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
     module_name, class_name = ENGINES[deck.engine].split(":")
-    game_class = getattr(importlib.import_module(module_name), class_name)
-    return game_class(deck, params)
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
+    """The engine named by the deck, built with the deck's parameters plus overrides."""
+    return engine_class(deck)(deck, params)
 
 
 @dataclass

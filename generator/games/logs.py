@@ -83,7 +83,9 @@ class GameLog:
         self.data = data
         self.path = path
         self.deck = deck
-        self._positions = _ValuePositions(text)
+        self._text = text
+        self._positions: _ValuePositions | None = None  # scanned on the first error only
+        self._cards = {card.code.upper(): card for card in deck.cards}
         self.root = Entry(self, data, "")
         self.players: tuple[str, ...] = ()
         self.seed: int | None = None
@@ -95,6 +97,8 @@ class GameLog:
         return MalformedLog(Problem(message, field=field, line=self.line(field), file=self.path, hint=hint))
 
     def line(self, field: str) -> int | None:
+        if self._positions is None:
+            self._positions = _ValuePositions(self._text)
         return self._positions.line(field)
 
     def check_type(self, value: Any, kind: type | tuple[type, ...], field: str, what: str) -> Any:
@@ -158,6 +162,9 @@ class GameLog:
 
     def card(self, code: Any, field: str) -> Card:
         """A card of the deck by code (case-insensitive), id or name."""
+        card = self._cards.get(code.upper()) if type(code) is str else None
+        if card is not None:
+            return card
         self.check_type(code, str, field, "a card code")
         card = self.deck.find_card(code)
         if card is None:
@@ -188,8 +195,9 @@ def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path 
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-        raise MalformedLog(Problem(f"not valid TOML: {reason}", line=int(match.group(1)) if match else None,
+        reason = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", message)
+        line = int(match.group(1)) if match else (len(text.splitlines()) if "end of document" in message else None)
+        raise MalformedLog(Problem(f"not valid TOML: {reason}", line=line,
                                    file=path, hint="check quotes, brackets and commas here or on the line before")) from None
     log = GameLog(data, text, path, deck)
     log.read_header(engine_sections)
@@ -278,9 +286,11 @@ class _ValuePositions:
                 position = text.index("\n", end) if "\n" in text[end:] else len(text)
                 continue
             equals = self._key_end(position)
-            key = table + tuple(self._split_key(text[position:equals]))
+            names = tuple(self._split_key(text[position:equals]))
+            for cut in range(1, len(names)):  # a dotted key also places its tables: hands.A places hands
+                self.starts.setdefault(table + names[:cut], position)
             value = self._skip_blank(equals + 1)
-            self.starts[key] = value
+            self.starts[table + names] = value
             position = self._skip_value(value)
 
     def _resolve(self, names: list[str]) -> tuple:

@@ -40,9 +40,13 @@ from .quidditch_v2_cards import (
     FirstPlayer, InPlay, Manoeuvre, Pick, Play, RandomPick, Reveal, Roll,
 )
 
-CHANCE_ACTIONS = (Draw, Roll, Coin, FirstPlayer, RandomPick)
+CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
 _NAME = re.compile(r"[^\s:]+")
 _SEAT = re.compile(r"[Pp]\d+")
+
+# The steps of a turn after the start-of-turn effects (qv2.turn.order).
+_TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
+               ("next",))
 
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
@@ -113,7 +117,8 @@ class QuidditchV2Game(Game):
             raise DeckgenError(f"deck {deck.id!r} lacks cards the quidditch-v2 engine needs: {', '.join(missing)}")
         unknown = sorted(ids - KNOWN_CARDS)
         if unknown:
-            raise DeckgenError(f"deck {deck.id!r} has cards the quidditch-v2 engine has no rules for: {', '.join(unknown)}")
+            raise DeckgenError(f"deck {deck.id!r} has cards the quidditch-v2 engine has no rules for: "
+                               f"{', '.join(unknown)}")
         self.facts: dict[str, CardFacts] = {}
         for card in deck.cards:
             subtype = card.type_line.split(" - ", 1)[1].strip().lower() if " - " in card.type_line else ""
@@ -169,10 +174,17 @@ class QuidditchV2Game(Game):
             text = log.check_type(raw, str, field, "an action")
             name, said, action_text = text.partition(": ")
             actor = log.seat(name.strip(), field) if said else None
+            action_text = action_text.strip() if said else text.strip()
+            is_chance = action_text.split(" ", 1)[0].lower() in CHANCE_VERBS
+            if is_chance and actor is not None:
+                raise log.error(field, f"{text!r}: chance events are written without a player's name")
+            if not is_chance and actor is None:
+                raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
             while actor is not None and state.current_player() == CHANCE:
                 yield LogStep(None, field)  # chance the log leaves to its seed
             if state.is_terminal():
-                raise IllegalAction(f"{text!r} comes after the end of the game", "qv2.end.snitch",
+                rule = "qv2.end.turn-cap" if state.end_reason == "turn-cap" else "qv2.end.snitch"
+                raise IllegalAction(f"{text!r} comes after the end of the game", rule,
                                     where={**state.where(), "field": field})
             if index == 0 and turn_of is not None and state.active != turn_of:
                 raise IllegalAction(
@@ -180,25 +192,20 @@ class QuidditchV2Game(Game):
                     f"({_DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             try:
-                action = state.parse_action(action_text.strip() if said else text.strip())
+                action = state.parse_action(action_text)
             except ValueError as error:
                 raise log.error(field, str(error), hint="see docs/game-logs.md for how actions are written") from None
             except IllegalAction as error:
                 error.where["field"] = field
                 raise
-            is_chance = isinstance(action, CHANCE_ACTIONS)
-            if is_chance and actor is not None:
-                raise log.error(field, f"{text!r}: chance events are written without a player's name")
-            if not is_chance and actor is None:
-                raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
             expected = state.current_player()
             if actor is not None and actor != expected:
-                waiting = "chance" if expected == CHANCE else log.players[expected]
-                frame = state.stack[-1]
+                waiting = log.players[expected] if expected >= 0 else "chance"
+                response = isinstance(action, Play) and action.card in RESPONSES
                 raise IllegalAction(
                     f"{log.players[actor]} acts out of turn: the game is waiting for {waiting} "
-                    f"({_DECISION_WORDS[frame[1]]})", STEP_RULES.get(frame[1], "qv2.turn.order")
-                    if frame[1] not in ("draw", "roll", "coin", "first", "random_discard") else "qv2.turn.order",
+                    f"({_DECISION_WORDS[state.stack[-1][1]]})",
+                    "qv2.response.general" if response else "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             yield LogStep(action, field)
 
@@ -222,6 +229,81 @@ class QuidditchV2Game(Game):
             state.apply(action)
         return {"setup": {"actions": setup}, "turns": turns}
 
+    # -- quick rulings (deckgen rule quidditch-v2 ...) -----------------------------------------
+
+    def quick_ruling(self, question: Sequence[str]) -> dict:
+        """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
+        which manoeuvres P1 may choose in that position, and what bars the others."""
+        tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
+        usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
+                 "[dopplebeater] [feint]   (the question is asked for P1)")
+        if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
+            raise DeckgenError(f"quidditch-v2 answers one question; {usage}")
+        dominance: list[int] = []
+        quaffle: int | None = None
+        table: list[tuple[str, int]] = []
+        flags: set[str] = set()
+        owner = None
+        rest = iter(tokens[1:])
+        for word in rest:
+            low = word.casefold()
+            if low == "dominance":
+                continue
+            if low.isdigit() and not table and owner is None:
+                dominance.append(int(low))
+            elif low == "quaffle":
+                where = next(rest, "").casefold()
+                quaffle = None if where in ("centre", "center", "none") else _quick_seat(where, usage)
+            elif _SEAT.fullmatch(low):
+                owner = _quick_seat(low, usage)
+            elif low in ("dopplebeater", "dopple", "feint", "wronski"):
+                flags.add("feint" if low in ("feint", "wronski") else "dopplebeater")
+            elif owner is not None and self.deck.find_card(word) is not None:
+                table.append((self.deck.find_card(word).code, owner))
+            else:
+                raise DeckgenError(f"cannot read {word!r} in the question; {usage}")
+        if not self.min_players <= len(dominance) <= self.max_players:
+            raise DeckgenError(f"give one dominance per player, {self.min_players} to {self.max_players} numbers; "
+                               f"{usage}")
+        if quaffle is not None and quaffle >= len(dominance) or any(seat >= len(dominance) for _, seat in table):
+            raise DeckgenError(f"there are only {len(dominance)} players (P1..P{len(dominance)})")
+        state = self.new_state(len(dominance))
+        position = ", ".join(f"P{seat + 1} {points}" for seat, points in enumerate(dominance))
+        rules, rulings = ["qv2.manoeuvre.general"], ["qv2.ruling.thresholds"]
+        if dominance[0] < 1:
+            return {"question": "manoeuvres", "allowed": [], "answer": f"P1 cannot manoeuvre (dominance {position}).",
+                    "reasons": ["every manoeuvre costs 1 dominance and P1 has none to pay"],
+                    "rules": rules, "rulings": rulings}
+        state.set_up_position(hands=[[] for _ in dominance], table=table, dominance=dominance, quaffle=quaffle,
+                              step="manoeuvre")
+        state.no_bludger = "dopplebeater" in flags
+        if "feint" in flags:
+            state.feint_lock[0] = state.own_turns[0] + 3
+        state._legal = None
+        legal = state.legal_actions()
+        allowed = [state.format_action(action) for action in legal if action != SKIP]
+        reasons = []
+        targets = state.opponents(0)
+        for kind in ("score", "bludger", "snatch", "outfly", "search"):
+            asked = [Manoeuvre(kind, target) for target in targets] if kind in ("score", "bludger", "outfly") \
+                else [Manoeuvre(kind)]
+            if kind == "bludger" and state.has(0, POWBEAT):
+                asked = [Manoeuvre(kind, target, random=True) for target in targets]
+            for action in asked:
+                if action in legal or (kind == "bludger" and Manoeuvre(kind, action.target) in legal):
+                    continue
+                message, rule, ruling = state._why_manoeuvre_illegal(action, 0)
+                reasons.append(f"not {state.format_action(action)}: {message} [{rule}]")
+                if not rule.startswith("card:") and rule not in rules:
+                    rules.append(rule)
+                if ruling and ruling not in rulings:
+                    rulings.append(ruling)
+        holder = "in the centre" if quaffle is None else f"with P{quaffle + 1}"
+        answer = (f"With dominance {position} and the Quaffle {holder}, P1 may choose: "
+                  f"{', '.join(allowed) or 'nothing'} (or no manoeuvre).")
+        return {"question": "manoeuvres", "allowed": allowed, "answer": answer, "reasons": reasons,
+                "rules": rules, "rulings": rulings}
+
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":
             return QuidditchV2Bot(rng)
@@ -240,6 +322,10 @@ class QuidditchV2Game(Game):
 
 class QuidditchV2State(CardEffects, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
+
+    # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
+    _steps: dict[str, Any] = {}
+    _answers: dict[str, Any] = {}
 
     def __init__(self, game: QuidditchV2Game, num_players: int):
         self.game = game
@@ -304,7 +390,7 @@ class QuidditchV2State(CardEffects, GameState):
         frame = self.stack.pop()
         self._legal = None
         self.actions_applied += 1
-        getattr(self, "_answer_" + frame[1])(action, *frame[2:])
+        self._answers[frame[1]](self, action, *frame[2:])
         self._advance()
 
     def _is_legal(self, action) -> bool:
@@ -360,7 +446,7 @@ class QuidditchV2State(CardEffects, GameState):
             "turns": self.turn_slots,
             "active": self.label(self.active),
             "reshuffles": self.reshuffles,
-            "snitch": ("caught by " + self.label(self.caught_by)) if self.caught_by is not None else self._snitch_place(),
+            "snitch": self._snitch_place(),
             "table": [self.thing_name(thing) for thing in self.table],
             "hand_sizes": [sum(hand.values()) for hand in self.hands],
             "draw_pile": self.draw_total,
@@ -409,7 +495,7 @@ class QuidditchV2State(CardEffects, GameState):
 
     def where(self) -> dict:
         """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
-        step = "game over" if self.over else _DECISION_WORDS[self.stack[-1][1]]
+        step = "game over" if self.over else _STEP_NAMES[self.stack[-1][1]]
         rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
         return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
 
@@ -433,6 +519,8 @@ class QuidditchV2State(CardEffects, GameState):
         return counts
 
     def _snitch_place(self) -> str:
+        if self.caught_by is not None:
+            return "caught by " + self.label(self.caught_by)
         if self.snitch_zone == "pitch":
             return "being chased"
         if SNITCH in self.discard:
@@ -453,11 +541,9 @@ class QuidditchV2State(CardEffects, GameState):
                 return thing
         return None
 
-
-    def opponents(self, seat: int) -> list[int]:
+    def opponents(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order, starting on the seat's left."""
-        n = self.num_players
-        return [(seat + step) % n for step in range(1, n)]
+        return _OPPONENTS[self.num_players][seat]
 
     def locked_out(self, seat: int) -> bool:
         """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
@@ -523,13 +609,16 @@ class QuidditchV2State(CardEffects, GameState):
         self.own_turns = [1] * n
         self.reshuffles = reshuffles
         self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
+        self.missed = [0] * n
+        self.feint_lock = [-1] * n
+        self.revealed, self.committed, self.deferred, self.round_ends = [], {}, [], []
+        self.snitch_zone = self.caught_by = None
         steps = {"draw": ("draw_step",), "plays": ("plays",), "manoeuvre": ("manoeuvre",),
                  "end": ("end_destroy",), "hand_limit": ("hand_limit",)}
         if step not in steps and step != "start":
             raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
         self._sync_watched()
-        rest = [("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
-                ("next",)]
+        rest = list(_TURN_STEPS)
         if step == "start":
             frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
         else:
@@ -550,13 +639,15 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _advance(self) -> None:
         stack = self.stack
+        steps = self._steps
         while stack and not self.over:
-            self._check_outside_problems()
+            if self.outprob is not None:
+                self._check_outside_problems()
             top = stack[-1]
             if top[0] == "ask":
                 return
             stack.pop()
-            getattr(self, "_do_" + top[0])(*top[1:])
+            steps[top[0]](self, *top[1:])
 
     def _finish(self, reason: str) -> None:
         if self.turn_slots:
@@ -569,7 +660,6 @@ class QuidditchV2State(CardEffects, GameState):
     def _gain(self, seat: int, amount: int) -> None:
         """Change dominance; it never drops below 0 (qv2.dominance.track)."""
         self.dom[seat] = max(0, self.dom[seat] + amount)
-
 
     def _destroy(self, thing: InPlay) -> None:
         self._remove_from_table(thing)
@@ -601,7 +691,7 @@ class QuidditchV2State(CardEffects, GameState):
     # setup and the turn
 
     def _do_deal(self) -> None:
-        seats = [self.active] + self.opponents(self.active)
+        seats = (self.active, *self.opponents(self.active))
         self._push(*[("draw", seat, "hand") for _ in range(self.params["hand_size"]) for seat in seats])
 
     def _do_draw(self, seat: int, dest: str) -> None:
@@ -624,13 +714,11 @@ class QuidditchV2State(CardEffects, GameState):
             self._push(("next",))
             return
         self.own_turns[seat] += 1
-        self._push(*[("start_one", uid) for uid in self._start_triggers(seat)], ("draw_step",), ("blag_turn",), ("plays",),
-                   ("manoeuvre",), ("end_destroy",), ("hand_limit",), ("next",))
+        self._push(*[("start_one", uid) for uid in self._start_triggers(seat)], *_TURN_STEPS)
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
         self._push(("turn",))
-
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
@@ -648,13 +736,16 @@ class QuidditchV2State(CardEffects, GameState):
         return None
 
     def _do_plays(self) -> None:
-        if len(self._play_options(self.active)) > 1:
+        options = self._play_options(self.active)
+        if len(options) > 1:
             self._ask("play", self.active)
+            self._legal = options  # nothing changes before the ask is answered
 
     def _do_manoeuvre(self) -> None:
-        if self._manoeuvre_options(self.active):
+        options = self._manoeuvre_options(self.active)
+        if options:
             self._ask("manoeuvre", self.active)
-
+            self._legal = (*options, SKIP)
 
     def _do_hand_limit(self) -> None:
         if self.hand_size(self.active) > self.params["hand_size"]:
@@ -713,7 +804,7 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _do_snitch(self, seat: int) -> None:
         self.snitch_zone = "pitch"
-        order = [seat] + self.opponents(seat)
+        order = (seat, *self.opponents(seat))
         self._push(("snitch_blag", seat), ("commits", tuple(order)), ("snitch_reveal",), ("deferred",),
                    ("caught_end",))
 
@@ -758,8 +849,7 @@ class QuidditchV2State(CardEffects, GameState):
         if self.caught_by is not None:
             self._finish("finished")
 
-    # card effects that run as steps
-
+    # the Search manoeuvre
 
     def _do_search_done(self, seat: int) -> None:
         revealed, self.revealed = self.revealed, []
@@ -767,7 +857,6 @@ class QuidditchV2State(CardEffects, GameState):
         self.discard.extend(card for card in revealed if card != SNITCH)
         if found:
             self._push(("snitch", seat))
-
 
     # -- answers to asks -------------------------------------------------------------------
 
@@ -787,7 +876,6 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _answer_random_discard(self, action: RandomPick, _chance: int, seat: int) -> None:
         self._discard_from_hand(seat, action.card)
-
 
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
@@ -815,7 +903,7 @@ class QuidditchV2State(CardEffects, GameState):
         elif kind == "outfly":
             self._gain(target, -1)
             self._gain(seat, 1)
-            if self.has(seat, CAPTAIN):
+            if self.has(seat, CAPTAIN) and (self.draw_total or self.discard):
                 self._ask("captain", seat)
         elif kind == "search":
             self._push(*[("draw", seat, "reveal")] * self.params["search_reveal"], ("search_done", seat))
@@ -843,14 +931,10 @@ class QuidditchV2State(CardEffects, GameState):
         self._discard_from_hand(holder, BLAG)
         self._blagging(holder, action.player, deferred=(moment == "snitch"))
 
-
     def _answer_reveal(self, action: Reveal, seat: int) -> None:
         for card in action.cards:
             self._take_from_hand(seat, card)
         self.committed[seat] = action.cards
-
-    # -- playing a card ----------------------------------------------------------------------
-
 
     # -- legal actions -----------------------------------------------------------------------
 
@@ -898,7 +982,6 @@ class QuidditchV2State(CardEffects, GameState):
                 options.append(Reveal(tuple(card for card, k in zip(seekers, counts) for _ in range(k))))
             return tuple(options)
         raise AssertionError(f"unknown decision {kind}")
-
 
     def _manoeuvre_options(self, seat: int) -> list:
         dom = self.dom
@@ -1245,6 +1328,19 @@ class QuidditchV2State(CardEffects, GameState):
         return matches[index].uid
 
 
+QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
+                           for name in dir(QuidditchV2State) if name.startswith("_do_")}
+QuidditchV2State._answers = {name[8:]: getattr(QuidditchV2State, name)
+                             for name in dir(QuidditchV2State) if name.startswith("_answer_")}
+_OPPONENTS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
+              for n in range(QuidditchV2Game.min_players, QuidditchV2Game.max_players + 1)}
+
+def _quick_seat(word: str, usage: str) -> int:
+    if _SEAT.fullmatch(word) and int(word[1:]) >= 1:
+        return int(word[1:]) - 1
+    raise DeckgenError(f"{word!r} is not a player (P1, P2...); {usage}")
+
+
 # What answers each decision takes, and how to say it in messages.
 _EXPECTED = {
     "draw": (Draw,), "roll": (Roll,), "coin": (Coin,), "first": (FirstPlayer,), "random_discard": (RandomPick,),
@@ -1257,6 +1353,13 @@ _ACTION_WORDS = {
     Draw: "draw", Roll: "roll", Coin: "coin", FirstPlayer: "first", RandomPick: "random", Play: "play",
     EndPlays: "end", Manoeuvre: "a manoeuvre or skip", Discard: "discard", Accept: "accept",
     Decline: "decline", Pick: "pick", Destroy: "destroy", Reveal: "reveal",
+}
+_STEP_NAMES = {
+    "draw": "draw", "roll": "die roll", "coin": "coin flip", "first": "choosing the first player",
+    "random_discard": "Bludger", "play": "playing cards", "manoeuvre": "manoeuvre", "discard": "discarding",
+    "saved": "goal", "pass": "Quaffle changing hands", "blag": "Blagging window", "block": "Blistering Speed",
+    "penalty_save": "Penalty", "quiet": "It's all gone quiet", "captain": "Competitive Captain",
+    "rain_pick": "Rain", "penalty_to": "Playing Tough", "end": "end of turn", "reveal": "Snitch",
 }
 _DECISION_WORDS = {
     "draw": "the card drawn", "roll": "a die roll", "coin": "a coin flip", "first": "the first player",

@@ -195,7 +195,10 @@ class CardEffects:
 
     def has(self, seat: int, card: str) -> bool:
         """Whether the seat controls a working (not blank) copy of the card."""
-        return any(t.card == card and t.owner == seat and not self.is_blank(t) for t in self.table)
+        for thing in self.table:
+            if thing.card == card and thing.owner == seat and not self.is_blank(thing):
+                return True
+        return False
 
     def broom_speed(self, seat: int) -> int:
         """Speed of the seat's fastest broomstick in play (0 with none). Blank brooms keep speed."""
@@ -210,6 +213,7 @@ class CardEffects:
             target = thing.player
             if self.dom[target] == 0 or self.dom[target] > self.dom[thing.owner]:
                 self._destroy(thing)
+                self._legal = None
 
     def _sync_watched(self) -> None:
         """Remember the single Flying High and Outside Problems in play (the deck has one of each)."""
@@ -410,7 +414,7 @@ class CardEffects:
         elif card == BLISTER:
             mine = self.broom_speed(seat)
             if not any(self.broom_speed(other) > mine for other in self.opponents(seat)):
-                self._push(("blister", seat, mine, tuple(self.opponents(seat))))
+                self._push(("blister", seat, mine, self.opponents(seat)))
         elif card == DOPPLE:
             self._discard_from_hand(seat, action.cost)
             self.missed[target] += props.get("missed_turns", 1)
@@ -421,7 +425,7 @@ class CardEffects:
             if self.quaffle is not None:
                 self._push(("quaffle", (self.quaffle + 1) % self.num_players, seat, False))
         elif card == PENALTY:
-            self._push(("penalty", seat, target, tuple(self.opponents(seat))))
+            self._push(("penalty", seat, target, self.opponents(seat)))
         elif card == BLAG:
             self._blagging(seat, target, deferred=False)
         elif card == WRONSKI:

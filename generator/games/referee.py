@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import markup
 from ..model import Deck
-from .base import Game, GameState, IllegalAction
+from .base import Game, GameState, IllegalAction, engine_class
 from .logs import GameLog, make_game, read_log
 
 
@@ -103,8 +103,7 @@ class RefereeReport:
 
 
 def referee_file(deck: Deck, path: Path) -> RefereeReport:
-    engine = _engine_class(deck)
-    log = read_log(path, deck, engine.log_sections)
+    log = read_log(path, deck, engine_class(deck).log_sections)
     return referee(log)
 
 
@@ -136,18 +135,6 @@ def referee(log: GameLog) -> RefereeReport:
     except IllegalAction as error:
         violation = _violation(log, game, state, error, error.where.get("field", field_name))
     return _report(log, game, state, actions, violation)
-
-
-def _engine_class(deck: Deck):
-    import importlib
-
-    from ..errors import DeckgenError
-    from .base import ENGINES
-
-    if not deck.engine:
-        raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
-    module_name, class_name = ENGINES[deck.engine].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
 
 
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:

@@ -91,16 +91,6 @@ def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_sea
     return hands
 
 
-def follow_options(hand: list[int], led_suit: int, suit_of: Sequence[int], free: Sequence[bool]) -> list[int]:
-    """The distinct cards of `hand` playable to a trick whose led suit is `led_suit`: cards of
-    that suit (and `free` cards) if the hand has one, else anything."""
-    if led_suit >= 0:
-        for card in hand:
-            if suit_of[card] == led_suit:
-                return sorted({c for c in hand if suit_of[c] == led_suit or free[c]})
-    return sorted(set(hand))
-
-
 PASS_OFFSETS = {"left": 1, "right": -1, "across": 0, "hold": None}
 
 

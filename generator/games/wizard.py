@@ -16,13 +16,15 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
 from .bots import HeuristicBot
-from .logs import GameLog, LogStep
+from .logs import GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
     CardTable,
@@ -196,7 +198,8 @@ class WizardGame(Game):
                 raise log.error(field, f"{len(bids)} bids for {n} players")
             written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
         else:
-            by_seat = {log.seat(name, f"{field}.{name}"): (f"{field}.{name}", bid) for name, bid in (bids or {}).items()}
+            by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
+                       for name, bid in (bids or {}).items()}
             written = []
             for k in range(n):
                 seat = (state.dealer + 1 + k) % n
@@ -323,7 +326,11 @@ class WizardGame(Game):
                 raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
         if round_number is None:
             raise DeckgenError(f"say which round (how many cards each): {usage}")
-        players = players or len(earlier) + 1
+        if players is None:  # the bidder is taken to bid last
+            players = len(earlier) + 1
+            if players < self.min_players:
+                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
+                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
         self.check_players(players)
         if round_number < 1 or round_number > self.num_rounds(players):
             raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
@@ -432,7 +439,7 @@ class WizardState(TrickState):
         self.bids_made = 0
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
-        self.undealt: list[int] = []
+        self.undealt: list[int] = []  # copies of each card still in the deck after the deal
         self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit
 
     # -- GameState API -------------------------------------------------------------------
@@ -452,8 +459,8 @@ class WizardState(TrickState):
         led = self.led
         if led >= 0 and self.suit_counts[seat][led]:
             suit_of, free = self.table.suit, self.game.free
-            return list(dict.fromkeys(c for c in hand if suit_of[c] == led or free[c]))
-        return list(dict.fromkeys(hand))
+            return list(set([c for c in hand if suit_of[c] == led or free[c]]))
+        return list(set(hand))
 
     def apply(self, action: Action) -> None:
         phase = self.phase
@@ -581,7 +588,7 @@ class WizardState(TrickState):
             if not isinstance(action, TurnUp):
                 raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
             card = action.card
-            if not 0 <= card < len(self.table.code) or card not in self.undealt:
+            if not 0 <= card < len(self.table.code) or not self.undealt[card]:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
                                     R_COUNTS, where=where)
@@ -613,9 +620,8 @@ class WizardState(TrickState):
                 counts_of_seat[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
         self.trump = NO_SUIT
         self.turned = None
-        self.undealt = [card for card, copies in enumerate(self.table.copies)
-                        for _ in range(copies - counts[card])]
-        if self.undealt:
+        self.undealt = [copies - dealt for copies, dealt in zip(self.table.copies, counts)]
+        if (self.round + 1) * self.num_players < self.table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
             self._start_bidding()
@@ -627,7 +633,8 @@ class WizardState(TrickState):
             order = rng.sample(self.table.physical, (self.round + 1) * self.num_players)
             hands = deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)
             return Deal(tuple(tuple(hand) for hand in hands))
-        return TurnUp(self.undealt[rng.randrange(len(self.undealt))])
+        position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
+        return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
 
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

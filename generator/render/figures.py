@@ -32,6 +32,17 @@ def court_palette(suit_color: str) -> Palette:
     return Palette(primary, secondary)
 
 
+def contrasts(color: str) -> tuple[str, str]:
+    """A second costume colour and a trim colour that stand out against `color`."""
+    import colorsys
+
+    hue, _lightness, _saturation = colorsys.rgb_to_hls(*paint.rgb(color))
+    warm = hue < 0.2 or hue > 0.9  # reds, oranges, yellows
+    second = "#2c56a0" if warm else "#c2362f"
+    goldish = 0.08 < hue < 0.18
+    return second, ("#c2362f" if goldish else GOLD)
+
+
 def _path(canvas, points, close=True):
     """A path through points; ('c', p1, p2, p3) tuples are Bézier curves."""
     path = canvas.beginPath()

@@ -138,6 +138,56 @@ def symbol_width(char: str, height: float, face: str = "sans") -> float:
     return 0.0 if ink <= 0 else (xmax - xmin) * height / ink
 
 
+def pattern(canvas, kind: str, x, y, w, h, color: str, step: float) -> None:
+    """Fill a box with a repeating pattern centred on the box, symmetric under a half turn.
+
+    Only the repeats that reach the box are drawn: patterns are most of a back's drawing.
+    """
+    cx, cy = x + w / 2, y + h / 2
+    half_w, half_h = w / 2 + step, h / 2 + step  # a repeat beyond the box, so edges are covered
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    set_stroke(canvas, color)
+    set_fill(canvas, color)
+    canvas.setLineWidth(step * 0.09)
+    if kind == "stripes":  # diagonal bands at 45°
+        canvas.setLineWidth(step * 0.32)
+        reach = int((half_w + half_h) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - half_h, cy - half_h, offset + half_h, cy + half_h)
+    elif kind == "dots":  # offset rows of dots
+        rows, columns = int(half_h / (step * 0.87)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
+            shift = step / 2 if row % 2 else 0.0
+            for column in range(-columns, columns + 1):
+                canvas.circle(cx + column * step + shift, cy + row * step * 0.87, step * 0.17, stroke=0, fill=1)
+    elif kind == "waves":  # rows of sine-like curves
+        rows, columns = int(half_h / (step * 0.7)) + 1, int(half_w / step) + 1
+        for row in range(-rows, rows + 1):
+            base = cy + row * step * 0.7
+            path = canvas.beginPath()
+            path.moveTo(cx - columns * step, base)
+            for column in range(-columns, columns):
+                start = cx + column * step
+                path.curveTo(start + step * 0.25, base + step * 0.3, start + step * 0.25, base + step * 0.3,
+                             start + step * 0.5, base)
+                path.curveTo(start + step * 0.75, base - step * 0.3, start + step * 0.75, base - step * 0.3,
+                             start + step, base)
+            canvas.drawPath(path, stroke=1, fill=0)
+    else:  # diamonds: a lattice of crossing diagonal lines
+        slope = 1.4
+        run = half_h / slope
+        reach = int((half_w + run) / step) + 1
+        for index in range(-reach, reach + 1):
+            offset = cx + index * step
+            canvas.line(offset - run, cy - half_h, offset + run, cy + half_h)
+            canvas.line(offset + run, cy - half_h, offset - run, cy + half_h)
+    canvas.restoreState()
+
+
 def stable_index(text: str, modulo: int) -> int:
     """A deterministic small number from a string (Python's hash() changes per process)."""
     import zlib

@@ -213,18 +213,22 @@ def _crop_marks(canvas, layout: Layout) -> None:
 
 
 def _label(canvas, layout: Layout, text: str) -> None:
-    """A small caption in the bottom margin, clear of the crop marks when there is room for it."""
+    """A small caption in the bottom margin, between two crop marks, when there is room for it."""
     from . import fonts
 
-    bottom_room = min(s.y for s in layout.slots) - layout.bleed
+    font = fonts.font("sans")
+    bottom_room = min(s.y for s in layout.slots) - layout.bleed - pt(MARK_OFFSET_MM)
+    left, right = max(zip(layout.cut_xs, layout.cut_xs[1:]), key=lambda pair: pair[1] - pair[0])
     size = 6.0
-    if bottom_room < pt(MARK_OFFSET_MM) + size * 1.6:
+    width = fonts.width("sans", text, size)
+    if width > right - left - pt(4):
+        size *= (right - left - pt(4)) / width
+    if size < 4.0 or bottom_room < size * 1.6:
         return
     canvas.saveState()
     paint.set_fill(canvas, LABEL_GREY)
-    canvas.setFont(fonts.font("sans"), size)
-    y = (bottom_room - size * 0.7) / 2
-    canvas.drawCentredString(layout.page_width / 2, y, text)
+    canvas.setFont(font, size)
+    canvas.drawCentredString((left + right) / 2, (bottom_room - size * 0.7) / 2, text)
     canvas.restoreState()
 
 

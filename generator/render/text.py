@@ -185,6 +185,16 @@ def fit(spec: TextSpec, width: float, height: float) -> Fitted | None:
     return None
 
 
+def overflowing(spec: TextSpec, width: float) -> Fitted:
+    """Text that does not fit, laid out at its smallest size so the overflow shows.
+
+    Printing refuses such cards (see `text_problems`); this is for callers that draw a
+    single card anyway, such as a rulebook illustrating a card being designed.
+    """
+    smallest = TextSpec(spec.field, spec.blocks, spec.min_size, spec.min_size, spec.align, spec.valign)
+    return fit(smallest, width, float("inf")) or fit(smallest, float("inf"), float("inf"))
+
+
 def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
     lines: list[Line] = []
     height = 0.0
@@ -286,6 +296,7 @@ class Overflow:
     missing: list[str] = field(default_factory=list)
     overflow: bool = False
     min_size: float = 0.0
+    wide_word: str = ""  # a word longer than a line: the cause of the overflow, when it is one
 
 
 def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
@@ -300,8 +311,19 @@ def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
                             absent.append(char)
         too_long = not box.spec.empty and fit(box.spec, box.width, box.height) is None
         if absent or too_long:
-            found.append(Overflow(box.spec.field, absent, too_long, box.spec.min_size))
+            found.append(Overflow(box.spec.field, absent, too_long, box.spec.min_size,
+                                  _widest_word(box) if too_long else ""))
     return found
+
+
+def _widest_word(box: TextBox) -> str:
+    """A word too wide for its line even at the smallest size, if there is one."""
+    for block in box.spec.blocks:
+        limit = box.width - (fonts.width("sans", BULLET + " ", 1.0) * box.spec.min_size if block.bullet else 0)
+        for word in block.words:
+            if _word_width(word) * box.spec.min_size * block.scale > limit + 1e-6:
+                return "".join(piece.text for piece in word)
+    return ""
 
 
 def card_problems(deck: "Deck", card: "Card | None", width_mm: float, height_mm: float) -> list[Problem]:
@@ -328,10 +350,16 @@ def card_problems(deck: "Deck", card: "Card | None", width_mm: float, height_mm:
                      "symbols (♠♥♦♣☀☾❄⚗✦☘); replace the character",
             ))
         if found.overflow:
+            size = f"{round(found.min_size, 1):g} pt"
+            if found.wide_word:
+                reason = f"the word {found.wide_word!r} is wider than the box even at {size}"
+                hint = "break the word with a space or a hyphen"
+            else:
+                reason = f"it does not fit its box even at the smallest size ({size})"
+                hint = "shorten the text"
             problems.append(Problem(
-                f"{who}: {found.field} does not fit its box on a {width_mm:g}×{height_mm:g} mm card, "
-                f"even at the smallest size ({found.min_size:g} pt)",
-                field=field_name, file=deck.source, hint="shorten the text",
+                f"{who}: {found.field} on a {width_mm:g}×{height_mm:g} mm card: {reason}",
+                field=field_name, file=deck.source, hint=hint,
             ))
     return problems
 
