@@ -11,13 +11,12 @@ stay the source of their player bounds, read from their class attributes.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from ..errors import Problem
-from ..games.base import ENGINES, Game
+from ..games.base import Game, engine_class
 from ..model import Card, Deck
 from .locate import Locator
 
@@ -284,18 +283,13 @@ REQUIREMENTS: dict[str, Callable[[_Checker], None]] = {
 }
 
 
-def engine_class(engine: str) -> type[Game]:
-    module_name, class_name = ENGINES[engine].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
-
-
 def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Composition:
     """Every way the deck falls short of what its engine needs with the deck's parameters plus
     `params` (a variant's); nothing for a deck without an engine."""
     if not deck.engine:
         return Composition()
     try:
-        game_class = engine_class(deck.engine)
+        game_class = engine_class(deck)
     except ImportError as error:
         check = _Checker(deck, {})
         check.error("deck.engine", f"the {deck.engine} engine cannot be loaded ({error}), so nothing that "
