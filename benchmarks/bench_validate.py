@@ -4,7 +4,8 @@ Run: python benchmarks/bench_validate.py [--games N] [--repeats R] [--decks wiza
 For each deck, plays N games per allowed player count with the deck's own rules (heuristic
 bots, as `deckgen validate` does) through `generator.validate.playtest.playtest`, R times
 with one worker and R times with os.cpu_count() workers, and prints the median games per
-second of each, the scaling ratio (all cores / one core) and the spread. Then the memory:
+second of each, the scaling ratio (all cores / one core), the spread, and games per CPU
+second on one core (what the engine costs, whatever else the machine runs). Then the memory:
 peak RSS of this process and of the worker processes, and the Python heap peak of an
 in-process run at N and at 4N games (tracemalloc), which should not grow with N because
 games are folded into counters as they finish.
@@ -28,14 +29,21 @@ from generator.loader import deck_paths, load_deck  # noqa: E402
 from generator.validate.playtest import playtest  # noqa: E402
 
 
-def rate(deck, games: int, workers: int) -> float:
-    """Games per second for one playtest of the deck's own rules at every player count."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of the worker processes it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def rate(deck, games: int, workers: int) -> tuple[float, float]:
+    """Games per wall-clock second and per CPU second for one playtest of the deck's own rules
+    at every player count."""
     sweep = [f"players={deck.min_players}..{deck.max_players}"]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = playtest(deck, games, seed=11, workers=workers, sweeps=sweep)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, cpu_seconds() - cpu
     played = sum(run.tally.played for run in result.runs)
-    return played / elapsed
+    return played / elapsed, played / used
 
 
 def heap_peak(deck, games: int) -> float:
@@ -57,16 +65,20 @@ def main() -> None:
     wanted = [d for d in args.decks.split(",") if d]
     decks = [load_deck(path) for path in deck_paths(ROOT / "decks") if not wanted or path.stem in wanted]
 
-    print(f"{args.games} games per player count, median of {args.repeats} repeats, {cores} cores")
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"{args.games} games per player count, median of {args.repeats} repeats, {cores} cores, "
+          f"load average {load} (other work on the machine lowers the scaling)")
     print(f"{'deck':<18} {'players':>7} {'1 core g/s':>11} {'spread':>13} {f'{cores} cores g/s':>12} "
-          f"{'spread':>13} {'scaling':>8}")
+          f"{'spread':>13} {'scaling':>8} {'g/CPU-s':>8}")
     for deck in decks:
         one = [rate(deck, args.games, 1) for _ in range(args.repeats)]
         every = [rate(deck, args.games, cores) for _ in range(args.repeats)]
-        print(f"{deck.id:<18} {f'{deck.min_players}-{deck.max_players}':>7} {statistics.median(one):>11.1f} "
-              f"{f'{min(one):.1f}-{max(one):.1f}':>13} {statistics.median(every):>12.1f} "
-              f"{f'{min(every):.1f}-{max(every):.1f}':>13} "
-              f"{statistics.median(every) / statistics.median(one):>7.2f}x")
+        walls, alls = [wall for wall, _ in one], [wall for wall, _ in every]
+        per_cpu = statistics.median(cpu for _, cpu in one)
+        print(f"{deck.id:<18} {f'{deck.min_players}-{deck.max_players}':>7} {statistics.median(walls):>11.1f} "
+              f"{f'{min(walls):.1f}-{max(walls):.1f}':>13} {statistics.median(alls):>12.1f} "
+              f"{f'{min(alls):.1f}-{max(alls):.1f}':>13} "
+              f"{statistics.median(alls) / statistics.median(walls):>7.2f}x {per_cpu:>8.1f}")
 
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
