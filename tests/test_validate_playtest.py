@@ -19,7 +19,7 @@ from generator.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.playtest import Task, Tally, play_chunk, run_seed
 from generator.validate.report import build_validation
-from generator.validate.stats import histogram_bins, wilson
+from generator.validate.stats import bonferroni_z, histogram_bins, wilson
 
 from .conftest import DECKS, ROOT
 
@@ -177,6 +177,7 @@ def test_wilson_interval_is_sound(trials, data):
     low, high = wilson(wins, trials)
     assert 0 <= low <= wins / trials <= high <= 1
     mirror_low, mirror_high = wilson(trials - wins, trials)
+    assert bonferroni_z(1) == pytest.approx(1.96, abs=0.001) and bonferroni_z(40) > bonferroni_z(4) > 2.4
     assert mirror_low == pytest.approx(1 - high) and mirror_high == pytest.approx(1 - low)
     wider_low, wider_high = wilson(wins, trials, z=3)
     assert wider_low <= low and wider_high >= high
@@ -196,8 +197,9 @@ def test_seat_advantage_is_flagged_only_beyond_chance():
     for game in range(200):
         fair.add_game((10, 0), (game % 2,), "finished", 50, 0, [Counter(), Counter()])  # 50%
         skewed.add_game((10, 0), (0,) if game % 4 else (1,), "finished", 50, 0, [Counter(), Counter()])  # 75%
-    assert not playtest_module._seat_balance(locate, "deck.engine", "fair", fair)
-    flagged = playtest_module._seat_balance(locate, "deck.engine", "skewed", skewed)
+    z = bonferroni_z(30)
+    assert not playtest_module._seat_balance(locate, "deck.engine", "fair", fair, z)
+    flagged = playtest_module._seat_balance(locate, "deck.engine", "skewed", skewed, z)
     assert [p.message[:30] for p in flagged] == ["skewed: seat 1 wins 75.0% of 2", "skewed: seat 2 wins 25.0% of 2"]
     assert "more than a fair 50.0%" in flagged[0].message and "less than" in flagged[1].message
 
@@ -224,3 +226,19 @@ def test_build_step_writes_the_report_and_stops_on_errors(tmp_path):
         build_validation(load_deck(FIXTURES / "missing-card-reference.toml"), tmp_path / "broken")
     assert "names a 'Joker' card" in str(caught.value)
     assert not (tmp_path / "broken").exists()
+
+
+def test_cards_never_played_are_flagged_only_after_random_play():
+    deck = load_deck(DECKS / "quidditch-v2.toml")
+    locate = playtest_module.Locator(deck)
+    playable = [card for card in deck.cards if card.kind != "seeker" and card.id not in ("quaffle", "rain")]
+    tally = Tally(2, tracks_cards=True)
+    for game in range(25):
+        tally.add_game((160, 20), (0,), "finished", 150, 1, [Counter({card.code: 1 for card in playable}), Counter()])
+    random_play = playtest_module._card_usage(deck, locate, "deck.engine", "x", tally, "random")
+    assert [p.message for p in random_play] == ["x: never played in 25 games of random play: Rain"]
+    assert not playtest_module._card_usage(deck, locate, "deck.engine", "x", tally, "heuristic")
+    assert playtest_module.never_played(deck, tally) == ["Rain"]
+    rows = {row["name"]: row for row in tally.card_rows(deck)}
+    assert "Quaffle" not in rows and rows["Rain"]["plays"] == 0
+    assert rows["Weaving"]["games_share"] == 1.0 and rows["Weaving"]["lift"] == 0.5  # seat 1 always won

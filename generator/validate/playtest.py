@@ -19,6 +19,7 @@ import random
 import sys
 import sysconfig
 import traceback
+from statistics import NormalDist
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -34,12 +35,14 @@ from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from ..loader import load_deck
 from ..model import Card, Deck
 from .locate import Locator
-from .stats import Z95, Z_FLAG, histogram_bins, wilson
+from .stats import Z95, bonferroni_z, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
 CAPPED_WARNING_SHARE = 0.10  # a share of games stopped by the length cap surely above this is worth a warning
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
+NEVER_PLAYED_MIN_GAMES = 20  # fewer games say little about a card never played
+BALANCE_MIN_GAMES = 20  # below this, intervals are too wide and too rough to accuse a seat
 
 
 @dataclass(frozen=True)
@@ -535,6 +538,9 @@ def _replay_hint(deck: Deck, run: Run, failure: Failure, bot: str) -> str:
 
 def _problems(deck: Deck, result: Playtest) -> list[Problem]:
     locate = Locator(deck)
+    # Every seat of every run is one test of fairness: together they may raise a false alarm
+    # at most 5% of the time.
+    seat_z = bonferroni_z(sum(run.players for run in result.runs))
     problems = []
     for run in result.runs:
         tally = run.tally
@@ -563,7 +569,7 @@ def _problems(deck: Deck, result: Playtest) -> list[Problem]:
                        "stopped at the engine's length cap instead of ending by the rules",
                 hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
                      "may never end at a real table", severity="warning"))
-        problems += _seat_balance(locate, field, where, tally)
+        problems += _seat_balance(locate, field, where, tally, seat_z)
         problems += _card_usage(deck, locate, field, where, tally, result.bot)
     return problems
 
@@ -596,17 +602,19 @@ def never_played(deck: Deck, tally: Tally) -> list[str]:
             if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
 
 
-def _seat_balance(locate: Locator, field: str, where: str, tally: Tally) -> list[Problem]:
-    if tally.games < 2 or tally.players < 2:
+def _seat_balance(locate: Locator, field: str, where: str, tally: Tally, z: float) -> list[Problem]:
+    """A warning for each seat whose win rate misses the fair share even by an interval at `z`."""
+    if tally.games < BALANCE_MIN_GAMES or tally.players < 2:
         return []
     share = tally.fair_share()
+    confidence = 1 - 2 * (1 - NormalDist().cdf(z))
     problems = []
-    for row in tally.seat_rows(z=Z_FLAG):
+    for row in tally.seat_rows(z=z):
         if row["low"] > share or row["high"] < share:
             side = "more" if row["low"] > share else "less"
             problems.append(locate.problem(
                 field, f"{where}: seat {row['seat']} wins {row['win_rate']:.1%} of {tally.games} games, "
-                       f"{side} than a fair {share:.1%} even allowing for chance (99.7% interval "
+                       f"{side} than a fair {share:.1%} even allowing for chance ({confidence:.2%} interval "
                        f"{row['low']:.1%}-{row['high']:.1%})",
                 hint="look at who starts and who deals; bots play every seat the same way", severity="warning"))
     return problems

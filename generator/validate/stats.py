@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from statistics import NormalDist
 
 Z95 = 1.959964  # two-sided 95%
-Z_FLAG = 3.0  # a seat is flagged only when even a 99.7% interval misses the fair share
+
+
+def bonferroni_z(tests: int, family_error: float = 0.05) -> float:
+    """The z of a two-sided interval that, over `tests` tests at once, misses a true value with
+    probability at most `family_error` in all (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - family_error / (2 * max(tests, 1)))
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
