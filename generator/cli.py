@@ -44,6 +44,7 @@ DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path t
 COMMAND_MODULES: list[str] = [
     "generator.commands.render",
     "generator.commands.games",
+    "generator.commands.export",
 ]
 
 

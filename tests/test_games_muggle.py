@@ -341,6 +341,14 @@ def test_the_team_beater_can_hit_but_costs_a_card_from_hand():
     assert state.discard_pile == ["KD", "JC", "9H"] and state.hands[0] == ["2C"] and state.active == 1
 
 
+def test_an_empty_hand_skips_the_discard_after_a_team_bludger():
+    """ruling mq.ruling.hand-size: with no cards, pass or send the team Beater; no discard follows."""
+    state = position(hands=([], []), teams=({"beater": "JC"}, {"keeper": "KD"}))
+    assert state.legal_actions() == [Pass(), Bludger("JC", "KD")]
+    state.apply(Bludger("JC", "KD"))
+    assert (state.active, state.phase) == (1, "draw") and state.discard_pile == ["KD", "JC"]
+
+
 # --- the Snitch ---------------------------------------------------------------------------------------
 
 def test_spotting_needs_a_seeker_and_an_unspotted_snitch():

@@ -117,9 +117,9 @@ def test_rebuilds_happen_in_draws_and_dives():
 
 def test_the_heuristic_player_beats_the_random_one():
     game = game_for(DECK)
-    stats = run(game, 2, 200, 5, ["heuristic", "random"]).as_dict()
+    stats = run(game, 2, 150, 5, ["heuristic", "random"]).as_dict()
     assert stats["seats"][0]["win_rate"] > 0.65
-    stats = run(game, 2, 200, 5, ["random", "heuristic"]).as_dict()
+    stats = run(game, 2, 150, 5, ["random", "heuristic"]).as_dict()
     assert stats["seats"][1]["win_rate"] > 0.65
 
 

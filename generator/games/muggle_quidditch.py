@@ -29,6 +29,7 @@ Actions as written in logs (card codes as on the cards: 7H, 10S, QD, AC, JK):
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
@@ -192,6 +193,16 @@ class MuggleQuidditchGame(Game):
         self._check_setup()
         self.discard_of = {code: Discard(code) for code in self.kind_of}
         self.recruit_of = {code: Recruit(code) for code, kind in self.kind_of.items() if kind in POSITIONS}
+        numbers = [code for code, value in self.value_of.items() if value is not None]
+        # One Goal per pair making twelve, found from either card.
+        self.goal_of: dict[tuple[str, str], Goal] = {}
+        for first in numbers:
+            for second in numbers:
+                if first != second and self.value_of[first] + self.value_of[second] == GOAL_SUM:
+                    self.goal_of[first, second] = Goal(self.goal_pair(first, second))
+        beaters = [code for code, kind in self.kind_of.items() if kind == "beater"]
+        players = [code for code, kind in self.kind_of.items() if kind in POSITIONS]
+        self.bludger_of = {(jack, target): Bludger(jack, target) for jack in beaters for target in players}
         self.keeper_rule_id = KEEPER_RULES[self.params["keeper_rule"]]
         self.keeper_ruling_id = ("mq.ruling.simple-keepers" if self.params["keeper_rule"] == "simple"
                                  else "mq.ruling.keeper")
@@ -418,19 +429,19 @@ class MuggleQuidditchGame(Game):
             raise DeckgenError(f"a goal is two cards; found {len(cards)}: {' '.join(cards) or 'none'}")
         if keeper is not None and self.kind_of[keeper] != "keeper":
             raise DeckgenError(f"{keeper} is not a Keeper (a King)")
-        needs_houses = keeper is not None and (house is None or rival is None)
-        if needs_houses:
+        if keeper is not None and (house is None or rival is None):
             raise DeckgenError("against a Keeper the answer depends on both houses: add `house SUIT rival SUIT` "
                                "(the scorer's house, then the defender's)")
         pair = self.goal_pair(*cards)
         refusal = self.goal_refusal(pair, house, rival, keeper)
         against = f"against the Keeper {keeper}" if keeper else "with no Keeper to stop it"
-        rules = ["mq.goal.pair"] + (["mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
+        # The rule that decided first, then the others a goal depends on.
+        rules = ["mq.goal.pair"] + ([self.keeper_rule_id, "mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
         if refusal is None:
             return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} (10 points), "
                               "as long as your team has a Chaser.",
-                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules + [self.keeper_rule_id]))
-                    if keeper else rules, "rulings": [self.keeper_ruling_id] if keeper else []}
+                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules)),
+                    "rulings": [self.keeper_ruling_id] if keeper else []}
         return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False,
                 "reasons": [refusal.message], "rules": list(dict.fromkeys([refusal.rule] + rules)),
                 "rulings": [refusal.ruling] if refusal.ruling else []}
@@ -491,6 +502,8 @@ class MuggleQuidditchGame(Game):
 
         turn.check_keys(("turn", "player", "take", "draw", "shuffle", "action", "lose", "discard", "dive",
                          "dive_shuffle"))
+        # Facts checked after the action are reported at this turn, even once play has moved on.
+        this_turn = {"turn": state.turn, "player": state.active} if state.phase == DRAW else {}
         number = turn.get("turn", int, None, what="the turn number")
         if number is not None and state.phase == DRAW and number != state.turn:
             raise state.illegal(f"this is turn {state.turn}, but the log numbers it {number}", "mq.turn.order",
@@ -527,29 +540,33 @@ class MuggleQuidditchGame(Game):
             raise log.error(turn.at("action"), "missing action (what the player did after drawing)")
         action_text = turn.get("action", str, what="action")
         yield LogStep(self._parse(log, action_text, turn.at("action")), turn.at("action"))
-        for key, phase, rule, what in (("lose", RESPONSE, "mq.bludger.defence", "a Bludger's victim choose"),
-                                       ("discard", EXTRA_DISCARD, "mq.bludger.team",
-                                        "a Bludger from the team Beater ask for")):
+        for key, phase, rule, when in (
+                ("lose", RESPONSE, "mq.bludger.defence",
+                 "the player hit by a Bludger, with a Beater to give up instead, chooses what leaves the team"),
+                ("discard", EXTRA_DISCARD, "mq.bludger.team",
+                 "a Bludger sent by the team Beater is followed by a discard from hand")):
             if state.phase == phase:
                 if not turn.has(key):
                     if last:
                         return
-                    raise state.illegal(f"the log goes on without `{key}`: {what} it here", rule,
-                                        field=turn.at(key))
+                    raise state.illegal(f"the log goes on without `{key}`, but {when}", rule, field=turn.at(key))
                 code = self._code_at(log, turn.get(key, str), turn.at(key))
                 yield LogStep(Lose(code) if key == "lose" else Discard(code), turn.at(key))
             elif turn.has(key):
-                raise state.illegal(f"nothing here calls for `{key}`: only {what} it", rule, field=turn.at(key))
+                raise state.illegal(f"nothing here calls for `{key}`: only when {when}", rule, field=turn.at(key),
+                                    **this_turn)
         if state.phase == SHUFFLING:
             yield LogStep(self._optional_shuffle(log, turn, "dive_shuffle"), turn.at("dive_shuffle"))
         elif turn.has("dive_shuffle"):
             raise state.illegal("the draw pile did not run out during a dive this turn, so nothing was rebuilt",
-                                "mq.dive.short", "mq.ruling.dive-length", field=turn.at("dive_shuffle"))
+                                "mq.dive.short", "mq.ruling.dive-length", field=turn.at("dive_shuffle"),
+                                **this_turn)
         if turn.has("dive"):
             claimed = self._codes(log, turn.get("dive", list), turn.at("dive"))
             if list(claimed) != record.dive:
                 raise state.illegal(f"the dive turned {' '.join(record.dive) or 'no cards'}, not "
-                                    f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"))
+                                    f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"),
+                                    **this_turn)
 
     def _parse(self, log: "GameLog", text: str, where: str) -> Action:
         try:
@@ -698,7 +715,7 @@ class MuggleQuidditchState(GameState):
     def _goals(self) -> list[Action]:
         me = self.active
         game = self.game
-        value_of = game.value_of
+        value_of, goal_of = game.value_of, game.goal_of
         numbers = [card for card in self.hands[me] if value_of[card] is not None]
         keeper = self.teams[1 - me].get("keeper")
         goals: list[Action] = []
@@ -707,9 +724,10 @@ class MuggleQuidditchState(GameState):
             for second in numbers[index + 1:]:
                 if value_of[second] != wanted:
                     continue
-                pair = game.goal_pair(first, second)
-                if keeper is None or game.goal_refusal(pair, self.houses[me], self.houses[1 - me], keeper) is None:
-                    goals.append(Goal(pair))
+                goal = goal_of[first, second]
+                if keeper is None or game.goal_refusal(goal.cards, self.houses[me], self.houses[1 - me],
+                                                       keeper) is None:
+                    goals.append(goal)
         return goals
 
     def _bludgers(self) -> list[Action]:
@@ -721,60 +739,68 @@ class MuggleQuidditchState(GameState):
         jacks = [card for card in self.hands[me] if kind_of[card] == "beater" and card != self.fresh_jack]
         if "beater" in self.teams[me]:
             jacks.append(self.teams[me]["beater"])
-        return [Bludger(jack, target) for jack in jacks for target in targets]
+        bludger_of = self.game.bludger_of
+        return [bludger_of[jack, target] for jack in jacks for target in targets]
 
     def apply(self, action: Action) -> None:
         self._check(action)
-        # The commonest actions first: match tries the cases in order.
-        match action:
-            case Draw(from_discard):
-                if from_discard:
-                    card = self.discard_pile.pop()
-                    self.hands[self.active].append(card)
-                    self.record.took = card
-                    if self.game.kind_of[card] == "beater":
-                        self.fresh_jack = card
-                self.phase = ACTION
-                self._draw_to_full()
-            case Discard(card):
-                self.hands[self.active].remove(card)
-                self.discard_pile.append(card)
-                self._end_turn()
-            case Recruit(card):
-                self.hands[self.active].remove(card)
-                position = self.game.kind_of[card]
-                replaced = self.teams[self.active].get(position)
-                if replaced:
-                    self.discard_pile.append(replaced)
-                self.teams[self.active][position] = card
-                self._end_turn()
-            case Goal(cards):
-                hand = self.hands[self.active]
-                for card in cards:
-                    hand.remove(card)
-                self.score_piles[self.active].extend(cards)
-                self.goals[self.active] += 1
-                self._end_turn()
-            case Bludger(jack, target):
-                self._bludger(jack, target)
-            case Lose(card):
-                self._resolve_bludger(card)
-            case Spot():
-                self.hands[self.active].remove(JOKER)
-                self.snitch.append(JOKER)
-                self._end_turn()
-            case Dive():
-                self.hands[self.active].remove(JOKER)
-                self.snitch.append(JOKER)
-                self._start_dive()
-            case Pass():
-                self._end_turn()
-            case Shuffle(order):
-                self._apply_shuffle(order)
-            case ChooseHouse(suit):
-                self.houses[self.current_player()] = suit
-                if None not in self.houses:
-                    self._await_shuffle(DEAL, list(self.game.all_codes))
+        EFFECTS[type(action)](self, action)
+
+    # One effect per action type, looked up by type in `EFFECTS` (cheaper than a match).
+
+    def _take_house(self, action: ChooseHouse) -> None:
+        self.houses[self.current_player()] = action.suit
+        if None not in self.houses:
+            self._await_shuffle(DEAL, list(self.game.all_codes))
+
+    def _draw(self, action: Draw) -> None:
+        if action.from_discard:
+            card = self.discard_pile.pop()
+            self.hands[self.active].append(card)
+            self.record.took = card
+            if self.game.kind_of[card] == "beater":
+                self.fresh_jack = card
+        self.phase = ACTION
+        self._draw_to_full()
+
+    def _discard(self, action: Discard) -> None:
+        self.hands[self.active].remove(action.card)
+        self.discard_pile.append(action.card)
+        self._end_turn()
+
+    def _recruit(self, action: Recruit) -> None:
+        card = action.card
+        self.hands[self.active].remove(card)
+        position = self.game.kind_of[card]
+        replaced = self.teams[self.active].get(position)
+        if replaced:
+            self.discard_pile.append(replaced)
+        self.teams[self.active][position] = card
+        self._end_turn()
+
+    def _score(self, action: Goal) -> None:
+        hand = self.hands[self.active]
+        for card in action.cards:
+            hand.remove(card)
+        self.score_piles[self.active].extend(action.cards)
+        self.goals[self.active] += 1
+        self._end_turn()
+
+    def _spot(self, action: Spot) -> None:
+        self.hands[self.active].remove(JOKER)
+        self.snitch.append(JOKER)
+        self._end_turn()
+
+    def _dive(self, action: Dive) -> None:
+        self.hands[self.active].remove(JOKER)
+        self.snitch.append(JOKER)
+        self._start_dive()
+
+    def _pass(self, action: Pass) -> None:
+        self._end_turn()
+
+    def clone(self) -> "MuggleQuidditchState":
+        return copy.deepcopy(self, {id(self.game): self.game})  # the rules and the deck are shared
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase != SHUFFLING:
@@ -811,9 +837,10 @@ class MuggleQuidditchState(GameState):
         }
         how = ("the Snitch caught" if self.caught_by is not None else
                "stopped by the turn cap" if self.capped else "in progress")
+        played = self.turn if self.phase == OVER else max(self.turn - 1, 0)
         return {
             "scores": [self.score(seat) for seat in (0, 1)],
-            "rounds": [{"title": f"Match: {self.turn} turns, {how}", "columns": columns}],
+            "rounds": [{"title": f"Match: {played} turns played, {how}", "columns": columns}],
             "turn": self.turn,
             "houses": list(self.houses),
             "teams": [dict(team) for team in self.teams],
@@ -997,7 +1024,8 @@ class MuggleQuidditchState(GameState):
         self.shuffle_for = resume
         self.shuffle_cards = cards
 
-    def _apply_shuffle(self, order: tuple[str, ...]) -> None:
+    def _apply_shuffle(self, action: Shuffle) -> None:
+        order = action.order
         resume = self.shuffle_for
         self.draw_pile = list(reversed(order))
         self.shuffle_cards = []
@@ -1042,7 +1070,8 @@ class MuggleQuidditchState(GameState):
             hand.append(card)
             self.record.drew.append(card)
 
-    def _bludger(self, jack: str, target: str) -> None:
+    def _bludger(self, action: Bludger) -> None:
+        jack, target = action.jack, action.target
         me, them = self.active, 1 - self.active
         from_team = self.teams[me].get("beater") == jack
         if from_team:
@@ -1055,6 +1084,9 @@ class MuggleQuidditchState(GameState):
             self.phase = RESPONSE
         else:
             self._resolve_bludger(target)
+
+    def _lose(self, action: Lose) -> None:
+        self._resolve_bludger(action.card)
 
     def _resolve_bludger(self, victim: str) -> None:
         jack, _, from_team = self.pending
@@ -1121,6 +1153,21 @@ class MuggleQuidditchState(GameState):
         self.phase = DRAW
 
 
+EFFECTS = {
+    ChooseHouse: MuggleQuidditchState._take_house,
+    Shuffle: MuggleQuidditchState._apply_shuffle,
+    Draw: MuggleQuidditchState._draw,
+    Goal: MuggleQuidditchState._score,
+    Recruit: MuggleQuidditchState._recruit,
+    Bludger: MuggleQuidditchState._bludger,
+    Lose: MuggleQuidditchState._lose,
+    Spot: MuggleQuidditchState._spot,
+    Dive: MuggleQuidditchState._dive,
+    Discard: MuggleQuidditchState._discard,
+    Pass: MuggleQuidditchState._pass,
+}
+
+
 def _distinct(cards: list[str]) -> list[str]:
     """Each card code once, in hand order (the two Jokers share a code)."""
     return list(dict.fromkeys(cards))
@@ -1132,9 +1179,10 @@ class MuggleQuidditchBot(HeuristicBot):
     """A simple sensible player. It reads only its own hand and what is public (both teams, the
     discard pile, the score piles, the Jokers on the table), never the other hand or the draw pile.
 
-    Its priorities: dive when the dive favours it and the Snitch would win the match; score any goal;
-    fill the team (Chaser first); knock out the rival Chaser, or the rival Seeker once the Snitch
-    is spotted; spot the Snitch when it holds both Jokers; otherwise discard its least useful card."""
+    Its priorities: dive when the dive favours it (and there are cards to dive for) and the Snitch
+    would win the match; score any goal; spot the Snitch when it holds both Jokers; fill the team
+    (Chaser first); knock out the rival Seeker once the Snitch is spotted, a rival Keeper that
+    blocks one of its pairs, or the rival Chaser; otherwise discard its least useful card."""
 
     def choose(self, state: MuggleQuidditchState) -> Action:
         legal = state.legal_actions()
@@ -1163,6 +1211,8 @@ class MuggleQuidditchBot(HeuristicBot):
             return "seeker" in team
         if kind in POSITIONS:
             return kind not in team
+        if game.suit_of[card] == state.houses[1 - me]:
+            return False  # any rival Keeper will keep it out
         partner_value = GOAL_SUM - game.value_of[card]
         keeper = state.teams[1 - me].get("keeper")
         return any(game.value_of[other] == partner_value and other != card
@@ -1193,18 +1243,19 @@ class MuggleQuidditchBot(HeuristicBot):
             rival_seeker = rival_team.get("seeker")
             mine = game.dive_quota(team["seeker"], state.houses[me], state.houses[them])
             theirs = (game.dive_quota(rival_seeker, state.houses[them], state.houses[me]) if rival_seeker else 0)
-            if mine >= theirs:
+            cards_to_dive_for = state.draw_pile or state.discard_pile  # both piles empty: a certain tie
+            if rival_seeker is None or (mine >= theirs and cards_to_dive_for):
                 return by_type[Dive][0]
         if Goal in by_type:
             return self.pick(by_type[Goal])
+        if Spot in by_type and state.hands[me].count(JOKER) == 2 and snitch_wins:
+            return by_type[Spot][0]  # and dive next turn with the other Joker
         recruits = self._useful_recruits(state, me, by_type.get(Recruit, []))
         if recruits:
             return recruits[0]
         bludger = self._bludger_choice(state, me, by_type.get(Bludger, []))
         if bludger is not None:
             return bludger
-        if Spot in by_type and state.hands[me].count(JOKER) == 2 and snitch_wins:
-            return by_type[Spot][0]
         return self._least_useful(state, me, by_type.get(Discard, legal))
 
     def _useful_recruits(self, state: MuggleQuidditchState, me: int, recruits: list[Action]) -> list[Action]:
@@ -1228,6 +1279,8 @@ class MuggleQuidditchBot(HeuristicBot):
         targets = []
         if state.snitch and "seeker" in state.teams[me] and "seeker" in rival_team:
             targets.append(rival_team["seeker"])
+        if "keeper" in rival_team and self._keeper_blocks_a_pair(state, me):
+            targets.append(rival_team["keeper"])
         if "chaser" in rival_team:
             targets.append(rival_team["chaser"])
         own_beater = state.teams[me].get("beater")
@@ -1237,6 +1290,17 @@ class MuggleQuidditchBot(HeuristicBot):
             if from_hand or options:
                 return (from_hand or options)[0]
         return None
+
+    def _keeper_blocks_a_pair(self, state: MuggleQuidditchState, me: int) -> bool:
+        """Whether the rival Keeper stops a goal this hand could otherwise score."""
+        if "chaser" not in state.teams[me]:
+            return False
+        game = state.game
+        keeper = state.teams[1 - me]["keeper"]
+        numbers = [card for card in state.hands[me] if game.value_of[card] is not None]
+        return any(game.value_of[first] + game.value_of[second] == GOAL_SUM
+                   and game.goal_refusal((first, second), state.houses[me], state.houses[1 - me], keeper) is not None
+                   for index, first in enumerate(numbers) for second in numbers[index + 1:])
 
     def _least_useful(self, state: MuggleQuidditchState, me: int, discards: list[Action]) -> Action:
         scored = [(self._card_value(state, me, action.card), action) for action in discards]
