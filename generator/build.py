@@ -26,6 +26,7 @@ from .output import write_text
 # and returns the paths it wrote, all inside out_dir.
 STEPS: list[tuple[str, str]] = [
     ("summary", "generator.summary:write_summary"),
+    ("validate", "generator.validate.report:build_validation"),
     ("print", "generator.render.sheets:build_print"),
     ("images", "generator.render.images:build_images"),
     ("exports", "generator.export:write_all"),
