@@ -26,6 +26,7 @@ from .output import write_text
 # and returns the paths it wrote, all inside out_dir.
 STEPS: list[tuple[str, str]] = [
     ("summary", "generator.summary:write_summary"),
+    ("rulebook", "generator.rulebook:build_step"),
 ]
 
 MANIFEST = ".manifest.json"

@@ -35,7 +35,9 @@ JsonFlag = typer.Option(False, "--json", help="Print machine-readable JSON inste
 DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path to a .toml file.")
 
 # Modules that add their commands to `app` (each defines `register(app)`).
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "generator.commands.rulebook",
+]
 
 
 def _print_json(data) -> None:
