@@ -619,7 +619,11 @@ class _Typesetter:
     # Front and back matter ---------------------------------------------------------------
 
     def contents(self) -> list:
-        contents = TableOfContents(dotsMinLevel=0, levelStyles=self.styles.toc_levels)
+        contents = TableOfContents(dotsMinLevel=0, levelStyles=self.styles.toc_levels, tableStyle=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ]))
         anchor = self.book.contents_anchor
         title = Heading(1, "", "Contents", anchor)
         return [_HeadingParagraph(f'<a name="{html.escape(anchor)}"/>Contents', self.styles.toc_title, title,

@@ -19,8 +19,8 @@ from ..model import Deck
 
 # Characters with a meaning anywhere in GitHub-flavoured Markdown inline text.
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
-# Characters that start a block (heading, quote, list, numbered list, rule) at the start of a line.
-_MD_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
+# What starts a block at the start of a line: heading, quote, bullet, numbered item, setext underline.
+_MD_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d{1,9}[.)](?=\s|$)|=+(?=\s*$)|-{2,}(?=\s*$))")
 
 
 def md_escape(text: str) -> str:

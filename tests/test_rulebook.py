@@ -1,0 +1,260 @@
+"""Rulebooks read back: the PDF's contents, bookmarks and links, the HTML's anchors, the Markdown's
+headings and pictures, for every deck in decks/."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ArrayObject, IndirectObject
+
+from generator import markup
+from generator.loader import load_deck
+from generator.rulebook import FORMATS, write_rulebooks
+from generator.rulebook.book import build_book
+
+from conftest import DECK_PATHS
+
+DECK_IDS = [path.stem for path in DECK_PATHS]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Each deck's rulebook in all three formats, built once for the module."""
+    cache: dict[str, tuple] = {}
+
+    def get(deck_id: str):
+        if deck_id not in cache:
+            deck = load_deck(next(path for path in DECK_PATHS if path.stem == deck_id))
+            out = tmp_path_factory.mktemp(f"rulebook-{deck_id}")
+            paths = write_rulebooks(deck, out)
+            cache[deck_id] = (deck, out, paths)
+        return cache[deck_id]
+
+    return get
+
+
+def _paths(deck, out: Path) -> dict[str, Path]:
+    return {fmt: out / f"{deck.id}-rules.{fmt}" for fmt in FORMATS}
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+# PDF --------------------------------------------------------------------------------------------
+
+def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
+    """(depth, title, 1-based page) for every bookmark, in order."""
+    found: list[tuple[int, str, int]] = []
+
+    def walk(items, depth):
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                found.append((depth, item.title, reader.get_destination_page_number(item) + 1))
+
+    walk(reader.outline, 0)
+    return found
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_pdf_contents_page_numbers_are_where_headings_start(built, deck_id):
+    deck, out, _ = built(deck_id)
+    reader = PdfReader(_paths(deck, out)["pdf"])
+    outline = _outline(reader)
+    book = build_book(deck)
+    expected = [heading for heading in book.headings() if heading.level == 1]
+    assert expected, "a rulebook has chapters"
+    contents_pages = [index for index, page in enumerate(reader.pages)
+                      if page.extract_text().lstrip().startswith("Contents")]
+    assert contents_pages, "no contents page"
+    listed_pages: dict[str, int] = {}
+    for index in contents_pages:
+        for line in reader.pages[index].extract_text(extraction_mode="layout").splitlines():
+            match = re.match(r"^\s*(.*?)\s+(?:\.\s*)+(\d+)\s*$", line)
+            if match:
+                listed_pages[_flat(match.group(1))] = int(match.group(2))
+    outline_pages = {title: page for _, title, page in outline}
+    for heading in expected:
+        assert heading.label in listed_pages, f"{heading.label!r} missing from the contents"
+        listed = listed_pages[heading.label]
+        assert listed == outline_pages[heading.label], f"{heading.label}: contents say {listed}"
+        page_text = _flat(reader.pages[listed - 1].extract_text())
+        assert heading.title in page_text, f"{heading.label!r} is not on page {listed}"
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_pdf_shows_every_rule_id_and_every_card(built, deck_id):
+    deck, out, _ = built(deck_id)
+    reader = PdfReader(_paths(deck, out)["pdf"])
+    text = _flat(" ".join(page.extract_text() for page in reader.pages))
+    missing_rules = [rule.id for rule in deck.rules() if f"[{rule.id}]" not in text]
+    missing_cards = [card.name for card in deck.cards if _flat(card.name) not in text]
+    assert not missing_rules and not missing_cards, (missing_rules, missing_cards)
+    for section in deck.sections:
+        assert f"{section.number} {section.title}" in text
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_pdf_destinations_links_and_bookmarks_resolve(built, deck_id):
+    deck, out, _ = built(deck_id)
+    reader = PdfReader(_paths(deck, out)["pdf"])
+    page_count = len(reader.pages)
+    page_ids = {page.indirect_reference.idnum for page in reader.pages}
+    destinations = reader.named_destinations
+    book = build_book(deck)
+    wanted = [rule.id for rule in deck.rules()] + [s.id for s in deck.sections]
+    wanted += [book.card_anchor(card) for card in deck.cards]
+    wanted += [ruling.id for ruling in deck.rulings]  # claimed first, so unchanged unless they clash
+    missing = [name for name in wanted if name not in destinations]
+    assert not missing, f"named destinations missing: {missing[:5]}"
+    for name, destination in destinations.items():
+        assert 0 <= reader.get_destination_page_number(destination) < page_count, name
+    links = 0
+    for page in reader.pages:
+        for annotation in page.get("/Annots", []) or []:
+            annotation = annotation.get_object()
+            if annotation.get("/Subtype") != "/Link":
+                continue
+            links += 1
+            target = annotation.get("/Dest")
+            if target is None:
+                target = annotation["/A"]["/D"]
+            if isinstance(target, IndirectObject):
+                target = target.get_object()
+            if isinstance(target, ArrayObject):
+                assert target[0].idnum in page_ids
+            else:
+                assert str(target) in destinations, f"link to unknown destination {target}"
+    references = sum(1 for text in _all_texts(deck) for _ in re.finditer(r"\{(card|rule):", text))
+    assert links >= references, "every {card:} and {rule:} reference is a link"
+    outline = _outline(reader)
+    titles = [title for _, title, _ in outline]
+    for heading in book.headings():
+        assert heading.label in titles, f"no bookmark for {heading.label!r}"
+    assert all(1 <= page <= page_count for _, _, page in outline)
+
+
+def _all_texts(deck):
+    yield from (rule.text for rule in deck.rules())
+    yield from (section.text for section in deck.sections)
+    yield from (card.text for card in deck.cards if card.text)
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_pdf_ends_with_a_one_page_quick_reference(built, deck_id):
+    deck, out, _ = built(deck_id)
+    if not deck.quickref:
+        pytest.skip("deck has no quick reference")
+    reader = PdfReader(_paths(deck, out)["pdf"])
+    bookmarks = {title: page for _, title, page in _outline(reader)}
+    assert bookmarks["Quick reference"] == len(reader.pages)
+    last = _flat(reader.pages[-1].extract_text())
+    for entry in deck.quickref:
+        assert entry.title in last
+        assert _flat(markup.to_plain(entry.text, deck)).split(" ")[-1] in last, "entry cut off"
+
+
+# HTML -------------------------------------------------------------------------------------------
+
+class _Anchors(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+        self.sources: list[str] = []
+        self.headings: list[str] = []
+        self.tags: list[str] = []
+        self._heading: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        if tag == "a" and "href" in attrs:
+            self.hrefs.append(attrs["href"])
+        if tag in ("img", "script", "link", "iframe"):
+            self.sources.append(attrs.get("src") or attrs.get("href") or "")
+        if tag in ("h1", "h2", "h3", "h4"):
+            self._heading = []
+
+    def handle_endtag(self, tag):
+        if tag in ("h1", "h2", "h3", "h4") and self._heading is not None:
+            self.headings.append(_flat("".join(self._heading)).strip())
+            self._heading = None
+
+    def handle_data(self, data):
+        if self._heading is not None:
+            self._heading.append(data)
+
+
+def _parse_html(path: Path) -> _Anchors:
+    parser = _Anchors()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_html_is_self_contained_and_every_anchor_resolves(built, deck_id):
+    deck, out, _ = built(deck_id)
+    page = _parse_html(_paths(deck, out)["html"])
+    assert len(page.ids) == len(set(page.ids)), "duplicate ids"
+    ids = set(page.ids)
+    internal = [href[1:] for href in page.hrefs if href.startswith("#")]
+    assert internal and not [href for href in page.hrefs if not href.startswith("#")]
+    assert not [target for target in internal if target not in ids]
+    assert {rule.id for rule in deck.rules()} <= ids
+    assert page.sources and all(source.startswith("data:image/png;base64,") for source in page.sources)
+    text = _paths(deck, out)["html"].read_text(encoding="utf-8")
+    assert "http://" not in text and "https://" not in text
+    assert '<meta name="viewport"' in text and "@media print" in text
+    for card in deck.cards:
+        assert f'id="{book_anchor(deck, card)}"' in text
+
+
+def book_anchor(deck, card) -> str:
+    return build_book(deck).card_anchor(card)
+
+
+# Markdown ---------------------------------------------------------------------------------------
+
+def _markdown_headings(text: str) -> list[str]:
+    headings = []
+    for line in text.splitlines():
+        match = re.match(r"^(#{1,4}) (.*)$", line)
+        if match:
+            headings.append(re.sub(r"\\(.)", r"\1", match.group(2)).strip())
+    return headings
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_markdown_has_the_html_headings_and_its_pictures_exist(built, deck_id):
+    deck, out, _ = built(deck_id)
+    paths = _paths(deck, out)
+    markdown = paths["md"].read_text(encoding="utf-8")
+    assert _markdown_headings(markdown) == _parse_html(paths["html"]).headings
+    pictures = re.findall(r'<img src="([^"]+)"', markdown) + re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
+    assert pictures
+    for picture in pictures:
+        assert not picture.startswith(("/", "http")) and (paths["md"].parent / picture).is_file(), picture
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', markdown))
+    for target in re.findall(r"\]\(#([^)]+)\)", markdown):
+        assert target in anchors, target
+    assert {rule.id for rule in deck.rules()} <= anchors
+
+
+# Determinism ------------------------------------------------------------------------------------
+
+def test_same_deck_gives_the_same_bytes(built, tmp_path):
+    deck, out, first = built(DECK_IDS[0])
+    second = write_rulebooks(deck, tmp_path)
+    assert [p.relative_to(out) for p in first] == [p.relative_to(tmp_path) for p in second]
+    for one, two in zip(first, second):
+        assert one.read_bytes() == two.read_bytes(), one.name
