@@ -135,8 +135,9 @@ for _module in COMMAND_MODULES:
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line; return (and, from the console script, exit with) its exit code."""
     try:
-        app(args=argv, prog_name="deckgen", standalone_mode=False)
-        code = 0
+        # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        returned = app(args=argv, prog_name="deckgen", standalone_mode=False)
+        code = returned if isinstance(returned, int) else 0
     except click.exceptions.Exit as done:
         code = done.exit_code
     except click.ClickException as error:

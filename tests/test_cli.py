@@ -1,0 +1,105 @@
+"""The command line as a user meets it: list, show, schema, build, help and documentation."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+import typer
+
+from generator.cli import app
+
+from .conftest import ROOT
+
+
+def test_list_shows_every_deck(run_cli):
+    result = run_cli("list")
+    assert result.exit_code == 0
+    assert re.search(r"^wizard\s+Wizard\s+3-6\s+60$", result.stdout, re.M)
+
+
+def test_show_json_has_cards_and_total(run_cli):
+    result = run_cli("show", "wizard", "--json")
+    data = json.loads(result.stdout)
+    assert data["total"] == 60 == sum(card["count"] for card in data["cards"])
+    wizard = next(card for card in data["cards"] if card["code"] == "WZ")
+    assert wizard == wizard | {"id": "wizard", "name": "Wizard", "count": 4}
+    assert {card["code"] for card in data["cards"]} >= {"7H", "10S", "QD", "AC", "JE"}
+
+
+def test_show_accepts_a_path(run_cli):
+    result = run_cli("show", ROOT / "decks" / "wizard.toml")
+    assert result.exit_code == 0
+    assert "By suit:" in result.stdout and "♥ Hearts" in result.stdout and "total" in result.stdout
+
+
+def test_schema_matches_the_published_file(run_cli):
+    result = run_cli("schema")
+    assert json.loads(result.stdout) == json.loads((ROOT / "docs" / "deck.schema.json").read_text())
+
+
+def test_build_writes_summaries_and_reuses_them(run_cli, tmp_path):
+    first = run_cli("build", "--output", tmp_path)
+    assert first.exit_code == 0, first.stderr
+    summary = json.loads((tmp_path / "wizard" / "summary.json").read_text())
+    assert summary["total"] == 60
+    second = run_cli("build", "--output", tmp_path, "--json")
+    assert all(not deck["built"] and deck["ok"] for deck in json.loads(second.stdout))
+
+
+def test_failed_build_keeps_previous_outputs(run_cli, tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    deck_file = decks / "wizard.toml"
+    deck_file.write_text((ROOT / "decks" / "wizard.toml").read_text())
+    out = tmp_path / "out"
+    assert run_cli("build", "--decks-dir", decks, "--output", out).exit_code == 0
+    before = (out / "wizard" / "summary.json").read_bytes()
+    deck_file.write_text(deck_file.read_text().replace('code = "WZ"', 'code = "JE"'))
+    failed = run_cli("build", "--decks-dir", decks, "--output", out)
+    assert failed.exit_code == 1
+    assert "duplicate card code 'JE'" in failed.stderr
+    assert (out / "wizard" / "summary.json").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["wizard"]
+
+
+def _commands(group: click.Group, prefix: str = ""):
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{prefix}{name} ")
+        else:
+            yield f"{prefix}{name}", command
+
+
+def test_every_command_is_documented_in_readme_and_help():
+    readme = (ROOT / "README.md").read_text()
+    group = typer.main.get_command(app)
+    for name, command in _commands(group):
+        assert f"deckgen {name}" in readme, f"README.md does not document `deckgen {name}`"
+        assert command.help, f"`deckgen {name}` has no help text"
+
+
+def test_help_lists_commands(run_cli):
+    result = run_cli("--help")
+    assert result.exit_code == 0
+    for name in ("list", "show", "validate", "schema", "build"):
+        assert name in result.stdout
+
+
+def _field_names(schema: dict):
+    for key, value in schema.get("properties", {}).items():
+        yield key
+        yield from _field_names(value)
+        yield from _field_names(value.get("items", {}))
+    for option in schema.get("oneOf", []):
+        yield from _field_names(option)
+
+
+def test_deck_format_doc_mentions_every_field():
+    from generator.schema import DECK_SCHEMA
+
+    doc = (ROOT / "docs" / "deck-format.md").read_text()
+    missing = sorted({name for name in _field_names(DECK_SCHEMA) if f"`{name}`" not in doc
+                      and f"{name} =" not in doc and f"[{name}]" not in doc and f"[[{name}]]" not in doc})
+    assert missing == []
