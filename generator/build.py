@@ -26,6 +26,8 @@ from .output import write_text
 # and returns the paths it wrote, all inside out_dir.
 STEPS: list[tuple[str, str]] = [
     ("summary", "generator.summary:write_summary"),
+    ("print", "generator.render.sheets:build_print"),
+    ("images", "generator.render.images:build_images"),
     ("rulebook", "generator.rulebook:build_step"),
 ]
 
