@@ -16,7 +16,7 @@ from generator.loader import load_deck
 from generator.rulebook import FORMATS, write_rulebooks
 from generator.rulebook.book import build_book
 
-from conftest import DECK_PATHS
+from .conftest import DECK_PATHS
 
 DECK_IDS = [path.stem for path in DECK_PATHS]
 

@@ -110,8 +110,12 @@ class Appendix:
 
 @dataclass(frozen=True, slots=True)
 class QuickReference:
+    """The last page: the deck's own summary, then the kinds of cards at a glance."""
+
     heading: Heading
     entries: tuple[QuickRef, ...]
+    cards_heading: Heading
+    components: tuple[ComponentRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +192,8 @@ def build_book(deck: Deck) -> Book:
         VariantEntry(v, anchors.claim(f"variant-{v.id}"), tuple((k, _option_value(v.params[k])) for k in sorted(v.params)))
         for v in deck.variants
     )
-    components_home = _home_section(deck, "components")
+    components = _components(deck)
+    components_home = _home_section(deck, "components") or (deck.sections[0] if deck.sections else None)
     variants_home = _home_section(deck, "variants")
 
     chapters = []
@@ -202,7 +207,7 @@ def build_book(deck: Deck) -> Book:
             heading=Heading(1, section.number, section.title, section.id),
             section=section,
             rules=rules,
-            components=_components(deck) if section is components_home else (),
+            components=components if section is components_home else (),
             variants=variant_entries if section is variants_home else (),
         ))
 
@@ -228,7 +233,9 @@ def build_book(deck: Deck) -> Book:
         ))
     quickref = None
     if deck.quickref:
-        quickref = QuickReference(Heading(1, "", "Quick reference", anchors.claim("quick-reference")), deck.quickref)
+        quickref = QuickReference(Heading(1, "", "Quick reference", anchors.claim("quick-reference")), deck.quickref,
+                                  Heading(2, "", "The cards at a glance", anchors.claim("quick-reference-cards")),
+                                  components)
     return Book(deck, tuple(chapters), tuple(appendices), quickref, cover_cards(deck),
                 contents_anchor, card_anchors)
 

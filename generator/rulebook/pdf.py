@@ -59,6 +59,8 @@ MUTED = colors.HexColor("#6b6b6b")
 RULE_ID = colors.HexColor("#7d7d7d")
 PAPER_TINT = colors.HexColor("#f4f1ea")
 LINK = "#1f4e8c"
+CARD_EDGE = colors.HexColor("#a9a49a")
+CORNER_RADIUS = 3.2 / 63  # of the card's width: a poker card's 3.2 mm corners
 
 SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC = "serif", "serif-bold", "serif-italic", "serif-bolditalic"
 SANS, SANS_BOLD, SANS_ITALIC = "sans", "sans-bold", "sans-italic"
@@ -141,8 +143,8 @@ class _Styles:
                                           spaceBefore=0, spaceAfter=10)
         self.quick_head = ParagraphStyle("quick-head", fontName=font(SANS_BOLD), fontSize=12.5, leading=16,
                                          textColor=colors.white)
-        self.quick_body = ParagraphStyle("quick-body", parent=self.body, fontSize=10.5, leading=14.5,
-                                         alignment=TA_LEFT)
+        self.quick_body = ParagraphStyle("quick-body", parent=self.body, fontSize=11.5, leading=15.5,
+                                         alignment=TA_LEFT, spaceAfter=3)
         self.quick_bullet = ParagraphStyle("quick-bullet", parent=self.quick_body, leftIndent=13,
                                            bulletIndent=2, spaceAfter=3.5)
 
@@ -190,9 +192,7 @@ class CardPicture(Flowable):
         return self.width, self.height
 
     def draw(self):
-        if self.shadow:
-            _shadow(self.canv, 0, 0, self.width, self.height)
-        draw_face(self.canv, self.deck, self.card, 0, 0, self.width, self.height, 0)
+        _card(self.canv, self.deck, self.card, 0, 0, self.width, self.height, self.shadow)
 
 
 class CardFan(Flowable):
@@ -217,13 +217,14 @@ class CardFan(Flowable):
         return self.width, self.height
 
     def draw(self):
-        for angle, card in zip(self.angles, self.cards):
+        # Outer cards first, so the middle card (the one the cover is about) lies on top.
+        order = sorted(range(len(self.cards)), key=lambda index: -abs(self.angles[index]))
+        for angle, card in ((self.angles[index], self.cards[index]) for index in order):
             self.canv.saveState()
             self.canv.translate(-self.left, -self.bottom)
             self.canv.rotate(angle)
             x, y = -self.card_width / 2, self.radius
-            _shadow(self.canv, x, y, self.card_width, self.card_height)
-            draw_face(self.canv, self.deck, card, x, y, self.card_width, self.card_height, 0)
+            _card(self.canv, self.deck, card, x, y, self.card_width, self.card_height, shadow=True)
             self.canv.restoreState()
 
 
@@ -232,13 +233,59 @@ def _rotate(x: float, y: float, degrees: float) -> tuple[float, float]:
     return x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle)
 
 
-def _shadow(canv, x: float, y: float, width: float, height: float) -> None:
+def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height: float,
+          shadow: bool) -> None:
+    """A card as a physical object: rounded corners, a hairline edge, a soft shadow under it."""
+    stamps: _CardStamps = canv._doctemplate.card_stamps
+    if not stamps.drawing:
+        return
+    radius = width * CORNER_RADIUS
+    if shadow:
+        canv.saveState()
+        canv.setFillColor(colors.Color(0, 0, 0, alpha=0.18))
+        canv.roundRect(x + 0.8, y - 1.2, width, height, radius, stroke=0, fill=1)
+        canv.restoreState()
+    stamps.place(canv, card, x, y, width, height)
     canv.saveState()
-    canv.setFillColor(colors.Color(0, 0, 0, alpha=0.16))
-    canv.setStrokeColor(colors.Color(0, 0, 0, alpha=0))
-    radius = min(width, height) * 0.05
-    canv.roundRect(x + 1.2, y - 1.6, width, height, radius, stroke=0, fill=1)
+    canv.setStrokeColor(CARD_EDGE)
+    canv.setLineWidth(0.4)
+    canv.roundRect(x, y, width, height, radius, stroke=1, fill=0)
     canv.restoreState()
+
+
+class _CardStamps:
+    """Each distinct face is drawn once per document, as a PDF form, and placed wherever it is shown.
+
+    While the layout passes settle the contents' page numbers nothing is drawn
+    (`drawing` is False): only the final pass pays for the card drawings.
+    """
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.drawing = False
+        self.width = deck.card_size.width_mm * mm
+        self.height = deck.card_size.height_mm * mm
+        self.names = {card.id: f"CardFace{index}" for index, card in enumerate(deck.cards)}
+        self._canvas = None
+        self._defined: set[str] = set()
+
+    def place(self, canv, card: Card, x: float, y: float, width: float, height: float) -> None:
+        if canv is not self._canvas:
+            self._canvas, self._defined = canv, set()
+        name = self.names[card.id]
+        if name not in self._defined:
+            canv.beginForm(name, 0, 0, self.width, self.height)
+            outline = canv.beginPath()
+            outline.roundRect(0, 0, self.width, self.height, self.width * CORNER_RADIUS)
+            canv.clipPath(outline, stroke=0, fill=0)
+            draw_face(canv, self.deck, card, 0, 0, self.width, self.height, 0)
+            canv.endForm()
+            self._defined.add(name)
+        canv.saveState()
+        canv.translate(x, y)
+        canv.scale(width / self.width, height / self.height)
+        canv.doForm(name)
+        canv.restoreState()
 
 
 class _Cover(Flowable):
@@ -253,7 +300,7 @@ class _Cover(Flowable):
 
     def draw(self):
         canv, deck, styles = self.canv, self.book.deck, self.styles
-        band_bottom = PAGE_HEIGHT * 0.47
+        band_bottom = PAGE_HEIGHT * 0.45
         canv.setFillColor(styles.theme)
         canv.rect(0, band_bottom, PAGE_WIDTH, PAGE_HEIGHT - band_bottom, stroke=0, fill=1)
         canv.setFillColor(styles.accent)
@@ -273,14 +320,14 @@ class _Cover(Flowable):
                             PAGE_HEIGHT - 62 * mm, 125 * mm)
 
         if self.samples:
-            fan = CardFan(deck, self.samples, 40 * mm)
+            fan = CardFan(deck, self.samples, 50 * mm, spread=12)
             fan.wrapOn(canv, PAGE_WIDTH, PAGE_HEIGHT)
-            fan.drawOn(canv, (PAGE_WIDTH - fan.width) / 2, band_bottom - fan.height * 0.42)
+            fan.drawOn(canv, (PAGE_WIDTH - fan.width) / 2, band_bottom - fan.height * 0.45)
 
         facts = [("Players", self.book.players), ("Playing time", deck.play_time or "—"),
                  ("Cards", str(deck.total)), ("Edition", deck.version)]
         column = TEXT_WIDTH / len(facts)
-        y = 88 * mm
+        y = 62 * mm
         for index, (label, value) in enumerate(facts):
             x = MARGIN + column * (index + 0.5)
             canv.setFillColor(MUTED)
@@ -340,6 +387,7 @@ class _RulebookDocument(BaseDocTemplate):
             lang="en",
         )
         self.book, self.styles = book, styles
+        self.card_stamps = _CardStamps(deck)
         self.chapter = ""  # running head: the chapter being read
         self.page_chapter = ""
         self.chapter_started_here = False
@@ -506,9 +554,10 @@ class _Typesetter:
             ("TOPPADDING", (0, 1), (-1, -1), 5),
             ("BOTTOMPADDING", (0, 1), (-1, -1), 5),
             ("ROWBACKGROUNDS", (0, 1), (-1, -2), [colors.white, PAPER_TINT]),
+            ("NOSPLIT", (0, -2), (-1, -1)),  # the total never stands alone
         ]))
         caption = Paragraph(f"<i>What is in the box: {self.deck.total} cards.</i>", self.styles.meta)
-        return [Spacer(1, 4), KeepTogether([table, Spacer(1, 2), caption])]
+        return [Spacer(1, 4), table, Spacer(1, 2), caption]
 
     def variant_table(self, variants) -> list:
         styles = self.styles
@@ -608,7 +657,7 @@ class _Typesetter:
                 Paragraph(f"<b>{_escape(ruling.question)}</b>", styles.small)]
         cell += self.paragraphs(ruling.decision, styles.small, styles.small, lead="<i>Decision:</i>")
         cell.append(Paragraph(f"<i>Why:</i> {_escape(ruling.reason)}", styles.small))
-        settles = [self.writer.link(rule.anchor, _escape(rule.label), "") for rule in entry.rules]
+        settles = [self.writer.link(rule.anchor, _escape(f"§{rule.label}"), "") for rule in entry.rules]
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:
             cell.append(Paragraph(f"<i>Settles:</i> {', '.join(settles)}", styles.meta))
@@ -635,24 +684,44 @@ class _Typesetter:
         styles = self.styles
         content: list = []
         for entry in quick.entries:
-            head = Table([[Paragraph(_escape(entry.title), styles.quick_head)]], colWidths=[TEXT_WIDTH])
-            head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
-                                      ("LEFTPADDING", (0, 0), (-1, -1), 8),
-                                      ("TOPPADDING", (0, 0), (-1, -1), 4),
-                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 5)]))
-            body = Table([[self.paragraphs(entry.text, styles.quick_body, styles.quick_bullet)]],
-                         colWidths=[TEXT_WIDTH])
-            body.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
-                                      ("LEFTPADDING", (0, 0), (-1, -1), 10),
-                                      ("RIGHTPADDING", (0, 0), (-1, -1), 10),
-                                      ("TOPPADDING", (0, 0), (-1, -1), 7),
-                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
-            content += [head, body, Spacer(1, 9)]
-        heading = _HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{_escape(quick.heading.title)}',
-                                    styles.quick_title, quick.heading)
-        # One page, always: long quick references are scaled down rather than split.
-        return [heading, _Rule(styles.accent), Spacer(1, 6),
+            content += self.quick_box(_escape(entry.title),
+                                      self.paragraphs(entry.text, styles.quick_body, styles.quick_bullet))
+        if quick.components:
+            rows = []
+            for row in quick.components:
+                text = [Paragraph(f"<b>{_escape(row.name)}</b> ×{row.count}", styles.quick_body)]
+                text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
+                rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
+            table = Table(rows, colWidths=[34 * mm, TEXT_WIDTH - 20 - 34 * mm])
+            table.setStyle(TableStyle([
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("ALIGN", (0, 0), (0, -1), "CENTER"),
+                ("LINEBELOW", (0, 0), (-1, -2), 0.4, colors.HexColor("#d5d0c4")),
+                ("TOPPADDING", (0, 0), (-1, -1), 4), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+            ]))
+            heading = quick.cards_heading
+            content += self.quick_box(f'<a name="{html.escape(heading.anchor)}"/>{_escape(heading.title)}', [table])
+        title = _HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{_escape(quick.heading.title)}',
+                                  styles.quick_title, quick.heading)
+        # One page, always: a long quick reference is scaled down rather than split.
+        return [title, _Rule(styles.accent), Spacer(1, 6),
                 KeepInFrame(TEXT_WIDTH, BODY_HEIGHT - 45 * mm, content, mode="shrink")]
+
+    def quick_box(self, title_xml: str, body: list) -> list:
+        """A titled panel: a band in the deck's colour over a tinted body."""
+        styles = self.styles
+        head = Table([[Paragraph(title_xml, styles.quick_head)]], colWidths=[TEXT_WIDTH])
+        head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
+                                  ("LEFTPADDING", (0, 0), (-1, -1), 10),
+                                  ("TOPPADDING", (0, 0), (-1, -1), 4),
+                                  ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        panel = Table([[body]], colWidths=[TEXT_WIDTH])
+        panel.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), 10),
+                                   ("RIGHTPADDING", (0, 0), (-1, -1), 10),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 8),
+                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 7)]))
+        return [head, panel, Spacer(1, 10)]
 
 
 class _Rule(Flowable):
@@ -691,7 +760,16 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
 def write_pdf(book: Book, path: Path) -> Path:
     _register_fonts()
     typesetter = _Typesetter(book)
-    buffer = io.BytesIO()
-    document = _RulebookDocument(buffer, book, typesetter.styles)
-    document.multiBuild(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
+    document = _RulebookDocument(io.BytesIO(), book, typesetter.styles)
+    story = typesetter.story()
+    # Layout passes until the contents' page numbers settle (their output is thrown away), then
+    # one final pass, identical in layout, that draws the cards too.
+    document.multiBuild(story, canvasmaker=_NamedDestinationCanvas)
+    document.card_stamps.drawing = True
+    document.filename = buffer = io.BytesIO()
+    for flowable in story:
+        if flowable.isIndexing():
+            flowable.beforeBuild()
+    document.build(list(story), canvasmaker=_NamedDestinationCanvas)
+    document.canv.save()
     return write_bytes(path, buffer.getvalue())

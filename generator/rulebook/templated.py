@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from ..errors import DeckgenError, OptionError
 from ..model import Card
-from .book import Appendix, Book, CardEntry, Chapter, Heading, RulingLink, VariantEntry
+from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import HtmlWriter, MarkdownWriter, md_escape
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "rulebook"
@@ -155,13 +155,16 @@ class _Context:
                        "text": self.writer.blocks(entry.rule.text),
                        "rulings": [self.link(link) for link in entry.rulings]}
                       for entry in chapter.rules],
-            "components": [{
-                "name": row.name, "description": self.writer.inline(row.description), "count": row.count,
-                "suits": [self.suit(suit) | {"count": count} for suit, count in row.by_suit],
-                "samples": [self.card(CardEntry(card, self.book.card_anchor(card), None)) for card in row.samples],
-            } for row in chapter.components],
+            "components": self.components(chapter.components),
             "variants": [self.variant(entry) for entry in chapter.variants],
         }
+
+    def components(self, rows: tuple[ComponentRow, ...]) -> list[dict]:
+        return [{
+            "name": row.name, "description": self.writer.inline(row.description), "count": row.count,
+            "suits": [self.suit(suit) | {"count": count} for suit, count in row.by_suit],
+            "samples": [self.card(CardEntry(card, self.book.card_anchor(card), None)) for card in row.samples],
+        } for row in rows]
 
     def variant(self, entry: VariantEntry) -> dict:
         return {"id": entry.variant.id, "anchor": token(entry.anchor), "name": entry.variant.name,
@@ -202,4 +205,6 @@ class _Context:
             return None
         return {"heading": self.heading(quick.heading),
                 "entries": [{"title": entry.title, "text": self.writer.blocks(entry.text)}
-                            for entry in quick.entries]}
+                            for entry in quick.entries],
+                "cards_heading": self.heading(quick.cards_heading),
+                "components": self.components(quick.components)}
