@@ -4,16 +4,20 @@ headings and pictures, for every deck in decks/."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, IndirectObject
 
 from generator import markup
 from generator.loader import load_deck
-from generator.rulebook import FORMATS, write_rulebooks
+from generator.model import Deck
+from generator.rulebook import write_rulebooks
 from generator.rulebook.book import build_book
 
 from .conftest import DECK_PATHS
@@ -21,24 +25,42 @@ from .conftest import DECK_PATHS
 DECK_IDS = [path.stem for path in DECK_PATHS]
 
 
+@dataclass
+class Built:
+    deck: Deck
+    out: Path
+    written: list[Path]
+
+    def path(self, fmt: str) -> Path:
+        return self.out / f"{self.deck.id}-rules.{fmt}"
+
+    @cached_property
+    def reader(self) -> PdfReader:
+        return PdfReader(self.path("pdf"))
+
+    @cached_property
+    def page_texts(self) -> list[str]:
+        """Each page's text in reading order (pdfium: pypdf is slow on pages full of card drawings)."""
+        document = pdfium.PdfDocument(self.path("pdf"))
+        try:
+            return [document[index].get_textpage().get_text_bounded() for index in range(len(document))]
+        finally:
+            document.close()
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """Each deck's rulebook in all three formats, built once for the module."""
-    cache: dict[str, tuple] = {}
+    cache: dict[str, Built] = {}
 
-    def get(deck_id: str):
+    def get(deck_id: str) -> Built:
         if deck_id not in cache:
             deck = load_deck(next(path for path in DECK_PATHS if path.stem == deck_id))
             out = tmp_path_factory.mktemp(f"rulebook-{deck_id}")
-            paths = write_rulebooks(deck, out)
-            cache[deck_id] = (deck, out, paths)
+            cache[deck_id] = Built(deck, out, write_rulebooks(deck, out))
         return cache[deck_id]
 
     return get
-
-
-def _paths(deck, out: Path) -> dict[str, Path]:
-    return {fmt: out / f"{deck.id}-rules.{fmt}" for fmt in FORMATS}
 
 
 def _flat(text: str) -> str:
@@ -64,53 +86,49 @@ def _outline(reader: PdfReader) -> list[tuple[int, str, int]]:
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_pdf_contents_page_numbers_are_where_headings_start(built, deck_id):
-    deck, out, _ = built(deck_id)
-    reader = PdfReader(_paths(deck, out)["pdf"])
-    outline = _outline(reader)
-    book = build_book(deck)
-    expected = [heading for heading in book.headings() if heading.level == 1]
-    assert expected, "a rulebook has chapters"
-    contents_pages = [index for index, page in enumerate(reader.pages)
-                      if page.extract_text().lstrip().startswith("Contents")]
+    rulebook = built(deck_id)
+    texts = rulebook.page_texts
+    chapters = [heading for heading in build_book(rulebook.deck).headings() if heading.level == 1]
+    contents_pages = [index for index, text in enumerate(texts) if text.lstrip().startswith("Contents")]
     assert contents_pages, "no contents page"
     listed_pages: dict[str, int] = {}
     for index in contents_pages:
-        for line in reader.pages[index].extract_text(extraction_mode="layout").splitlines():
-            match = re.match(r"^\s*(.*?)\s+(?:\.\s*)+(\d+)\s*$", line)
+        for line in texts[index].splitlines():
+            match = re.match(r"^\s*(.*?)\s*(?:\.\s*){3,}(\d+)\s*$", line)
             if match:
                 listed_pages[_flat(match.group(1))] = int(match.group(2))
-    outline_pages = {title: page for _, title, page in outline}
-    for heading in expected:
+    bookmarked_pages = {title: page for _, title, page in _outline(rulebook.reader)}
+    for heading in chapters:
         assert heading.label in listed_pages, f"{heading.label!r} missing from the contents"
         listed = listed_pages[heading.label]
-        assert listed == outline_pages[heading.label], f"{heading.label}: contents say {listed}"
-        page_text = _flat(reader.pages[listed - 1].extract_text())
-        assert heading.title in page_text, f"{heading.label!r} is not on page {listed}"
+        assert listed == bookmarked_pages[heading.label], f"{heading.label}: contents say page {listed}"
+        assert heading.title in _flat(texts[listed - 1]), f"{heading.label!r} is not on page {listed}"
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_pdf_shows_every_rule_id_and_every_card(built, deck_id):
-    deck, out, _ = built(deck_id)
-    reader = PdfReader(_paths(deck, out)["pdf"])
-    text = _flat(" ".join(page.extract_text() for page in reader.pages))
+    rulebook = built(deck_id)
+    deck = rulebook.deck
+    text = _flat(" ".join(rulebook.page_texts))
     missing_rules = [rule.id for rule in deck.rules() if f"[{rule.id}]" not in text]
     missing_cards = [card.name for card in deck.cards if _flat(card.name) not in text]
     assert not missing_rules and not missing_cards, (missing_rules, missing_cards)
     for section in deck.sections:
         assert f"{section.number} {section.title}" in text
+    for ruling in deck.rulings:
+        assert _flat(ruling.question) in text
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_pdf_destinations_links_and_bookmarks_resolve(built, deck_id):
-    deck, out, _ = built(deck_id)
-    reader = PdfReader(_paths(deck, out)["pdf"])
+    rulebook = built(deck_id)
+    deck, reader = rulebook.deck, rulebook.reader
     page_count = len(reader.pages)
     page_ids = {page.indirect_reference.idnum for page in reader.pages}
     destinations = reader.named_destinations
     book = build_book(deck)
-    wanted = [rule.id for rule in deck.rules()] + [s.id for s in deck.sections]
+    wanted = [rule.id for rule in deck.rules()] + [section.id for section in deck.sections]
     wanted += [book.card_anchor(card) for card in deck.cards]
-    wanted += [ruling.id for ruling in deck.rulings]  # claimed first, so unchanged unless they clash
     missing = [name for name in wanted if name not in destinations]
     assert not missing, f"named destinations missing: {missing[:5]}"
     for name, destination in destinations.items():
@@ -128,10 +146,10 @@ def test_pdf_destinations_links_and_bookmarks_resolve(built, deck_id):
             if isinstance(target, IndirectObject):
                 target = target.get_object()
             if isinstance(target, ArrayObject):
-                assert target[0].idnum in page_ids
+                assert target[0].idnum in page_ids, "link to a page that does not exist"
             else:
                 assert str(target) in destinations, f"link to unknown destination {target}"
-    references = sum(1 for text in _all_texts(deck) for _ in re.finditer(r"\{(card|rule):", text))
+    references = sum(1 for text in _linked_texts(deck) for _ in re.finditer(r"\{(card|rule):", text))
     assert links >= references, "every {card:} and {rule:} reference is a link"
     outline = _outline(reader)
     titles = [title for _, title, _ in outline]
@@ -140,21 +158,22 @@ def test_pdf_destinations_links_and_bookmarks_resolve(built, deck_id):
     assert all(1 <= page <= page_count for _, _, page in outline)
 
 
-def _all_texts(deck):
+def _linked_texts(deck: Deck):
     yield from (rule.text for rule in deck.rules())
     yield from (section.text for section in deck.sections)
-    yield from (card.text for card in deck.cards if card.text)
+    yield from (card.text for card in deck.cards)
+    yield from (ruling.decision for ruling in deck.rulings)
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_pdf_ends_with_a_one_page_quick_reference(built, deck_id):
-    deck, out, _ = built(deck_id)
+    rulebook = built(deck_id)
+    deck = rulebook.deck
     if not deck.quickref:
         pytest.skip("deck has no quick reference")
-    reader = PdfReader(_paths(deck, out)["pdf"])
-    bookmarks = {title: page for _, title, page in _outline(reader)}
-    assert bookmarks["Quick reference"] == len(reader.pages)
-    last = _flat(reader.pages[-1].extract_text())
+    bookmarks = {title: page for _, title, page in _outline(rulebook.reader)}
+    assert bookmarks["Quick reference"] == len(rulebook.page_texts)
+    last = _flat(rulebook.page_texts[-1])
     for entry in deck.quickref:
         assert entry.title in last
         assert _flat(markup.to_plain(entry.text, deck)).split(" ")[-1] in last, "entry cut off"
@@ -203,8 +222,9 @@ def _parse_html(path: Path) -> _Anchors:
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_html_is_self_contained_and_every_anchor_resolves(built, deck_id):
-    deck, out, _ = built(deck_id)
-    page = _parse_html(_paths(deck, out)["html"])
+    rulebook = built(deck_id)
+    deck = rulebook.deck
+    page = _parse_html(rulebook.path("html"))
     assert len(page.ids) == len(set(page.ids)), "duplicate ids"
     ids = set(page.ids)
     internal = [href[1:] for href in page.hrefs if href.startswith("#")]
@@ -212,15 +232,11 @@ def test_html_is_self_contained_and_every_anchor_resolves(built, deck_id):
     assert not [target for target in internal if target not in ids]
     assert {rule.id for rule in deck.rules()} <= ids
     assert page.sources and all(source.startswith("data:image/png;base64,") for source in page.sources)
-    text = _paths(deck, out)["html"].read_text(encoding="utf-8")
+    text = rulebook.path("html").read_text(encoding="utf-8")
     assert "http://" not in text and "https://" not in text
     assert '<meta name="viewport"' in text and "@media print" in text
-    for card in deck.cards:
-        assert f'id="{book_anchor(deck, card)}"' in text
-
-
-def book_anchor(deck, card) -> str:
-    return build_book(deck).card_anchor(card)
+    book = build_book(deck)
+    assert {book.card_anchor(card) for card in deck.cards} <= ids
 
 
 # Markdown ---------------------------------------------------------------------------------------
@@ -236,14 +252,14 @@ def _markdown_headings(text: str) -> list[str]:
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
 def test_markdown_has_the_html_headings_and_its_pictures_exist(built, deck_id):
-    deck, out, _ = built(deck_id)
-    paths = _paths(deck, out)
-    markdown = paths["md"].read_text(encoding="utf-8")
-    assert _markdown_headings(markdown) == _parse_html(paths["html"]).headings
+    rulebook = built(deck_id)
+    deck = rulebook.deck
+    markdown = rulebook.path("md").read_text(encoding="utf-8")
+    assert _markdown_headings(markdown) == _parse_html(rulebook.path("html")).headings
     pictures = re.findall(r'<img src="([^"]+)"', markdown) + re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
     assert pictures
     for picture in pictures:
-        assert not picture.startswith(("/", "http")) and (paths["md"].parent / picture).is_file(), picture
+        assert not picture.startswith(("/", "http")) and (rulebook.out / picture).is_file(), picture
     anchors = set(re.findall(r'<a id="([^"]+)"></a>', markdown))
     for target in re.findall(r"\]\(#([^)]+)\)", markdown):
         assert target in anchors, target
@@ -252,9 +268,10 @@ def test_markdown_has_the_html_headings_and_its_pictures_exist(built, deck_id):
 
 # Determinism ------------------------------------------------------------------------------------
 
-def test_same_deck_gives_the_same_bytes(built, tmp_path):
-    deck, out, first = built(DECK_IDS[0])
-    second = write_rulebooks(deck, tmp_path)
-    assert [p.relative_to(out) for p in first] == [p.relative_to(tmp_path) for p in second]
-    for one, two in zip(first, second):
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_same_deck_gives_the_same_bytes(built, tmp_path, deck_id):
+    rulebook = built(deck_id)
+    second = write_rulebooks(rulebook.deck, tmp_path)
+    assert [p.relative_to(rulebook.out) for p in rulebook.written] == [p.relative_to(tmp_path) for p in second]
+    for one, two in zip(rulebook.written, second):
         assert one.read_bytes() == two.read_bytes(), one.name

@@ -3,11 +3,14 @@ escaping of deck text, and `deckgen validate` on bad references in rules."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from generator.build import STEPS, build_deck
 
 from .conftest import DECKS
 
@@ -125,16 +128,16 @@ def test_validate_names_the_rule_field_with_a_bad_reference(run_cli, tmp_path, r
     assert re.search(r"wizard\.toml:\d+:", line), "the line number is given"
 
 
-def test_build_writes_every_rulebook_format(run_cli, tmp_path):
-    decks = tmp_path / "decks"
-    decks.mkdir()
-    (decks / "wizard.toml").write_text(WIZARD.read_text(encoding="utf-8"), encoding="utf-8")
-    result = run_cli("build", "--decks-dir", decks, "--output", tmp_path / "out")
-    assert result.exit_code == 0, result.stderr
-    assert "rulebook" in result.stdout
-    folder = tmp_path / "out" / "wizard"
+def test_build_step_writes_every_rulebook_format(tmp_path):
+    # Only this step: the print steps are tested on their own and take long.
+    step = next(step for step in STEPS if step[0] == "rulebook")
+    result = build_deck(WIZARD, tmp_path, steps=[step])
+    assert result.ok, result.error
+    folder = tmp_path / "wizard"
     for suffix in ("pdf", "html", "md"):
         assert (folder / f"wizard-rules.{suffix}").stat().st_size > 0
+    manifest = json.loads((folder / ".manifest.json").read_text())
+    assert {"wizard-rules.pdf", "wizard-rules.html", "wizard-rules.md"} <= set(manifest["rulebook"]["files"])
     markdown = (folder / "wizard-rules.md").read_text(encoding="utf-8")
     for picture in re.findall(r'<img src="([^"]+)"', markdown):
-        assert (folder / picture).is_file()
+        assert (folder / picture).is_file() and picture in manifest["rulebook"]["files"]
