@@ -38,6 +38,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from ..errors import DeckgenError
 from ..model import Card, Deck
 from ..output import write_bytes
 from ..render.cards import draw_face
@@ -311,13 +312,12 @@ class _Cover(Flowable):
         canv.drawCentredString(PAGE_WIDTH / 2, PAGE_HEIGHT - 30 * mm, _spaced(f"Rules of play · edition {deck.version}"))
         title = ParagraphStyle("cover-title", fontName=font(SANS_BOLD), fontSize=46, leading=52,
                                alignment=TA_CENTER, textColor=colors.white)
-        _draw_paragraph(canv, Paragraph(_escape(deck.name), title), PAGE_HEIGHT - 38 * mm, 150 * mm)
+        bottom = _draw_paragraph(canv, Paragraph(_escape(deck.name), title), PAGE_HEIGHT - 38 * mm, 160 * mm)
         if deck.description:
             tagline = ParagraphStyle("cover-tagline", fontName=font(SERIF_ITALIC), fontSize=13, leading=18,
                                      alignment=TA_CENTER, textColor=colors.HexColor("#f3efe4"))
             writer = PdfWriter(deck, self.book.card_anchors.__getitem__, _fallback, "#f3efe4")
-            _draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline),
-                            PAGE_HEIGHT - 62 * mm, 125 * mm)
+            _draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline), bottom - 6 * mm, 125 * mm)
 
         if self.samples:
             fan = CardFan(deck, self.samples, 50 * mm, spread=12)
@@ -378,7 +378,7 @@ class _NamedDestinationCanvas(Canvas):
 
 
 class _RulebookDocument(BaseDocTemplate):
-    def __init__(self, target, book: Book, styles: _Styles):
+    def __init__(self, target, book: Book, styles: _Styles, contents: TableOfContents):
         deck = book.deck
         super().__init__(
             target, pagesize=A4, invariant=1, title=f"{deck.name}: rules of play",
@@ -386,7 +386,7 @@ class _RulebookDocument(BaseDocTemplate):
             creator="deckgen", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=TOP, bottomMargin=BOTTOM,
             lang="en",
         )
-        self.book, self.styles = book, styles
+        self.book, self.styles, self.contents = book, styles, contents
         self.card_stamps = _CardStamps(deck)
         self.chapter = ""  # running head: the chapter being read
         self.page_chapter = ""
@@ -414,7 +414,7 @@ class _RulebookDocument(BaseDocTemplate):
         if heading is not None:
             key = heading.anchor
             if flowable.in_contents and heading.level <= 2:
-                self.notify("TOCEntry", (heading.level - 1, _escape(heading.label), self.page, key))
+                self.contents.addEntry(heading.level - 1, _escape(heading.label), self.page, key)
             self.canv.addOutlineEntry(heading.label, key, level=flowable.outline_level,
                                       closed=heading.level >= 1 and flowable.outline_level >= 1)
             if heading.level == 1:
@@ -459,6 +459,13 @@ class _Typesetter:
         self.deck = book.deck
         self.styles = _Styles(book.deck)
         self.writer = PdfWriter(book.deck, self._card_anchor, _fallback, LINK)
+        # One contents table for every pass: it carries the page numbers from one pass to the next.
+        self.contents_table = TableOfContents(
+            dotsMinLevel=0, levelStyles=self.styles.toc_levels, tableStyle=TableStyle([
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+            ]))
 
     def _card_anchor(self, card_id: str) -> str:
         return self.book.card_anchors[card_id]
@@ -668,16 +675,11 @@ class _Typesetter:
     # Front and back matter ---------------------------------------------------------------
 
     def contents(self) -> list:
-        contents = TableOfContents(dotsMinLevel=0, levelStyles=self.styles.toc_levels, tableStyle=TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
-        ]))
         anchor = self.book.contents_anchor
         title = Heading(1, "", "Contents", anchor)
         return [_HeadingParagraph(f'<a name="{html.escape(anchor)}"/>Contents', self.styles.toc_title, title,
                                   in_contents=False),
-                contents]
+                self.contents_table]
 
     def quick_reference(self) -> list:
         quick = self.book.quickref
@@ -757,19 +759,32 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
     return f'<font name="{font(SANS)}" color="{suit.color}">{html.escape(suit.symbol, quote=False)}</font>'
 
 
+MAX_PASSES = 8
+
+
 def write_pdf(book: Book, path: Path) -> Path:
+    """Typeset the rulebook: layout passes until the contents' page numbers settle, then a final,
+    identical pass that also draws the cards (layout passes leave them out: they cost the most).
+
+    Every pass gets freshly made flowables: reportlab tables keep state from being split, so a
+    story laid out twice can break differently the second time.
+    """
     _register_fonts()
     typesetter = _Typesetter(book)
-    document = _RulebookDocument(io.BytesIO(), book, typesetter.styles)
-    story = typesetter.story()
-    # Layout passes until the contents' page numbers settle (their output is thrown away), then
-    # one final pass, identical in layout, that draws the cards too.
-    document.multiBuild(story, canvasmaker=_NamedDestinationCanvas)
+    contents = typesetter.contents_table
+    buffer = io.BytesIO()
+    document = _RulebookDocument(buffer, book, typesetter.styles, contents)
+    document._doSave = 0  # as in reportlab's multiBuild: layout passes are not written out
+    for _ in range(MAX_PASSES):
+        contents.beforeBuild()
+        document.build(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
+        contents.afterBuild()
+        if contents.isSatisfied():
+            break
+    else:
+        raise DeckgenError(f"{book.deck.id}: the rulebook's page numbers did not settle in {MAX_PASSES} passes")
     document.card_stamps.drawing = True
-    document.filename = buffer = io.BytesIO()
-    for flowable in story:
-        if flowable.isIndexing():
-            flowable.beforeBuild()
-    document.build(list(story), canvasmaker=_NamedDestinationCanvas)
-    document.canv.save()
+    document._doSave = 1
+    contents.beforeBuild()
+    document.build(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
     return write_bytes(path, buffer.getvalue())
