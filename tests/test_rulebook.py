@@ -89,15 +89,15 @@ def test_pdf_contents_page_numbers_are_where_headings_start(built, deck_id):
     rulebook = built(deck_id)
     texts = rulebook.page_texts
     chapters = [heading for heading in build_book(rulebook.deck).headings() if heading.level == 1]
-    contents_pages = [index for index, text in enumerate(texts) if text.lstrip().startswith("Contents")]
-    assert contents_pages, "no contents page"
+    bookmarked_pages = {title: page for _, title, page in _outline(rulebook.reader)}
+    first = bookmarked_pages["Contents"]
+    assert texts[first - 1].lstrip().startswith("Contents")
     listed_pages: dict[str, int] = {}
-    for index in contents_pages:
+    for index in range(first - 1, bookmarked_pages[chapters[0].label] - 1):  # up to the first chapter
         for line in texts[index].splitlines():
             match = re.match(r"^\s*(.*?)\s*(?:\.\s*){3,}(\d+)\s*$", line)
             if match:
                 listed_pages[_flat(match.group(1))] = int(match.group(2))
-    bookmarked_pages = {title: page for _, title, page in _outline(rulebook.reader)}
     for heading in chapters:
         assert heading.label in listed_pages, f"{heading.label!r} missing from the contents"
         listed = listed_pages[heading.label]
@@ -268,9 +268,9 @@ def test_markdown_has_the_html_headings_and_its_pictures_exist(built, deck_id):
 
 # Determinism ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("deck_id", DECK_IDS)
-def test_same_deck_gives_the_same_bytes(built, tmp_path, deck_id):
-    rulebook = built(deck_id)
+def test_same_deck_gives_the_same_bytes(built, tmp_path):
+    # One deck is enough: nothing in the code that orders or stamps output depends on the deck.
+    rulebook = built(DECK_IDS[0])
     second = write_rulebooks(rulebook.deck, tmp_path)
     assert [p.relative_to(rulebook.out) for p in rulebook.written] == [p.relative_to(tmp_path) for p in second]
     for one, two in zip(rulebook.written, second):

@@ -763,28 +763,28 @@ MAX_PASSES = 8
 
 
 def write_pdf(book: Book, path: Path) -> Path:
-    """Typeset the rulebook: layout passes until the contents' page numbers settle, then a final,
-    identical pass that also draws the cards (layout passes leave them out: they cost the most).
+    """Typeset the rulebook in passes until the contents' page numbers stop changing.
 
-    Every pass gets freshly made flowables: reportlab tables keep state from being split, so a
-    story laid out twice can break differently the second time.
+    The contents start out listing every heading (at page 0), so the first pass already has
+    the contents' real length and the second normally settles; cards, the costly part, are
+    drawn from the second pass on. Every pass gets freshly made flowables: reportlab tables
+    keep state from being split, so a story laid out twice can break differently.
     """
     _register_fonts()
     typesetter = _Typesetter(book)
     contents = typesetter.contents_table
+    for heading in book.headings():
+        if heading.level <= 2:
+            contents.addEntry(heading.level - 1, _escape(heading.label), 0, heading.anchor)
     buffer = io.BytesIO()
     document = _RulebookDocument(buffer, book, typesetter.styles, contents)
-    document._doSave = 0  # as in reportlab's multiBuild: layout passes are not written out
-    for _ in range(MAX_PASSES):
+    document._doSave = 0  # as in reportlab's multiBuild: a pass is written out only once it has settled
+    for number in range(MAX_PASSES):
         contents.beforeBuild()
+        document.card_stamps.drawing = number > 0
         document.build(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
         contents.afterBuild()
-        if contents.isSatisfied():
-            break
-    else:
-        raise DeckgenError(f"{book.deck.id}: the rulebook's page numbers did not settle in {MAX_PASSES} passes")
-    document.card_stamps.drawing = True
-    document._doSave = 1
-    contents.beforeBuild()
-    document.build(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
-    return write_bytes(path, buffer.getvalue())
+        if number > 0 and contents.isSatisfied():
+            document.canv.save()
+            return write_bytes(path, buffer.getvalue())
+    raise DeckgenError(f"{book.deck.id}: the rulebook's page numbers did not settle in {MAX_PASSES} passes")
