@@ -101,12 +101,21 @@ def test_designer_template_is_sandboxed(run_cli, tmp_path, source, complaint):
     assert not (tmp_path / "out" / "wizard" / "wizard-rules.md").exists()
 
 
-def test_template_for_another_format_is_refused(run_cli, tmp_path):
-    template = tmp_path / "rulebook.html.j2"
-    template.write_text("<p>{{ deck.name }}</p>", encoding="utf-8")
-    result = run_cli("rulebook", "wizard", "--format", "md", "--template", template, "--output", tmp_path)
+@pytest.mark.parametrize("given, complaint", [
+    ("rulebook.html.j2", "is a html template, but the formats asked for are md"),
+    ("empty-folder", "holds neither rulebook.html.j2 nor rulebook.md.j2"),
+    ("missing.md.j2", "no such file or folder"),
+    ("rulebook.j2", "cannot tell the format"),
+])
+def test_unusable_template_is_refused_before_anything_is_written(run_cli, tmp_path, given, complaint):
+    (tmp_path / "rulebook.html.j2").write_text("<p>{{ deck.name }}</p>", encoding="utf-8")
+    (tmp_path / "rulebook.j2").write_text("{{ deck.name }}", encoding="utf-8")
+    (tmp_path / "empty-folder").mkdir()
+    result = run_cli("rulebook", "wizard", "--format", "md", "--template", tmp_path / given,
+                     "--output", tmp_path / "out")
     assert result.exit_code == 2
-    assert "html template" in result.stderr
+    assert complaint in result.stderr
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("reference, message", [

@@ -28,27 +28,28 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     from ..output import write_text
     from .book import build_book
     from .pictures import CardPictures
-    from .templated import png_data_uri, render, template_for, template_format
+    from .templated import choose_templates, png_data_uri, render
 
     unknown = [fmt for fmt in formats if fmt not in FORMATS]
     if unknown:
         raise OptionError(f"unknown rulebook format {unknown[0]!r}; choose from {', '.join(FORMATS)} or all")
-    if template is not None and template.is_file() and template_format(template) not in formats:
-        raise OptionError(f"--template {template} is a {template_format(template)} template, "
-                          f"but the formats asked for are {', '.join(formats)}")
+    templates = choose_templates(formats, template)
     book = build_book(deck)
     pictures = CardPictures(deck)
+    # Templates run first: a designer's template that fails leaves no half-written rulebook.
+    pages = {}
+    if "html" in formats:
+        pages["html"] = render(book, "html", templates["html"], lambda card: png_data_uri(pictures.png(card)))
+    if "md" in formats:
+        pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
     written: list[Path] = []
     if "pdf" in formats:
         from .pdf import write_pdf
 
         written.append(write_pdf(book, rulebook_path(deck, out_dir, "pdf")))
-    if "html" in formats:
-        page = render(book, "html", template_for("html", template), lambda card: png_data_uri(pictures.png(card)))
-        written.append(write_text(rulebook_path(deck, out_dir, "html"), page))
+    for fmt, page in pages.items():
+        written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
     if "md" in formats:
-        page = render(book, "md", template_for("md", template), pictures.relative_path)
-        written.append(write_text(rulebook_path(deck, out_dir, "md"), page))
         written.extend(pictures.write_files(out_dir))
     return written
 

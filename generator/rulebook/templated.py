@@ -26,17 +26,27 @@ TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
 
 
-def template_for(fmt: str, template: Path | None) -> Path:
-    """The template file for a format: the designer's (a file, or a folder holding the
-    standard file name) when given and meant for this format, else the shipped one."""
+def choose_templates(formats: tuple[str, ...], template: Path | None) -> dict[str, Path]:
+    """The template file for each of the HTML/Markdown formats asked for: the designer's where
+    `template` provides one (a file named for its format, or a folder holding rulebook.html.j2
+    and/or rulebook.md.j2), the shipped one otherwise. Checked before anything is written."""
+    wanted = [fmt for fmt in formats if fmt in TEMPLATE_NAMES]
+    chosen = {fmt: TEMPLATE_DIR / TEMPLATE_NAMES[fmt] for fmt in wanted}
     if template is None:
-        return TEMPLATE_DIR / TEMPLATE_NAMES[fmt]
+        return chosen
     if template.is_dir():
-        candidate = template / TEMPLATE_NAMES[fmt]
-        return candidate if candidate.is_file() else TEMPLATE_DIR / TEMPLATE_NAMES[fmt]
-    if not template.is_file():
+        own = {fmt: template / name for fmt, name in TEMPLATE_NAMES.items() if (template / name).is_file()}
+        if not own:
+            raise OptionError(f"--template {template}: the folder holds neither "
+                              f"{' nor '.join(TEMPLATE_NAMES.values())}")
+    elif template.is_file():
+        own = {template_format(template): template}
+    else:
         raise OptionError(f"--template {template}: no such file or folder")
-    return template if template_format(template) == fmt else TEMPLATE_DIR / TEMPLATE_NAMES[fmt]
+    if not set(own) & set(wanted):
+        raise OptionError(f"--template {template} is a {' and '.join(sorted(own))} template, "
+                          f"but the formats asked for are {', '.join(formats)}")
+    return chosen | {fmt: path for fmt, path in own.items() if fmt in wanted}
 
 
 def template_format(template: Path) -> str:
