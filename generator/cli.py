@@ -37,6 +37,7 @@ DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path t
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [
     "generator.commands.render",
+    "generator.commands.games",
     "generator.commands.rulebook",
 ]
 

@@ -57,6 +57,9 @@ def register(app: typer.Typer) -> None:
         else:
             typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
                        f"{layout.columns}×{layout.rows} per sheet")
+            flip = {"long-edge": "double-sided, flip on long edge", "short-edge": "double-sided, flip on short "
+                    "edge", "none": "single-sided (faces only)"}.get(duplex, duplex)
+            typer.echo(f"print at actual size (100 %, no fit-to-page), {flip}")
 
     @app.command("images")
     def images_command(

@@ -6,6 +6,38 @@ A state knows whose turn it is (a seat number, `CHANCE` for shuffles, dice and
 coins, or `TERMINAL`), the legal actions, and applies one action at a time. Chance
 is explicit: a shuffle is a chance action carrying the resulting order, so a game
 replays exactly from its log, and `sample_chance` draws it from a seeded RNG.
+
+What an engine provides (a `Game` subclass, registered in `ENGINES`)
+--------------------------------------------------------------------
+Rules:
+- `id`, `min_players`, `max_players`, `defaults` (its `[engine]` parameters), and
+  `lower_score_wins` when the lowest score wins.
+- `new_state`, `score_bounds`, `max_actions`: the generic tests check every random game
+  against these declarations (ends, stays in bounds, never exceeds the length).
+- `GameState.apply` raises `IllegalAction` naming the deck's rule id (and ruling id when a
+  ruling decided it), with `where` = {"round": n, "trick": n, "player": seat} as far as
+  the game has them (1-based round and trick numbers, 0-based seats).
+- `GameState.summary()` returns plain data. Two keys are read generically:
+  `"scores"` (one number per seat, so far) and `"rounds"`: a list of
+  `{"title": str, "columns": {name: [one value per seat]}}` that `deckgen referee`
+  prints as one small table per round. Anything else is the engine's own.
+
+Game logs (see `generator.games.logs` and docs/game-logs.md):
+- `log_sections`: the top-level tables of a log that belong to the engine (e.g. "rounds").
+- `log_steps(log, state)`: a generator that reads those tables and yields one `LogStep`
+  per action, in order. The referee applies each step to `state` before asking for the
+  next, so the generator may look at `state` (whose turn, who leads). It yields
+  `LogStep(None, field)` for chance the log leaves to its seed, raises `log.error(...)`
+  for malformed input (exit 2) and may raise `IllegalAction` for a claim in the log
+  the rules contradict (a wrong dealer, say), with `where["field"]` set.
+- `log_body(players, actions)`: the engine's tables for a game played with these
+  actions from `new_state(len(players))` by these named players, so `deckgen simulate --save-logs` writes logs the referee
+  replays.
+- `format_action` / `parse_action`: one action as written in a log.
+
+Players: `bot(kind, rng)` returns a `Bot`; the base gives "random"; engines add "heuristic".
+Quick rulings: `quick_ruling(words)` answers one question without a log
+(`deckgen rule DECK ...`); engines that support it override it.
 """
 
 from __future__ import annotations
@@ -14,10 +46,13 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
 from ..model import Deck
+
+if TYPE_CHECKING:
+    from .logs import GameLog, LogStep
 
 CHANCE = -1
 TERMINAL = -2
@@ -39,15 +74,18 @@ class IllegalAction(DeckgenError):
 
     exit_code = 1
 
-    def __init__(self, message: str, rule: str, legal: Sequence[str] = (), where: Mapping[str, Any] | None = None):
+    def __init__(self, message: str, rule: str, legal: Sequence[str] = (), where: Mapping[str, Any] | None = None,
+                 ruling: str = ""):
         self.message = message
         self.rule = rule  # a rule id from the deck, or "card:<card id>" when card text decides
         self.legal = tuple(legal)
         self.where = dict(where or {})
+        self.ruling = ruling  # id of the deck ruling that decided the case, if one did
         super().__init__(message)
 
     def as_dict(self) -> dict:
-        return {"message": self.message, "rule": self.rule, "legal": list(self.legal), "where": self.where}
+        return {"message": self.message, "rule": self.rule, "ruling": self.ruling or None,
+                "legal": list(self.legal), "where": self.where}
 
 
 class GameState(ABC):
@@ -82,6 +120,13 @@ class GameState(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
+    # Names of the players by seat, when known (the referee sets them from the log).
+    player_names: Sequence[str] = ()
+
+    def player_name(self, seat: int) -> str:
+        """A seat as people call it: the log's name, else "seat N"."""
+        return self.player_names[seat] if self.player_names else f"seat {seat + 1}"
+
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
 
@@ -93,8 +138,10 @@ class Game(ABC):
     id: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    # Bounds of one player's final score, for the given player count.
     defaults: ClassVar[Mapping[str, Any]] = {}
+    lower_score_wins: ClassVar[bool] = False
+    # Top-level tables of a game log that this engine reads (the header is generic).
+    log_sections: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, deck: Deck, params: Mapping[str, Any] | None = None):
         self.deck = deck
@@ -128,6 +175,24 @@ class Game(ABC):
     def parse_action(self, state: GameState, text: str) -> Action:
         """Read an action written by a person; raise `IllegalAction`/`ValueError` if unreadable."""
 
+    @abstractmethod
+    def log_steps(self, log: "GameLog", state: GameState) -> Iterator["LogStep"]:
+        """Read the engine's tables of `log`, yielding one step per action (see the module doc)."""
+
+    @abstractmethod
+    def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
+        """The engine's log tables for a game played with `actions` from `new_state(len(players))`."""
+
+    def bot(self, kind: str, rng: random.Random) -> "Bot":
+        """A player program of the given kind; engines add "heuristic" to the base's "random"."""
+        if kind == "random":
+            return Bot(rng)
+        raise DeckgenError(f"the {self.id} engine has no {kind!r} bot; known: random")
+
+    def quick_ruling(self, words: Sequence[str]) -> dict:
+        """Settle one question without a log (a trick, a bid...): {"answer", "rules", ...}."""
+        raise DeckgenError(f"the {self.id} engine answers no quick questions; referee a log instead")
+
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
             raise DeckgenError(
@@ -142,15 +207,19 @@ ENGINES: dict[str, str] = {
 }
 
 
-def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
-    """The engine named by the deck, built with the deck's parameters plus overrides."""
+def engine_class(deck: Deck) -> type[Game]:
+    """The `Game` class of the engine the deck names."""
     import importlib
 
     if not deck.engine:
         raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
     module_name, class_name = ENGINES[deck.engine].split(":")
-    game_class = getattr(importlib.import_module(module_name), class_name)
-    return game_class(deck, params)
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
+    """The engine named by the deck, built with the deck's parameters plus overrides."""
+    return engine_class(deck)(deck, params)
 
 
 @dataclass

@@ -8,14 +8,17 @@ exact sizes print services list (The Game Crafter poker: 825×1125 px).
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..errors import DeckgenError, OptionError
-from ..output import atomic_path
+from ..output import write_bytes
 from .check import require_printable
 from .document import CardDocument
+from .png import encode_png
 from .sizes import card_size_mm, check_length
 
 if TYPE_CHECKING:
@@ -76,7 +79,9 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
     try:
         for index in range(count):
             page = pdf[index]
-            image = page.render(scale=scale, rev_byteorder=True).to_pil().convert("RGB")
+            image = page.render(scale=scale, rev_byteorder=True).to_pil()
+            if image.mode != "RGB":
+                image = image.convert("RGB")
             page.close()
             if image.size != (width_px, height_px):
                 raise DeckgenError(f"internal: rendered {image.size}, expected {(width_px, height_px)}")
@@ -121,14 +126,21 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     folder = out_dir / IMAGES_DIR
     cards: list["Card | None"] = list(deck.cards) + [None]
     names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
-    written = []
-    for name, image in zip(names, render_cards(deck, cards, dpi, bleed_mm, trim)):
-        path = folder / name
-        with atomic_path(path) as temp:
-            # Fast compression: card art is flat colour, so level 1 is nearly as small and much quicker.
-            image.save(temp, format="PNG", dpi=(dpi, dpi), compress_level=1)
-        written.append(path)
+    # Compressing and writing release the GIL: they run on worker threads while the next card
+    # renders. A few images in flight at most, so memory stays flat however large the deck.
+    written: list[Path] = []
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for name, image in zip(names, render_cards(deck, cards, dpi, bleed_mm, trim)):
+            pending.append(pool.submit(_save_png, folder / name, image, dpi))
+            if len(pending) > 3:
+                written.append(pending.popleft().result())
+        written.extend(job.result() for job in pending)
     return written
+
+
+def _save_png(path: Path, image: "Image", dpi: int) -> Path:
+    return write_bytes(path, encode_png(image, dpi))
 
 
 def build_images(deck: "Deck", out_dir: Path) -> list[Path]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..errors import OptionError
 from ..output import write_bytes
 from .check import require_printable
+from . import paint
 from .document import CardDocument
 from .sizes import PAPERS_MM, card_size_mm, check_length, paper_mm, pt
 
@@ -204,7 +205,7 @@ def print_sheets(deck: "Deck", paper: str = "a4", card_size: str = "deck", bleed
 
 def _crop_marks(canvas, layout: Layout) -> None:
     canvas.saveState()
-    canvas.setStrokeColor("#000000")
+    paint.set_stroke(canvas, "#000000")
     canvas.setLineWidth(MARK_WIDTH_PT)
     for x0, y0, x1, y1 in layout.marks:
         canvas.line(x0, y0, x1, y1)
@@ -212,18 +213,22 @@ def _crop_marks(canvas, layout: Layout) -> None:
 
 
 def _label(canvas, layout: Layout, text: str) -> None:
-    """A small caption in the bottom margin, clear of the crop marks when there is room for it."""
+    """A small caption in the bottom margin, between two crop marks, when there is room for it."""
     from . import fonts
 
-    bottom_room = min(s.y for s in layout.slots) - layout.bleed
+    font = fonts.font("sans")
+    bottom_room = min(s.y for s in layout.slots) - layout.bleed - pt(MARK_OFFSET_MM)
+    left, right = max(zip(layout.cut_xs, layout.cut_xs[1:]), key=lambda pair: pair[1] - pair[0])
     size = 6.0
-    if bottom_room < pt(MARK_OFFSET_MM) + size * 1.6:
+    width = fonts.width("sans", text, size)
+    if width > right - left - pt(4):
+        size *= (right - left - pt(4)) / width
+    if size < 4.0 or bottom_room < size * 1.6:
         return
     canvas.saveState()
-    canvas.setFillColor(LABEL_GREY)
-    canvas.setFont(fonts.font("sans"), size)
-    y = (bottom_room - size * 0.7) / 2
-    canvas.drawCentredString(layout.page_width / 2, y, text)
+    paint.set_fill(canvas, LABEL_GREY)
+    canvas.setFont(font, size)
+    canvas.drawCentredString((left + right) / 2, (bottom_room - size * 0.7) / 2, text)
     canvas.restoreState()
 
 
@@ -242,11 +247,11 @@ def _calibration_pages(canvas, layout: Layout, duplex: str) -> None:
             rect = slot if side == "front" else layout.back_slot(index, duplex)
             cx, cy = rect.center
             canvas.saveState()
-            canvas.setStrokeColor("#9a9a9a")
+            paint.set_stroke(canvas, "#9a9a9a")
             canvas.setLineWidth(0.3)
             canvas.rect(*rect.tuple(), stroke=1, fill=0)
             if side == "front":
-                canvas.setStrokeColor("#000000")
+                paint.set_stroke(canvas, "#000000")
                 canvas.setLineWidth(0.4)
                 canvas.line(cx - pt(8), cy, cx + pt(8), cy)
                 canvas.line(cx, cy - pt(8), cx, cy + pt(8))
@@ -254,18 +259,18 @@ def _calibration_pages(canvas, layout: Layout, duplex: str) -> None:
                 canvas.setFont(font, 4.5)
                 for ring in range(1, 6):
                     half = pt(ring)
-                    canvas.setStrokeColor("#c8102e" if ring % 5 == 0 else "#1f3a8a")
+                    paint.set_stroke(canvas, "#c8102e" if ring % 5 == 0 else "#1f3a8a")
                     canvas.setLineWidth(0.25)
                     canvas.rect(cx - half, cy - half, 2 * half, 2 * half, stroke=1, fill=0)
-                    canvas.setFillColor("#1f3a8a")
+                    paint.set_fill(canvas, "#1f3a8a")
                     canvas.drawString(cx + half + 0.6, cy + 0.8, str(ring))
-                canvas.setStrokeColor("#000000")
+                paint.set_stroke(canvas, "#000000")
                 canvas.setLineWidth(0.15)
                 canvas.line(cx - pt(6), cy, cx + pt(6), cy)
                 canvas.line(cx, cy - pt(6), cx, cy + pt(6))
             canvas.restoreState()
         canvas.setFont(font, 7)
-        canvas.setFillColor("#333333")
+        paint.set_fill(canvas, "#333333")
         lines = (["Calibration sheet (front). Print this page double-sided, flipping on the " + flip + ",",
                   "with the same settings you will use for the cards (scaling: none / actual size)."]
                  if side == "front" else

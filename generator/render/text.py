@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from .. import markup
 from ..errors import Problem
-from . import fonts
+from . import fonts, paint
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
 
 LEADING = 1.2  # line height as a multiple of the font size
 BLOCK_GAP = 0.45  # space between paragraphs, in ems
+RULE_GAP = 1.1  # space before a block with a separator rule (flavour text), in ems
 SIZE_STEP = 0.25  # points: how finely text shrinks
 BULLET = "•"
 DESCENT = 0.25  # room below the baseline in a line box, in ems (DejaVu descends 0.24)
@@ -184,6 +185,16 @@ def fit(spec: TextSpec, width: float, height: float) -> Fitted | None:
     return None
 
 
+def overflowing(spec: TextSpec, width: float) -> Fitted:
+    """Text that does not fit, laid out at its smallest size so the overflow shows.
+
+    Printing refuses such cards (see `text_problems`); this is for callers that draw a
+    single card anyway, such as a rulebook illustrating a card being designed.
+    """
+    smallest = TextSpec(spec.field, spec.blocks, spec.min_size, spec.min_size, spec.align, spec.valign)
+    return fit(smallest, width, float("inf")) or fit(smallest, float("inf"), float("inf"))
+
+
 def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
     lines: list[Line] = []
     height = 0.0
@@ -194,7 +205,7 @@ def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
         if not words:
             continue
         if lines:
-            height += BLOCK_GAP * block_size
+            height += _gap_before(block) * block_size
         current: list[Word] = []
         current_width = 0.0
         first = True
@@ -228,14 +239,15 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
     for number, line in enumerate(fitted.lines):
         size = fitted.size * line.block.scale
         if line.first_in_block and number:
-            cursor -= BLOCK_GAP * size
+            gap = _gap_before(line.block) * size
+            cursor -= gap
             if line.block.rule_above and rule_color:
-                _separator(canvas, x, width, cursor + BLOCK_GAP * size / 2, rule_color)
+                _separator(canvas, x, width, cursor + gap * 0.55, rule_color)
         baseline = cursor - (LEADING - DESCENT) * size
         cursor -= LEADING * size
         left = x + (width - line.width) / 2 if spec.align == "center" else x + line.indent
         if line.block.bullet and line.first_in_block:
-            text.setFillColor(color)
+            text.setFillColorRGB(*paint.rgb(color))
             text.setFont(fonts.font("sans"), size)
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
@@ -245,15 +257,19 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
                 text.setFont(fonts.font(word[0].face), size)
                 text.textOut(" ")
             for piece in word:
-                text.setFillColor(piece.color or color)
+                text.setFillColorRGB(*paint.rgb(piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
     canvas.drawText(text)
 
 
+def _gap_before(block: Block) -> float:
+    return RULE_GAP if block.rule_above else BLOCK_GAP
+
+
 def _separator(canvas, x: float, width: float, y: float, color: str) -> None:
     canvas.saveState()
-    canvas.setStrokeColor(color)
+    paint.set_stroke(canvas, color)
     canvas.setLineWidth(0.4)
     canvas.line(x + width * 0.3, y, x + width * 0.7, y)
     canvas.restoreState()
@@ -280,6 +296,7 @@ class Overflow:
     missing: list[str] = field(default_factory=list)
     overflow: bool = False
     min_size: float = 0.0
+    wide_word: str = ""  # a word longer than a line: the cause of the overflow, when it is one
 
 
 def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
@@ -294,8 +311,19 @@ def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
                             absent.append(char)
         too_long = not box.spec.empty and fit(box.spec, box.width, box.height) is None
         if absent or too_long:
-            found.append(Overflow(box.spec.field, absent, too_long, box.spec.min_size))
+            found.append(Overflow(box.spec.field, absent, too_long, box.spec.min_size,
+                                  _widest_word(box) if too_long else ""))
     return found
+
+
+def _widest_word(box: TextBox) -> str:
+    """A word too wide for its line even at the smallest size, if there is one."""
+    for block in box.spec.blocks:
+        limit = box.width - (fonts.width("sans", BULLET + " ", 1.0) * box.spec.min_size if block.bullet else 0)
+        for word in block.words:
+            if _word_width(word) * box.spec.min_size * block.scale > limit + 1e-6:
+                return "".join(piece.text for piece in word)
+    return ""
 
 
 def card_problems(deck: "Deck", card: "Card | None", width_mm: float, height_mm: float) -> list[Problem]:
@@ -322,10 +350,16 @@ def card_problems(deck: "Deck", card: "Card | None", width_mm: float, height_mm:
                      "symbols (♠♥♦♣☀☾❄⚗✦☘); replace the character",
             ))
         if found.overflow:
+            size = f"{round(found.min_size, 1):g} pt"
+            if found.wide_word:
+                reason = f"the word {found.wide_word!r} is wider than the box even at {size}"
+                hint = "break the word with a space or a hyphen"
+            else:
+                reason = f"it does not fit its box even at the smallest size ({size})"
+                hint = "shorten the text"
             problems.append(Problem(
-                f"{who}: {found.field} does not fit its box on a {width_mm:g}×{height_mm:g} mm card, "
-                f"even at the smallest size ({found.min_size:g} pt)",
-                field=field_name, file=deck.source, hint="shorten the text",
+                f"{who}: {found.field} on a {width_mm:g}×{height_mm:g} mm card: {reason}",
+                field=field_name, file=deck.source, hint=hint,
             ))
     return problems
 

@@ -1,0 +1,140 @@
+"""Commands over the game engines: `referee` (rule on a game log), `rule` (settle one
+question at the table) and `simulate` (play many games with bots)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..cli import DeckArg, DecksDir, JsonFlag, _print_json
+
+VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
+
+
+def _load(deck: str, decks_dir: Path):
+    from ..loader import load_deck
+
+    return load_deck(deck, decks_dir)
+
+
+def _game(loaded, variants: Optional[List[str]]):
+    from ..errors import DeckgenError
+    from ..games.base import game_for
+
+    params: dict = {}
+    for name in variants or ():
+        try:
+            params.update(loaded.variant(name).params)
+        except KeyError:
+            known = ", ".join(v.id for v in loaded.variants) or "none"
+            raise DeckgenError(f"deck {loaded.id!r} has no variant {name!r}; known: {known}") from None
+    return game_for(loaded, params)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def referee(
+        deck: str = DeckArg,
+        log: Path = typer.Argument(..., help="The game log (TOML; see docs/game-logs.md)."),
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """Replay a game log and rule on it: each round's bids, tricks and scores, the final
+        standings, or the first rule broken (where, which rule, what was legal).
+        Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
+        from ..games.logs import MalformedLog
+        from ..games.referee import referee_file
+
+        loaded = _load(deck, decks_dir)
+        try:
+            report = referee_file(loaded, log)
+        except MalformedLog as error:
+            if not as_json:
+                raise
+            _print_json({"log": str(log), "deck": loaded.id, "status": "malformed", "error": error.problem.as_dict()})
+            raise typer.Exit(error.exit_code)
+        if as_json:
+            _print_json(report.as_dict())
+        else:
+            typer.echo(report.text())
+        raise typer.Exit(report.exit_code)
+
+    @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
+    def rule(
+        deck: str = DeckArg,
+        question: List[str] = typer.Argument(..., help="The question, e.g. `trick --trump hearts 7H JE QS WZ`."),
+        variant: Optional[List[str]] = VariantOption,
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """Settle one question at the table without a log, citing the rule.
+
+        Trick-taking decks (wizard, wizard-hearts) answer two questions:
+
+          trick [trump SUIT | no trump] [lead NAME] CARD CARD ...
+            who wins the trick, and why. Cards in play order, in the deck's codes;
+            a name before a card says who played it ("North 7H East JE ...").
+            Options spelt --trump/--lead work too. wizard-hearts: [shun SUIT].
+            e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
+
+          bid N round R [after B B ...] [players P] [leading]     (wizard)
+            whether a bid is allowed: R is the round (cards in hand), `after` the
+            bids already made this round, `leading` that the bidder is strictly
+            ahead on the score sheet. Add --variant never-even etc. for variants.
+            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 leading
+
+        Exit 0, or 1 when the answer is that a bid or play is not allowed.
+        """
+        from ..games.referee import answer_text
+
+        loaded = _load(deck, decks_dir)
+        game = _game(loaded, variant)
+        answer = game.quick_ruling(question)
+        if as_json:
+            _print_json(answer)
+        else:
+            typer.echo(answer_text(loaded, answer))
+        raise typer.Exit(1 if answer.get("allowed") is False else 0)
+
+    @app.command()
+    def simulate(
+        deck: str = DeckArg,
+        games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
+        players: int = typer.Option(4, "--players", "-p", help="Players per game."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the whole run; game i uses a seed derived from it."),
+        bot: str = typer.Option("random", "--bot",
+                                help="random or heuristic for every seat, or one per seat: heuristic,random,random."),
+        variant: Optional[List[str]] = VariantOption,
+        save_logs: Optional[Path] = typer.Option(None, "--save-logs", help="Write each game's log to this folder."),
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """Play full games with bots and report win rates by seat, the score distribution and
+        game length. The same seed gives the same results."""
+        from ..games.bots import parse_bot_kinds
+        from ..games.simulate import run
+
+        loaded = _load(deck, decks_dir)
+        game = _game(loaded, variant)
+        game.check_players(players)
+        bots = parse_bot_kinds(bot, players)
+        if sys.stderr.isatty() and games >= 20:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
+                task = progress.add_task(f"{loaded.id}", total=games)
+                stats = run(game, players, games, seed, bots, save_logs, on_game=lambda _: progress.advance(task))
+        else:
+            stats = run(game, players, games, seed, bots, save_logs)
+        if as_json:
+            _print_json({"deck": loaded.id, "seed": seed, "bots": bots, **stats.as_dict()})
+        else:
+            typer.echo(f"{loaded.name}: seed {seed}, bots {','.join(bots)}")
+            typer.echo(stats.text())
+            if save_logs is not None:
+                typer.echo(f"logs written to {save_logs}/")

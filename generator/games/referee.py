@@ -1,0 +1,234 @@
+"""Replay a game log under a deck's rules and rule on it: legal, or the first violation
+(where, which rule with its text, what would have been legal).
+
+Works for every engine through the `Game` hooks (see `generator.games.base`). Malformed
+logs raise `MalformedLog` (exit 2); a broken rule is a result, not an exception (exit 1).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .. import markup
+from ..model import Deck
+from .base import Game, GameState, IllegalAction, engine_class
+from .logs import GameLog, make_game, read_log
+
+
+@dataclass
+class Violation:
+    message: str
+    rule: str
+    rule_number: str
+    rule_title: str
+    rule_text: str
+    ruling: str
+    ruling_decision: str
+    legal: list[str]
+    where: dict[str, Any]  # round, trick, player (a name) as far as known
+    field: str
+    line: int | None
+
+    def as_dict(self) -> dict:
+        return {
+            "message": self.message,
+            "rule": {"id": self.rule, "number": self.rule_number, "title": self.rule_title, "text": self.rule_text},
+            "ruling": {"id": self.ruling, "decision": self.ruling_decision} if self.ruling else None,
+            "legal": self.legal,
+            "where": self.where,
+            "field": self.field,
+            "line": self.line,
+        }
+
+
+@dataclass
+class RefereeReport:
+    log: str
+    deck: str
+    players: list[str]
+    variants: list[str]
+    finished: bool
+    actions: int
+    rounds: list[dict]
+    scores: list[int]
+    standings: list[dict]  # place, player, score, winner
+    violation: Violation | None = None
+    lower_score_wins: bool = False
+    summary: dict = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return self.violation is None
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.legal else 1
+
+    def as_dict(self) -> dict:
+        return {
+            "log": self.log,
+            "deck": self.deck,
+            "status": "legal" if self.legal else "violation",
+            "players": self.players,
+            "variants": self.variants,
+            "finished": self.finished,
+            "actions": self.actions,
+            "rounds": self.rounds,
+            "scores": self.scores,
+            "standings": self.standings,
+            "violation": self.violation.as_dict() if self.violation else None,
+        }
+
+    def text(self) -> str:
+        lines = []
+        for round_info in self.rounds:
+            lines.append(round_info.get("title", ""))
+            lines.extend(_table(self.players, round_info.get("columns", {})))
+            lines.append("")
+        if self.violation:
+            lines.extend(_violation_text(self, self.violation))
+            return "\n".join(lines)
+        state = "game finished" if self.finished else "log ends before the game does"
+        lines.append(f"{self.log}: legal, {state} ({self.actions} actions)")
+        lines.append("Final standings" if self.finished else "Standings so far")
+        name_width = max(len(row["player"]) for row in self.standings)
+        score_width = max(len(str(row["score"])) for row in self.standings)
+        for row in self.standings:
+            mark = "  winner" if row["winner"] else ""
+            lines.append(f"  {row['place']}. {row['player']:<{name_width}}  {row['score']:>{score_width}}{mark}")
+        return "\n".join(lines)
+
+
+def referee_file(deck: Deck, path: Path) -> RefereeReport:
+    log = read_log(path, deck, engine_class(deck).log_sections)
+    return referee(log)
+
+
+def referee(log: GameLog) -> RefereeReport:
+    """Replay `log` step by step; stop at the first violation."""
+    game = make_game(log)
+    num_players = len(log.players)
+    if not game.min_players <= num_players <= game.max_players:
+        raise log.error("players", f"{game.id} is for {game.min_players}-{game.max_players} players, "
+                                   f"the log names {num_players}")
+    state = game.new_state(num_players)
+    state.player_names = log.players
+    rng = random.Random(log.seed) if log.seed is not None else None
+    actions = 0
+    field_name = ""
+    violation = None
+    try:
+        for step in game.log_steps(log, state):
+            field_name = step.field
+            action = step.action
+            if action is None:
+                if rng is None:
+                    raise log.error(step.field, "this chance event (a deal, a shuffle...) is not written "
+                                                "and the log has no seed to draw it from",
+                                    hint="write it out, or add `seed = N` at the top of the log")
+                action = state.sample_chance(rng)
+            state.apply(action)
+            actions += 1
+    except IllegalAction as error:
+        violation = _violation(log, game, state, error, error.where.get("field", field_name))
+    return _report(log, game, state, actions, violation)
+
+
+def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
+    deck = log.deck
+    number = title = text = ""
+    try:
+        rule = deck.rule(error.rule)
+        number, title, text = rule.number, rule.title, markup.to_plain(rule.text, deck)
+    except KeyError:
+        if error.rule.startswith("card:"):
+            card = deck.find_card(error.rule[5:])
+            if card is not None:
+                title, text = card.name, markup.to_plain(card.text, deck)
+    decision = ""
+    if error.ruling:
+        try:
+            decision = markup.to_plain(deck.ruling(error.ruling).decision, deck)
+        except KeyError:
+            pass
+    legal = list(error.legal)
+    if not legal and state.current_player() >= 0:
+        legal = [game.format_action(state, action) for action in state.legal_actions()]
+    where = {key: value for key, value in error.where.items() if key != "field"}
+    if isinstance(where.get("player"), int):
+        where["player"] = log.players[where["player"]]
+    return Violation(error.message, error.rule, number, title, text, error.ruling, decision, legal,
+                     where, field_name, log.line(field_name) if field_name else None)
+
+
+def _report(log: GameLog, game: Game, state: GameState, actions: int, violation: Violation | None) -> RefereeReport:
+    summary = state.summary()
+    outcome = state.outcome()
+    scores = list(outcome.scores if outcome else summary.get("scores", [0] * len(log.players)))
+    winners = set(outcome.winners) if outcome else set()
+    order = sorted(range(len(scores)), key=lambda seat: scores[seat], reverse=not game.lower_score_wins)
+    standings, place = [], 0
+    for position, seat in enumerate(order):
+        if position == 0 or scores[seat] != scores[order[position - 1]]:
+            place = position + 1
+        standings.append({"place": place, "player": log.players[seat], "score": scores[seat],
+                          "winner": seat in winners})
+    return RefereeReport(
+        log=str(log.path) if log.path else "<log>", deck=log.deck.id, players=list(log.players),
+        variants=list(log.variants), finished=outcome is not None, actions=actions,
+        rounds=list(summary.get("rounds", [])), scores=scores, standings=standings,
+        violation=violation, lower_score_wins=game.lower_score_wins, summary=summary,
+    )
+
+
+def _table(players: list[str], columns: dict[str, list]) -> list[str]:
+    if not columns:
+        return []
+    name_width = max(len(name) for name in players + ["player"])
+    widths = {key: max(len(key), *(len(_cell(v)) for v in values)) for key, values in columns.items()}
+    header = "  " + "player".ljust(name_width) + "".join(f"  {key:>{widths[key]}}" for key in columns)
+    rows = [header]
+    for seat, name in enumerate(players):
+        rows.append("  " + name.ljust(name_width) + "".join(
+            f"  {_cell(values[seat]):>{widths[key]}}" for key, values in columns.items()))
+    return rows
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _violation_text(report: RefereeReport, violation: Violation) -> list[str]:
+    place = ", ".join(f"{key} {value}" for key, value in violation.where.items())
+    location = report.log + (f":{violation.line}" if violation.line else "")
+    lines = [f"{location}: VIOLATION" + (f" in {place}" if place else "")
+             + (f" ({violation.field})" if violation.field else ""),
+             f"  {violation.message}"]
+    if violation.rule_title:
+        number = f"{violation.rule_number} " if violation.rule_number else ""
+        lines.append(f"  Rule {number}{violation.rule_title} [{violation.rule}]:")
+        lines.extend("    " + text_line for text_line in violation.rule_text.splitlines() if text_line.strip())
+    else:
+        lines.append(f"  Rule: {violation.rule}")
+    if violation.ruling:
+        lines.append(f"  Ruling [{violation.ruling}]: {violation.ruling_decision}")
+    if violation.legal:
+        lines.append("  Legal here: " + ", ".join(violation.legal))
+    return lines
+
+
+def answer_text(deck: Deck, answer: dict) -> str:
+    """A quick ruling (`Game.quick_ruling`) for the terminal, with the text of each rule it cites."""
+    lines = [answer["answer"]]
+    for reason in answer.get("reasons", ()):
+        lines.append(f"  - {reason}")
+    for rule_id in answer.get("rules", ()):
+        rule = deck.rule(rule_id)
+        lines.append(f"Rule {rule.number} {rule.title} [{rule.id}]:")
+        lines.extend("  " + line for line in markup.to_plain(rule.text, deck).splitlines() if line.strip())
+    for ruling_id in answer.get("rulings", ()):
+        lines.append(f"Ruling [{ruling_id}]: {markup.to_plain(deck.ruling(ruling_id).decision, deck)}")
+    return "\n".join(lines)

@@ -1,0 +1,359 @@
+"""The trick-taking core shared by Wizard and Wizard Hearts: cards as small ints with
+precomputed tables, dealing, following suit, playing out tricks, passing directions,
+and the log reading and writing both games share.
+
+A card is the index of a distinct card in `deck.cards`; identical copies (Wizard's four
+Wizards) share one index, so a hand is a list of ints that may repeat, and a legal action
+is one distinct card. A `TrickState` plays tricks; each game adds its phases (bidding,
+trump, passing) and says who wins a trick and what is legal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Sequence
+
+from ..errors import DeckgenError
+from ..model import Deck
+from .base import CHANCE, TERMINAL, GameState, IllegalAction
+from .logs import Entry, GameLog, LogStep
+
+NO_SUIT = -1
+
+
+class CardTable:
+    """Per-card facts as tuples indexed by card int, built once per game."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.cards = deck.cards
+        self.suits = deck.suits
+        self.suit_index = {suit.id: index for index, suit in enumerate(deck.suits)}
+        self.code = tuple(card.code for card in deck.cards)
+        self.name = tuple(card.name for card in deck.cards)
+        self.kind = tuple(card.kind for card in deck.cards)
+        self.suit = tuple(self.suit_index[card.suit] if card.suit else NO_SUIT for card in deck.cards)
+        self.rank = tuple(deck.rank(card.rank).order if card.rank else -1 for card in deck.cards)
+        self.copies = tuple(card.count for card in deck.cards)
+        self.by_id = {card.id: index for index, card in enumerate(deck.cards)}
+        self.physical = [index for index, card in enumerate(deck.cards) for _ in range(card.count)]
+        self.total = len(self.physical)
+        self.unique = all(copies == 1 for copies in self.copies)
+
+    def index(self, ref: str) -> int | None:
+        card = self.deck.find_card(ref)
+        return None if card is None else self.by_id[card.id]
+
+    def codes(self, cards: Iterable[int]) -> list[str]:
+        return [self.code[card] for card in cards]
+
+    def sorted(self, cards: Iterable[int]) -> list[int]:
+        """Cards grouped by suit (deck order), low to high: how a player sorts a hand."""
+        return sorted(cards, key=lambda c: (self.suit[c] if self.suit[c] != NO_SUIT else len(self.suits),
+                                            self.rank[c], c))
+
+    def suit_from_text(self, text: str) -> int | None:
+        """A suit by id, name, code or symbol, singular or plural, any case."""
+        wanted = text.strip().casefold()
+        for index, suit in enumerate(self.suits):
+            names = {suit.id.casefold(), suit.name.casefold(), suit.code.casefold(), suit.symbol}
+            names |= {name.rstrip("s") for name in names if len(name) > 2}
+            if wanted in names or wanted.rstrip("s") in names:
+                return index
+        return None
+
+
+def shuffled(cards: Sequence[int], rng) -> list[int]:
+    """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
+    several times faster than `random.shuffle` for a deck."""
+    draw = rng.random
+    return sorted(cards, key=lambda _: draw())
+
+
+def distinct(cards: list[int], unique: bool) -> list[int]:
+    """The distinct cards of a list (a copy); `unique` says the deck has one copy of each."""
+    return list(cards) if unique else list(dict.fromkeys(cards))
+
+
+def count_cards(cards: Iterable[int], size: int) -> list[int]:
+    counts = [0] * size
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[list[int]]:
+    """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`."""
+    hands: list[list[int]] = [[] for _ in range(num_players)]
+    for offset in range(num_players):
+        hands[(first_seat + offset) % num_players] = list(order[offset:offset + num_players * hand_size:num_players])
+    return hands
+
+
+PASS_OFFSETS = {"left": 1, "right": -1, "across": 0, "hold": None}
+
+
+def pass_target(seat: int, direction: str, num_players: int) -> int | None:
+    """Who receives `seat`'s passed cards; None when the hand is a hold hand."""
+    if direction == "across":
+        return (seat + num_players // 2) % num_players
+    offset = PASS_OFFSETS[direction]
+    return None if offset is None else (seat + offset) % num_players
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: every hand, by seat (and any cards set aside)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    aside: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSeat:
+    """Chance: the first dealer."""
+
+    seat: int
+
+
+class TrickState(GameState):
+    """A round of tricks: hands, the trick on the table, the leader, tricks won.
+
+    Subclasses set `phase`, check a card and note what it changes before `play_card`, and
+    implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
+    `after_trick` and `end_round`."""
+
+    PLAY = 100
+
+    def __init__(self, game, num_players: int):
+        self.game = game
+        self.table: CardTable = game.table
+        self.num_players = num_players
+        self.phase = CHANCE
+        self.round = 0  # 0-based round (hand) number
+        self.dealer = 0
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        self.trick: list[int] = []
+        self.leader = 0
+        self.turn = 0
+        self.trick_number = 0
+        self.won = [0] * num_players
+
+    # -- the play phase ---------------------------------------------------------------------
+    def where(self, seat: int | None = None) -> dict:
+        where: dict[str, Any] = {"round": self.round + 1}
+        if self.phase == self.PLAY:
+            where["trick"] = self.trick_number + 1
+        if seat is not None:
+            where["player"] = seat
+        return where
+
+    def check_in_hand(self, seat: int, card: int, rule: str) -> None:
+        if card not in self.hands[seat]:
+            raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
+                                self.table.codes(self.play_options(seat)), self.where(seat))
+
+    def play_card(self, card: int) -> None:
+        """Put a checked card on the trick; close the trick and the round when complete.
+        (Engines update what a card changes, such as the suit led, before calling this.)"""
+        seat = self.turn
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < self.num_players:
+            self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            return
+        winner = (self.leader + self.trick_winner(trick)) % self.num_players
+        self.won[winner] += 1
+        self.after_trick(winner, trick)
+        self.trick = []
+        self.trick_number += 1
+        self.leader = self.turn = winner
+        if not self.hands[winner]:
+            self.end_round()
+
+    def after_trick(self, winner: int, cards: list[int]) -> None:
+        """Hook: a trick was completed and won."""
+
+    def trick_winner(self, cards: list[int]) -> int:
+        raise NotImplementedError
+
+    def play_options(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def end_round(self) -> None:
+        raise NotImplementedError
+
+    def current_player(self) -> int:
+        return self.phase if self.phase < 0 else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == TERMINAL
+
+
+# -- logs shared by the trick-taking games -------------------------------------------------------
+
+_SPLIT = re.compile(r"[\s,;:]+")
+
+
+def words(text_or_words: str | Sequence[str]) -> list[str]:
+    """Split a question typed at the table into words: spaces, commas, colons all separate."""
+    text = text_or_words if isinstance(text_or_words, str) else " ".join(text_or_words)
+    return [word for word in _SPLIT.split(text) if word]
+
+
+def read_hands(log: GameLog, entry: Entry, table: CardTable, num_players: int) -> tuple[tuple[int, ...], ...] | None:
+    """A round's `hands` (player name -> card codes), by seat; None when the round gives none."""
+    hands_entry = entry.table("hands", None)
+    if hands_entry is None:
+        return None
+    hands: list[tuple[int, ...] | None] = [None] * num_players
+    for name, codes in hands_entry.data.items():
+        field = hands_entry.at(name)
+        seat = log.seat(name, field)
+        log.check_type(codes, list, field, "a hand (a list of card codes)")
+        hands[seat] = tuple(table.by_id[log.card(code, f"{field}[{i}]").id] for i, code in enumerate(codes))
+    missing = [log.players[seat] for seat, hand in enumerate(hands) if hand is None]
+    if missing:
+        raise log.error(hands_entry.field, f"no hand for {', '.join(missing)}",
+                        hint="list every player's hand, or leave `hands` out and give the log a seed")
+    return tuple(hands)  # type: ignore[arg-type]
+
+
+def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState, last_round: bool,
+                lead_rule: str) -> Iterator[LogStep]:
+    """The cards of `tricks`, in play order, one step per card; checks a trick's `lead` if named."""
+    tricks = entry.get("tricks", list, [])
+    for trick_index, trick in enumerate(tricks):
+        field = entry.at("tricks") + f"[{trick_index}]"
+        lead_name = None
+        if isinstance(trick, dict):
+            trick_entry = Entry(log, trick, field)
+            trick_entry.check_keys(("lead", "cards"))
+            lead_name = trick_entry.get("lead", str, None)
+            cards = trick_entry.get("cards", list)
+            card_field = trick_entry.at("cards")
+        else:
+            cards = log.check_type(trick, list, field, "a trick (a list of card codes in play order)")
+            card_field = field
+        if state.phase != TrickState.PLAY:
+            if state.phase == TERMINAL:
+                return
+            raise log.error(field, "a trick is listed before this round's bids (or choices) are complete")
+        if len(cards) > state.num_players:
+            raise log.error(field, f"a trick has one card per player: {len(cards)} cards for "
+                                   f"{state.num_players} players")
+        if lead_name is not None:
+            seat = log.seat(lead_name, f"{field}.lead")
+            if seat != state.leader:
+                raise IllegalAction(f"{log.players[seat]} is named as leader, but {log.players[state.leader]} "
+                                    f"leads trick {state.trick_number + 1}", lead_rule,
+                                    where={**state.where(seat), "field": f"{field}.lead"})
+        for card_index, code in enumerate(cards):
+            where = f"{card_field}[{card_index}]"
+            yield LogStep(table.by_id[log.card(code, where).id], where)
+        if len(cards) < state.num_players and not (last_round and trick_index == len(tricks) - 1):
+            raise log.error(field, f"this trick has {len(cards)} cards for {state.num_players} players; "
+                                   "only the last trick of a log may be unfinished")
+    if state.phase == TrickState.PLAY and not last_round:
+        raise log.error(entry.at("tricks"), f"round {state.round + 1} lists {len(tricks)} tricks but is not over; "
+                                            "only the last round of a log may be unfinished")
+
+
+
+@dataclass
+class TrickQuestion:
+    """A trick typed at the table: settings (trump, shun...), the leader's name, and the cards
+    in play order with the name of whoever played each (None when not said)."""
+
+    settings: dict[str, str]
+    lead: str | None
+    cards: list[tuple[str | None, int]]
+
+    def player(self, position: int) -> str:
+        name = self.cards[position][0]
+        if name:
+            return name
+        if self.lead:
+            compass = [point for point in COMPASS if len(self.cards) <= len(COMPASS)]
+            if self.lead.casefold() in compass:  # North, East, South, West: clockwise at a four-player table
+                return COMPASS[(compass.index(self.lead.casefold()) + position) % len(COMPASS)].title()
+            if position == 0:
+                return self.lead
+            return f"the player {position} seat(s) after {self.lead}"
+        return f"the player of card {position + 1}"
+
+
+COMPASS = ["north", "east", "south", "west"]
+
+
+def parse_trick_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str]) -> TrickQuestion:
+    """Read `trick [trump X | no trump] [lead NAME] [NAME] CARD ...`; `setting_words` are the
+    keywords that take a suit (e.g. trump, shun). Options may be spelt --trump, --lead."""
+    tokens = words(question)
+    if tokens and tokens[0].casefold() == "trick":
+        tokens = tokens[1:]
+    settings: dict[str, str] = {}
+    lead = None
+    cards: list[tuple[str | None, int]] = []
+    pending_name = None
+    position = 0
+    while position < len(tokens):
+        word = tokens[position]
+        key = word.casefold().lstrip("-")
+        following = tokens[position + 1] if position + 1 < len(tokens) else None
+        if key == "no" and following and following.casefold().rstrip("s") in setting_words:
+            settings[following.casefold().rstrip("s")] = "none"
+            position += 2
+            continue
+        if key.rstrip("s") in setting_words and following is not None and table.index(word) is None:
+            settings[key.rstrip("s")] = following
+            position += 2
+            continue
+        if key in ("lead", "leads", "led", "leader"):
+            if following and following.casefold() == "by":
+                position += 1
+                following = tokens[position + 1] if position + 1 < len(tokens) else None
+            if following is None:
+                raise DeckgenError("`lead` needs a player name, e.g. `lead North`")
+            lead = following
+            position += 2
+            continue
+        if key in ("by", "then", "and"):
+            position += 1
+            continue
+        card = table.index(word)
+        if card is not None:
+            cards.append((pending_name, card))
+            pending_name = None
+        else:
+            if pending_name is not None or following is None or table.index(following) is None:
+                raise DeckgenError(f"{word!r} is not a card of deck {table.deck.id!r} and not followed by one "
+                                   f"(codes look like {', '.join(table.code[:3])}; `deckgen show {table.deck.id}` lists them)")
+            pending_name = word
+        position += 1
+    if not cards:
+        raise DeckgenError("name the cards of the trick in play order, e.g. `trick 7H JE QS WZ`")
+    counts = count_cards((card for _, card in cards), len(table.code))
+    for card, count in enumerate(counts):
+        if count > table.copies[card]:
+            raise DeckgenError(f"the deck has {table.copies[card]} {table.name[card]} card(s), the trick lists {count}")
+    if lead and cards[0][0] and cards[0][0].casefold() != lead.casefold():
+        raise DeckgenError(f"{lead} is said to lead, but the first card is {cards[0][0]}'s")
+    return TrickQuestion(settings, lead, cards)
+
+
+
+def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule: str) -> Iterator[LogStep]:
+    """Round 1's `dealer` is the first-dealer chance action (drawn from the seed when left out);
+    later rounds may name the dealer, which is checked against the rotation."""
+    if index == 0:
+        name = entry.get("dealer", str, None)
+        yield LogStep(None if name is None else ChooseSeat(log.seat(name, entry.at("dealer"))), entry.at("dealer"))
+    elif entry.has("dealer"):
+        seat = log.seat(entry.get("dealer", str), entry.at("dealer"))
+        if seat != state.dealer:
+            raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
+                                f"{log.players[state.dealer]}", rule,
+                                where={"round": index + 1, "player": seat, "field": entry.at("dealer")})

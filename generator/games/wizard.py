@@ -1,0 +1,737 @@
+"""Wizard (Ken Fisher): the reference referee for decks/wizard.toml.
+
+Every round: the dealer (a chance action in round 1, then one seat left each round) deals
+round-number cards (chance), turns the next card for trump (chance; none in the final
+round), picks a suit if it is a Wizard, everyone bids from the dealer's left, and the
+tricks are played. Rule ids cited are the deck's; parameters come from its `[engine]`:
+`bid_restriction` (none | every-round | final-round | never-even), `bidding`
+(open | hidden | delayed: no restriction applies unless bids are open) and `tie_break`
+(shared | sum-of-bids).
+
+Actions: a card is its index in `deck.cards` (0..53); a bid b is `BID + b`; the dealer's
+trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer), `Deal`
+(the hands) and `TurnUp` (the turned card).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any, Iterator, Sequence
+
+from ..errors import DeckgenError
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from .bots import HeuristicBot
+from .logs import GameLog, LogStep, field_path
+from .tricks import (
+    NO_SUIT,
+    CardTable,
+    ChooseSeat,
+    Deal,
+    TrickState,
+    count_cards,
+    deal_hands,
+    parse_trick_question,
+    read_dealer,
+    read_hands,
+    read_tricks,
+    words,
+)
+
+BID = 1000
+TRUMP = 2000
+WIZARD_LED = -2  # a Wizard set the trick: nobody follows suit
+
+RESTRICTIONS = ("none", "every-round", "final-round", "never-even")
+BID_STYLES = ("open", "hidden", "delayed")
+TIE_BREAKS = ("shared", "sum-of-bids")
+
+# Rule ids of decks/wizard.toml
+R_COUNTS = "wizard.components.deck"
+R_ROUNDS = "wizard.setup.rounds"
+R_DEAL = "wizard.setup.deal"
+R_TRUMP = "wizard.setup.trump"
+R_BID_RANGE = "wizard.bidding.order"
+R_RESTRICTION = "wizard.bidding.restriction"
+R_RESTRICTION_VARIANTS = "wizard.variants.bidding"
+R_LEAD = "wizard.play.lead"
+R_FOLLOW = "wizard.play.follow"
+R_WIZARD_LEAD = "wizard.play.wizard-lead"
+R_JESTER_LEAD = "wizard.play.jester-lead"
+R_WINNER = "wizard.trick.winner"
+R_SCORING = "wizard.scoring.round"
+R_END = "wizard.scoring.end"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp:
+    """Chance: the card turned after the deal to set trump."""
+
+    card: int
+
+
+class WizardGame(Game):
+    id = "wizard"
+    min_players = 3
+    max_players = 6
+    defaults = {"bid_restriction": "every-round", "bidding": "open", "tie_break": "shared"}
+    log_sections = ("rounds",)
+
+    def __init__(self, deck, params=None):
+        super().__init__(deck, params)
+        for key, allowed in (("bid_restriction", RESTRICTIONS), ("bidding", BID_STYLES), ("tie_break", TIE_BREAKS)):
+            if self.params[key] not in allowed:
+                raise DeckgenError(f"{deck.source}: [engine] {key} = {self.params[key]!r}; "
+                                   f"allowed: {', '.join(allowed)}")
+        self.table = table = CardTable(deck)
+        self.is_wizard = tuple(kind == "wizard" for kind in table.kind)
+        self.is_jester = tuple(kind == "jester" for kind in table.kind)
+        self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
+        self.num_suits = len(deck.suits)
+        # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
+        self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
+
+    def num_rounds(self, num_players: int) -> int:
+        return self.table.total // num_players
+
+    def new_state(self, num_players: int) -> "WizardState":
+        self.check_players(num_players)
+        return WizardState(self, num_players)
+
+    def score_bounds(self, num_players: int) -> tuple[int, int]:
+        rounds = range(1, self.num_rounds(num_players) + 1)
+        return -10 * sum(rounds), sum(20 + 10 * r for r in rounds)
+
+    def max_actions(self, num_players: int) -> int:
+        # first dealer, then per round: deal, turn-up, trump choice, bids, cards
+        return 1 + sum(3 + num_players + num_players * r for r in range(1, self.num_rounds(num_players) + 1))
+
+    # -- text forms of actions ------------------------------------------------------------
+    def format_action(self, state: "WizardState", action: Action) -> str:
+        if isinstance(action, int):
+            if action >= TRUMP:
+                return f"trump {self.deck.suits[action - TRUMP].name}"
+            if action >= BID:
+                return f"bid {action - BID}"
+            return self.table.code[action]
+        if isinstance(action, TurnUp):
+            return f"turn {self.table.code[action.card]}"
+        if isinstance(action, ChooseSeat):
+            return f"first dealer: seat {action.seat + 1}"
+        if isinstance(action, Deal):
+            return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
+        return repr(action)
+
+    def parse_action(self, state: "WizardState", text: str) -> Action:
+        tokens = words(text.casefold())
+        if state.phase == BIDDING:
+            if tokens and tokens[0] == "bid":
+                tokens = tokens[1:]
+            if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
+                return BID + int(tokens[0])
+            raise ValueError(f"expected a bid such as `bid 2`, not {text!r}")
+        if state.phase == CHOOSE_TRUMP:
+            if tokens and tokens[0] == "trump":
+                tokens = tokens[1:]
+            suit = self.table.suit_from_text(" ".join(tokens))
+            if suit is None:
+                raise ValueError(f"expected a suit ({', '.join(s.name for s in self.deck.suits)}), not {text!r}")
+            return TRUMP + suit
+        card = self.table.index(text)
+        if card is None:
+            raise ValueError(f"no card {text!r} in deck {self.deck.id!r}")
+        return card
+
+    # -- logs -----------------------------------------------------------------------------
+    def log_steps(self, log: GameLog, state: "WizardState") -> Iterator[LogStep]:
+        table = self.table
+        entries = log.sections("rounds")
+        for index, entry in enumerate(entries):
+            last = index == len(entries) - 1
+            entry.check_keys(("dealer", "hands", "turned", "trump", "bids", "tricks"))
+            if state.phase == TERMINAL:
+                raise IllegalAction(f"the game ended after round {state.round + 1}, but the log goes on",
+                                    R_ROUNDS, where={"round": index + 1, "field": entry.field})
+            yield from read_dealer(log, entry, state, index, R_DEAL)
+            hands = read_hands(log, entry, table, state.num_players)
+            yield LogStep(None if hands is None else Deal(hands), entry.at("hands"))
+            if state.chance == "turn":
+                code = entry.get("turned", str, None)
+                yield LogStep(None if code is None else TurnUp(table.by_id[log.card(code, entry.at("turned")).id]),
+                              entry.at("turned"))
+            elif entry.has("turned") and entry.get("turned", str).casefold() not in ("none", ""):
+                raise IllegalAction("in the final round every card is dealt, so no card is left to turn",
+                                    R_TRUMP, where={"round": index + 1, "field": entry.at("turned")})
+            if state.phase == CHOOSE_TRUMP:
+                name = entry.get("trump", str, None)
+                if name is None:
+                    if last and not entry.has("bids") and not entry.has("tricks"):
+                        return
+                    raise log.error(entry.at("trump"), "a Wizard was turned, so the dealer's trump choice is needed")
+                yield LogStep(TRUMP + self._suit(log, name, entry.at("trump")), entry.at("trump"))
+            elif entry.has("trump"):
+                name = entry.get("trump", str)
+                stated = NO_SUIT if name.casefold() in ("none", "no trump") else self._suit(log, name, entry.at("trump"))
+                if stated != state.trump:
+                    actual = "no trump" if state.trump == NO_SUIT else self.deck.suits[state.trump].name
+                    raise IllegalAction(f"the log says trump is {name!r}, but the turned card makes it {actual}",
+                                        R_TRUMP, where={"round": index + 1, "field": entry.at("trump")})
+            yield from self._read_bids(log, entry, state, last)
+            if state.phase == BIDDING:
+                return
+            yield from read_tricks(log, entry, table, state, last, R_LEAD)
+
+    def _suit(self, log: GameLog, name: str, field: str) -> int:
+        suit = self.table.suit_from_text(name)
+        if suit is None:
+            raise log.error(field, f"unknown suit {name!r}; the deck has {', '.join(s.id for s in self.deck.suits)}")
+        return suit
+
+    def _read_bids(self, log: GameLog, entry, state: "WizardState", last: bool) -> Iterator[LogStep]:
+        bids = entry.get("bids", (dict, list), None)
+        field = entry.at("bids")
+        n = state.num_players
+        if isinstance(bids, list):  # in bidding order, from the dealer's left
+            if len(bids) > n:
+                raise log.error(field, f"{len(bids)} bids for {n} players")
+            written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
+        else:
+            by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
+                       for name, bid in (bids or {}).items()}
+            written = []
+            for k in range(n):
+                seat = (state.dealer + 1 + k) % n
+                if seat not in by_seat:
+                    break
+                written.append(by_seat[seat])
+            if len(written) < len(by_seat):
+                missing = log.players[(state.dealer + 1 + len(written)) % n]
+                raise log.error(field, f"no bid for {missing}, who bids before the later bids listed")
+        for where, bid in written:
+            log.check_type(bid, int, where, "a bid")
+            yield LogStep(BID + bid, where)
+        if len(written) < n and not (last and not entry.has("tricks")):
+            missing = log.players[(state.dealer + 1 + len(written)) % n]
+            raise log.error(field if bids is not None else entry.field, f"no bid for {missing}",
+                            hint="every player bids before the first card; only the last round of a log may stop early")
+
+    def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
+        table = self.table
+        state = self.new_state(len(players))
+        rounds: list[dict] = []
+        current: dict[str, Any] = {}
+        for action in actions:
+            if isinstance(action, Deal):
+                current = {"dealer": players[state.dealer],
+                           "hands": {players[seat]: table.codes(table.sorted(action.hands[seat]))
+                                     for seat in range(len(players))}}
+                rounds.append(current)
+            elif isinstance(action, TurnUp):
+                current["turned"] = table.code[action.card]
+            elif isinstance(action, int) and action >= TRUMP:
+                current["trump"] = self.deck.suits[action - TRUMP].id
+            elif isinstance(action, int) and action >= BID:
+                current.setdefault("bids", {})[players[state.turn]] = action - BID
+            elif isinstance(action, int):
+                tricks = current.setdefault("tricks", [])
+                if not state.trick:
+                    tricks.append([])
+                tricks[-1].append(table.code[action])
+            state.apply(action)
+        return {"rounds": rounds}
+
+    # -- players and questions --------------------------------------------------------------
+    def bot(self, kind: str, rng: random.Random):
+        if kind == "heuristic":
+            return WizardHeuristicBot(rng)
+        return super().bot(kind, rng)
+
+    def quick_ruling(self, question: Sequence[str]) -> dict:
+        tokens = words(question)
+        if tokens and tokens[0].casefold() == "bid":
+            return self._bid_question(tokens[1:])
+        return self._trick_question(question)
+
+    def _trick_question(self, question: Sequence[str]) -> dict:
+        table = self.table
+        asked = parse_trick_question(question, table, ("trump",))
+        trump_word = asked.settings.get("trump", "none")
+        trump = NO_SUIT if trump_word.casefold() == "none" else table.suit_from_text(trump_word)
+        if trump is None:
+            raise DeckgenError(f"unknown trump suit {trump_word!r}; say one of "
+                               f"{', '.join(s.name for s in self.deck.suits)} or `no trump`")
+        cards = [card for _, card in asked.cards]
+        led = trick_led_suit(cards, self.is_wizard, self.is_jester, table.suit)
+        winner = trick_winner(cards, trump, led, self.is_wizard, table.suit, table.rank)
+        card = cards[winner]
+        who = asked.player(winner)
+        reasons, rules, rulings = [], [R_WINNER], []
+        if self.is_wizard[card]:
+            reasons.append("it is the first Wizard played to the trick")
+            if winner == 0:
+                rules.append(R_WIZARD_LEAD)
+            elif all(self.is_jester[c] for c in cards[:winner]):
+                rules.append(R_JESTER_LEAD)
+                rulings.append("wizard.ruling.jester-then-wizard")
+        elif self.is_jester[card]:
+            reasons.append("every card in the trick is a Jester, so the first Jester takes it")
+        elif table.suit[card] == trump:
+            reasons.append(f"no Wizard was played, and it is the highest trump ({self.deck.suits[trump].name})")
+        else:
+            reasons.append(f"no Wizard or trump was played, and it is the highest card of the suit led "
+                           f"({self.deck.suits[led].name})")
+            if self.is_jester[cards[0]]:
+                rules.append(R_JESTER_LEAD)
+        trump_text = "no trump" if trump == NO_SUIT else f"trump {self.deck.suits[trump].name}"
+        return {
+            "question": "trick", "trump": None if trump == NO_SUIT else self.deck.suits[trump].id,
+            "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
+            "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
+            "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
+                      f"{len(cards)}, {trump_text}).",
+            "reasons": reasons, "rules": rules, "rulings": rulings,
+        }
+
+    def _bid_question(self, tokens: list[str]) -> dict:
+        usage = "usage: bid N round R [after B B ...] [players P] [leading]"
+        if not tokens or not tokens[0].lstrip("-").isdigit():
+            raise DeckgenError(usage)
+        bid, rest = int(tokens[0]), tokens[1:]
+        round_number = players = None
+        earlier: list[int] = []
+        leading = False
+        position = 0
+        while position < len(rest):
+            word = rest[position].casefold().lstrip("-")
+            following = rest[position + 1] if position + 1 < len(rest) else ""
+            if word in ("round", "cards", "players") and following.isdigit():
+                if word == "players":
+                    players = int(following)
+                else:
+                    round_number = int(following)
+                position += 2
+            elif word in ("after", "bids"):
+                position += 1
+                while position < len(rest) and rest[position].isdigit():
+                    earlier.append(int(rest[position]))
+                    position += 1
+            elif word in ("leading", "leader", "ahead"):
+                leading = True
+                position += 1
+            elif word == "not" and following.casefold() in ("leading", "leader", "ahead"):
+                position += 2
+            else:
+                raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
+        if round_number is None:
+            raise DeckgenError(f"say which round (how many cards each): {usage}")
+        if players is None:  # the bidder is taken to bid last
+            players = len(earlier) + 1
+            if players < self.min_players:
+                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
+                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
+        self.check_players(players)
+        if round_number < 1 or round_number > self.num_rounds(players):
+            raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
+        last = len(earlier) == players - 1
+        final = round_number == self.num_rounds(players)
+        forbidden, rule = forbidden_bid(self.restriction, round_number, earlier, last, leading, final)
+        rules, rulings = [R_BID_RANGE], []
+        if not 0 <= bid <= round_number:
+            allowed, reason = False, f"a bid is a whole number from 0 to the {round_number} cards in hand"
+        elif bid == forbidden:
+            allowed = False
+            reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
+                      + ("may never do" if self.restriction == "never-even" else "may not do when strictly ahead"))
+            rules.append(rule)
+            rulings.append("wizard.ruling.leader")
+        else:
+            allowed = True
+            if forbidden is not None:
+                reason = f"the only bid the restriction forbids here is {forbidden}"
+                rules.append(rule)
+            elif self.restriction == "none":
+                reason = "no bidding restriction is in force"
+            elif not last:
+                reason = "only the last bidder can be restricted"
+            elif self.restriction == "final-round" and not final:
+                reason = "the restriction applies only in the final round"
+            elif self.restriction != "never-even" and not leading:
+                reason = "the bidder is not strictly ahead, so the restriction does not apply"
+                rules.append(R_RESTRICTION)
+            else:
+                reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
+                rules.append(rule or R_RESTRICTION)
+                rulings.append("wizard.ruling.leader")
+        legal = [b for b in range(round_number + 1) if b != forbidden]
+        return {
+            "question": "bid", "bid": bid, "round": round_number, "players": players, "earlier_bids": earlier,
+            "last_bidder": last, "leading": leading, "restriction": self.restriction, "allowed": allowed,
+            "legal_bids": legal,
+            "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
+            "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
+        }
+
+
+def forbidden_bid(restriction: str, tricks: int, earlier: Sequence[int], last: bool, strictly_ahead: bool,
+                  final_round: bool) -> tuple[int | None, str]:
+    """The one bid the restriction forbids the current bidder (or None), and the rule saying so."""
+    if restriction == "none" or not last:
+        return None, ""
+    even = tricks - sum(earlier)
+    if not 0 <= even <= tricks:  # wizard.ruling.leader: an impossible number forbids nothing
+        return None, ""
+    if restriction == "never-even":
+        return even, R_RESTRICTION_VARIANTS
+    if restriction == "final-round" and not final_round:
+        return None, ""
+    if not strictly_ahead or even == 0:  # zero is always allowed
+        return None, ""
+    return even, R_RESTRICTION if restriction == "every-round" else R_RESTRICTION_VARIANTS
+
+
+def trick_led_suit(cards: Sequence[int], is_wizard, is_jester, suit_of) -> int:
+    """The suit to follow: set by the first card that is not a Jester; none if it is a Wizard."""
+    for card in cards:
+        if is_wizard[card]:
+            return WIZARD_LED
+        if not is_jester[card]:
+            return suit_of[card]
+    return NO_SUIT
+
+
+def trick_winner(cards: Sequence[int], trump: int, led: int, is_wizard, suit_of, rank_of) -> int:
+    """Position of the winning card: first Wizard, else highest trump, else highest of the
+    led suit, else (all Jesters) the first card (wizard.trick.winner)."""
+    best, best_key = 0, -1
+    for position, card in enumerate(cards):
+        if is_wizard[card]:
+            return position
+        suit = suit_of[card]
+        if suit == NO_SUIT:
+            continue
+        if suit == trump:
+            key = 100 + rank_of[card]
+        elif suit == led:
+            key = rank_of[card]
+        else:
+            continue
+        if key > best_key:
+            best, best_key = position, key
+    return best
+
+
+# Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
+CHOOSE_TRUMP = 101
+BIDDING = 102
+
+
+class WizardState(TrickState):
+    def __init__(self, game: WizardGame, num_players: int):
+        super().__init__(game, num_players)
+        self.rounds_total = game.num_rounds(num_players)
+        self.chance = "dealer"  # which chance node: dealer, deal, turn
+        self.trump = NO_SUIT
+        self.turned: int | None = None
+        self.led = NO_SUIT
+        self.bids: list[int | None] = [None] * num_players
+        self.bids_made = 0
+        self.totals = [0] * num_players
+        self.history: list[dict] = []  # one entry per finished round
+        self.undealt: list[int] = []  # copies of each card still in the deck after the deal
+        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit
+
+    # -- GameState API -------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == self.PLAY:
+            return self.play_options(self.turn)
+        if phase == BIDDING:
+            forbidden = self.forbidden()[0]
+            return [BID + b for b in range(self.round + 2) if b != forbidden]
+        if phase == CHOOSE_TRUMP:
+            return [TRUMP + suit for suit in range(self.game.num_suits)]
+        return []
+
+    def play_options(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        led = self.led
+        if led >= 0 and self.suit_counts[seat][led]:
+            suit_of, free = self.table.suit, self.game.free
+            return list(set([c for c in hand if suit_of[c] == led or free[c]]))
+        return list(set(hand))
+
+    def apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == self.PLAY:
+            seat = self.turn
+            if type(action) is not int or action not in self.hands[seat]:
+                self._refuse_card(seat, action)
+            suit = self.table.suit[action]
+            led = self.led
+            if led >= 0:
+                if suit != led and suit >= 0 and self.suit_counts[seat][led]:
+                    self._refuse_card(seat, action)
+            elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
+                if suit >= 0:
+                    self.led = suit
+                elif self.game.is_wizard[action]:
+                    self.led = WIZARD_LED
+            self.suit_counts[seat][suit] -= 1
+            self.play_card(action)
+        elif phase == BIDDING:
+            self._bid(action)
+        elif phase == CHOOSE_TRUMP:
+            self._choose_trump(action)
+        elif phase == CHANCE:
+            self._chance(action)
+        else:
+            raise IllegalAction(f"the game is over after round {self.rounds_total}", R_ROUNDS,
+                                where={"round": self.round + 1})
+
+    def _refuse_card(self, seat: int, card: Any) -> None:
+        legal = self.table.codes(sorted(self.play_options(seat)))
+        if type(card) is not int or not 0 <= card < len(self.table.code):
+            raise IllegalAction(f"a card is to be played, not {card!r}", R_LEAD, legal, self.where(seat))
+        if card not in self.hands[seat]:
+            self.check_in_hand(seat, card, R_LEAD)
+        suit = self.game.deck.suits[self.led].name
+        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {suit} was led "
+                            f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
+
+    def trick_winner(self, cards: list[int]) -> int:
+        return trick_winner(cards, self.trump, self.led, self.game.is_wizard, self.table.suit, self.table.rank)
+
+    def after_trick(self, winner: int, cards: list[int]) -> None:
+        self.led = NO_SUIT
+
+    def end_round(self) -> None:
+        points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
+        self.totals = [total + p for total, p in zip(self.totals, points)]
+        self.history.append({"dealer": self.dealer, "turned": self.turned, "trump": self.trump,
+                             "bids": list(self.bids), "won": list(self.won), "points": points,
+                             "totals": list(self.totals)})
+        if self.round + 1 == self.rounds_total:
+            self.phase = TERMINAL
+            return
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.num_players
+        self.phase = CHANCE
+        self.chance = "deal"
+
+    # -- bidding and trump ---------------------------------------------------------------
+    def forbidden(self) -> tuple[int | None, str]:
+        if self.bids_made != self.num_players - 1 or self.game.restriction == "none":
+            return None, ""
+        seat = self.turn
+        others = [total for other, total in enumerate(self.totals) if other != seat]
+        ahead = self.totals[seat] > max(others)
+        return forbidden_bid(self.game.restriction, self.round + 1,
+                             [b for b in self.bids if b is not None], self.bids_made == self.num_players - 1,
+                             ahead, self.round + 1 == self.rounds_total)
+
+    def _bid(self, action: Action) -> None:
+        seat = self.turn
+        bid = action - BID if type(action) is int else None
+        hand = self.round + 1
+        if bid is None or not 0 <= bid <= hand:
+            shown = bid if bid is not None else action
+            raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
+                                [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
+        forbidden, rule = self.forbidden()
+        if bid == forbidden:
+            why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
+                   else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
+            raise IllegalAction(f"bid {bid} makes the bids total {hand}, the tricks available: {why}", rule,
+                                [str(b) for b in range(hand + 1) if b != forbidden], self.where(seat),
+                                ruling="wizard.ruling.leader")
+        self.bids[seat] = bid
+        self.bids_made += 1
+        if self.bids_made == self.num_players:
+            self.phase = self.PLAY
+            self.leader = self.turn = (self.dealer + 1) % self.num_players
+        else:
+            self.turn = (seat + 1) % self.num_players
+
+    def _choose_trump(self, action: Action) -> None:
+        suit = action - TRUMP if type(action) is int else -1
+        if not 0 <= suit < self.game.num_suits:
+            raise IllegalAction(f"the dealer must name one of the {self.game.num_suits} suits as trump", R_TRUMP,
+                                [s.name for s in self.game.deck.suits], self.where(self.dealer),
+                                ruling="wizard.ruling.wizard-trump")
+        self.trump = suit
+        self._start_bidding()
+
+    def _start_bidding(self) -> None:
+        self.phase = BIDDING
+        self.bids = [None] * self.num_players
+        self.bids_made = 0
+        self.won = [0] * self.num_players
+        self.trick_number = 0
+        self.turn = (self.dealer + 1) % self.num_players
+
+    # -- chance --------------------------------------------------------------------------
+    def _chance(self, action: Action) -> None:
+        where = {"round": self.round + 1}
+        if self.chance == "dealer":
+            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
+                raise IllegalAction("the game starts by choosing the first dealer", "wizard.setup.first-dealer",
+                                    where=where)
+            self.dealer = action.seat
+            self.chance = "deal"
+        elif self.chance == "deal":
+            if not isinstance(action, Deal):
+                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
+            self._deal(action, where)
+        else:
+            if not isinstance(action, TurnUp):
+                raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
+            card = action.card
+            if not 0 <= card < len(self.table.code) or not self.undealt[card]:
+                name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
+                raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
+                                    R_COUNTS, where=where)
+            self.turned = card
+            if self.game.is_wizard[card]:
+                self.phase = CHOOSE_TRUMP
+                self.turn = self.dealer
+                self.trick_number = 0
+                return
+            self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
+            self._start_bidding()
+
+    def _deal(self, deal: Deal, where: dict) -> None:
+        size = self.round + 1
+        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
+            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
+            raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
+                                f"not {sizes}", R_DEAL, where=where)
+        counts = count_cards((card for hand in deal.hands for card in hand), len(self.table.code))
+        for card, count in enumerate(counts):
+            if count > self.table.copies[card]:
+                raise IllegalAction(f"{count} copies of {self.table.name[card]} dealt; the deck has "
+                                    f"{self.table.copies[card]}", R_COUNTS, where=where)
+        self.hands = [list(hand) for hand in deal.hands]
+        suit_of = self.table.suit
+        self.suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
+        for counts_of_seat, hand in zip(self.suit_counts, deal.hands):
+            for card in hand:
+                counts_of_seat[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
+        self.trump = NO_SUIT
+        self.turned = None
+        self.undealt = [copies - dealt for copies, dealt in zip(self.table.copies, counts)]
+        if (self.round + 1) * self.num_players < self.table.total:
+            self.chance = "turn"
+        else:  # final round: every card dealt, no trump (wizard.setup.trump)
+            self._start_bidding()
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        if self.chance == "dealer":
+            return ChooseSeat(rng.randrange(self.num_players))
+        if self.chance == "deal":
+            order = rng.sample(self.table.physical, (self.round + 1) * self.num_players)
+            hands = deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)
+            return Deal(tuple(tuple(hand) for hand in hands))
+        position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
+        return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
+
+    # -- results -------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.phase != TERMINAL:
+            return None
+        best = max(self.totals)
+        winners = [seat for seat, total in enumerate(self.totals) if total == best]
+        if len(winners) > 1 and self.game.params["tie_break"] == "sum-of-bids":
+            bid_sums = {seat: sum(entry["bids"][seat] for entry in self.history) for seat in winners}
+            most = max(bid_sums.values())
+            winners = [seat for seat in winners if bid_sums[seat] == most]
+        return Outcome(tuple(self.totals), tuple(winners))
+
+    def summary(self) -> dict:
+        suits = self.game.deck.suits
+        code = self.table.code
+
+        def trump_name(suit: int) -> str:
+            return "none" if suit == NO_SUIT else suits[suit].name
+
+        rounds = []
+        for number, entry in enumerate(self.history, start=1):
+            turned = f", turned {code[entry['turned']]}" if entry["turned"] is not None else ""
+            rounds.append({
+                "round": number, "dealer": entry["dealer"],
+                "turned": code[entry["turned"]] if entry["turned"] is not None else None,
+                "trump": None if entry["trump"] == NO_SUIT else suits[entry["trump"]].id,
+                "title": f"Round {number}: dealer {self.player_name(entry['dealer'])}{turned}, "
+                         f"trump {trump_name(entry['trump'])}",
+                "columns": {"bid": entry["bids"], "tricks": entry["won"], "points": entry["points"],
+                            "total": entry["totals"]},
+            })
+        if self.phase in (CHOOSE_TRUMP, BIDDING, self.PLAY) or (self.phase == CHANCE and self.chance == "turn"):
+            rounds.append({
+                "round": self.round + 1, "dealer": self.dealer, "in_progress": True,
+                "title": f"Round {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, "
+                         f"trump {trump_name(self.trump)}, {self.trick_number} trick(s) played",
+                "columns": {"bid": list(self.bids), "tricks": list(self.won), "total": list(self.totals)},
+            })
+        return {"scores": list(self.totals), "rounds": rounds, "rounds_total": self.rounds_total}
+
+
+class WizardHeuristicBot(HeuristicBot):
+    """Bids the tricks its strong cards should take; then plays to make exactly that bid:
+    the cheapest winning card while it still needs tricks, else the strongest losing card."""
+
+    def choose(self, state: WizardState) -> Action:
+        legal = state.legal_actions()
+        if state.phase == CHOOSE_TRUMP:
+            hand = state.hands[state.turn]
+            suit_of, rank_of = state.table.suit, state.table.rank
+            strength = [sum(1 + rank_of[c] / 13 for c in hand if suit_of[c] == suit) for suit in range(state.game.num_suits)]
+            return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
+        if state.phase == BIDDING:
+            wanted = round(self._expected_tricks(state))
+            return min(legal, key=lambda action: (abs(action - BID - wanted), action))
+        return self._play(state, legal)
+
+    def _expected_tricks(self, state: WizardState) -> float:
+        game, table = state.game, state.table
+        n = state.num_players
+        expected = 0.0
+        for card in state.hands[state.turn]:
+            if game.is_wizard[card]:
+                expected += 1
+            elif game.is_jester[card]:
+                continue
+            elif table.suit[card] == state.trump:
+                expected += 0.35 + 0.6 * table.rank[card] / 12
+            elif table.rank[card] >= 11:  # King or Ace of a plain suit
+                expected += (0.9 if table.rank[card] == 12 else 0.5) * (4 / (n + 1))
+        return expected
+
+    def _play(self, state: WizardState, legal: list[int]) -> int:
+        seat = state.turn
+        need = state.bids[seat] - state.won[seat]
+        game, table = state.game, state.table
+        trick = state.trick
+
+        def wins(card: int) -> bool:
+            cards = trick + [card]
+            led = trick_led_suit(cards, game.is_wizard, game.is_jester, table.suit)
+            return trick_winner(cards, state.trump, led, game.is_wizard, table.suit, table.rank) == len(trick)
+
+        def power(card: int) -> int:
+            if game.is_wizard[card]:
+                return 1000
+            if game.is_jester[card]:
+                return -1
+            return table.rank[card] + (100 if table.suit[card] == state.trump else 0)
+
+        winning = [card for card in legal if wins(card)]
+        losing = [card for card in legal if card not in winning]
+        if need > 0:
+            if winning:
+                return min(winning, key=power)
+            return min(legal, key=power)
+        if losing:
+            return max(losing, key=power)
+        return min(legal, key=power)

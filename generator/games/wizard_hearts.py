@@ -1,0 +1,625 @@
+"""Wizard Hearts: the reference referee for decks/wizard-hearts.toml.
+
+Every hand: the dealer (a chance action in hand 1, then one seat left) reveals the Shun
+suit (chance; never Luck), deals equal hands with the rest set aside as the Cauldron
+(chance), everyone passes cards by the deck's table (one action per card passed; the
+passes are exchanged once all are made), the holder of the Two of Luck (or of the lowest
+Luck card dealt) leads it, and the tricks are played with no Shun card or Opposite Queen
+on the first one. The game ends after the hand in which someone reaches the target.
+
+Parameters come from the deck's `[engine]` table (see decks/wizard-hearts.toml): the Luck
+suit, the lead card, the Queen rank, `pass_count`, the `passing` table by player count,
+the points, `target_score`, `cauldron` (set-aside | first-trick), `shun_must_be_broken`
+and `max_hands` (a safety stop for simulations).
+
+Actions: a card played is its index in `deck.cards`; a card passed is `PASS + index`.
+Chance actions: `ChooseSeat` (first dealer), `Shun` (the revealed suit), `Deal`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..errors import DeckgenError
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from .bots import HeuristicBot
+from .logs import Entry, GameLog, LogStep
+from .tricks import (
+    NO_SUIT,
+    CardTable,
+    ChooseSeat,
+    Deal,
+    TrickState,
+    count_cards,
+    deal_hands,
+    distinct,
+    parse_trick_question,
+    pass_target,
+    read_dealer,
+    read_hands,
+    read_tricks,
+    shuffled,
+    words,
+)
+
+PASS = 1000
+PASSING = 101  # player phase: choosing cards to pass
+
+# Rule ids of decks/wizard-hearts.toml
+R_DECK = "wh.components.deck"
+R_DEALER = "wh.setup.dealer"
+R_SHUN = "wh.setup.shun"
+R_DEAL = "wh.setup.deal"
+R_PASSING = "wh.setup.passing"
+R_FIRST_LEAD = "wh.play.first-lead"
+R_FOLLOW = "wh.play.follow"
+R_FIRST_TRICK = "wh.play.first-trick"
+R_WINNER = "wh.play.winner"
+R_LEAD = "wh.play.lead"
+R_HAND = "wh.scoring.hand"
+R_END = "wh.scoring.end"
+R_BROKEN = "wh.variants.broken"
+DIRECTIONS = ("left", "right", "across", "hold")
+
+
+@dataclass(frozen=True, slots=True)
+class Shun:
+    """Chance: the suit revealed as this hand's Shun suit."""
+
+    suit: int
+
+
+class WizardHeartsGame(Game):
+    id = "wizard-hearts"
+    min_players = 3
+    max_players = 7
+    lower_score_wins = True
+    defaults = {
+        "luck_suit": "luck", "lead_card": "2-luck", "queen_rank": "queen", "pass_count": 3,
+        "passing": {"3": ["left", "right", "hold"], "4": ["left", "right", "across", "hold"],
+                    "5": ["left", "right", "hold"], "6": ["left", "right", "across", "hold"],
+                    "7": ["left", "right", "hold"]},
+        "shun_points": 1, "queen_points": 13, "wizard_points": -2, "target_score": 25,
+        "cauldron": "set-aside", "shun_must_be_broken": False, "max_hands": 100,
+    }
+    log_sections = ("rounds",)
+
+    def __init__(self, deck, params=None):
+        super().__init__(deck, params)
+        p = self.params
+        self.table = table = CardTable(deck)
+        where = f"{deck.source}: [engine]"
+        if p["luck_suit"] not in table.suit_index:
+            raise DeckgenError(f"{where} luck_suit = {p['luck_suit']!r} is not a suit of the deck")
+        self.luck = table.suit_index[p["luck_suit"]]
+        if p["lead_card"] not in table.by_id:
+            raise DeckgenError(f"{where} lead_card = {p['lead_card']!r} is not a card id of the deck")
+        self.lead_card = table.by_id[p["lead_card"]]
+        try:
+            self.queen_rank = deck.rank(p["queen_rank"]).order
+        except KeyError as error:
+            raise DeckgenError(f"{where} queen_rank: {error.args[0]}") from None
+        if p["cauldron"] not in ("set-aside", "first-trick"):
+            raise DeckgenError(f"{where} cauldron = {p['cauldron']!r}; allowed: set-aside, first-trick")
+        for count in range(self.min_players, self.max_players + 1):
+            cycle = p["passing"].get(str(count))
+            if not cycle or any(direction not in DIRECTIONS for direction in cycle):
+                raise DeckgenError(f"{where} passing.\"{count}\" must list directions from {', '.join(DIRECTIONS)}")
+            if "across" in cycle and count % 2:
+                raise DeckgenError(f"{where} passing.\"{count}\": no seat is across with {count} players")
+        self.is_wizard = tuple(kind == "wizard" for kind in table.kind)
+        suits = deck.suits
+        # The Opposite Queen for each possible Shun suit.
+        self.opposite_queen = {}
+        for index, suit in enumerate(suits):
+            if suit.opposite:
+                opposite = table.suit_index[suit.opposite]
+                self.opposite_queen[index] = next(card for card in range(len(table.code))
+                                                  if table.suit[card] == opposite and table.rank[card] == self.queen_rank)
+        self.shun_suits = tuple(sorted(self.opposite_queen))
+        self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
+
+    def _points_for(self, shun: int) -> tuple[int, ...]:
+        p, table = self.params, self.table
+        queen = self.opposite_queen[shun]
+        return tuple((p["shun_points"] if table.suit[card] == shun else 0)
+                     + (p["queen_points"] if card == queen else 0)
+                     + (p["wizard_points"] if self.is_wizard[card] else 0) for card in range(len(table.code)))
+
+    def hand_size(self, num_players: int) -> int:
+        return self.table.total // num_players
+
+    def pass_direction(self, num_players: int, hand_number: int) -> str:
+        cycle = self.params["passing"][str(num_players)]
+        return cycle[hand_number % len(cycle)]
+
+    def new_state(self, num_players: int) -> "WizardHeartsState":
+        self.check_players(num_players)
+        return WizardHeartsState(self, num_players)
+
+    def score_bounds(self, num_players: int) -> tuple[int, int]:
+        worst_hand = max(sum(v for v in points if v > 0) for points in self._points.values())
+        best_hand = min(sum(v for v in points if v < 0) for points in self._points.values())
+        high = self.params["target_score"] - 1 + worst_hand
+        return min(0, best_hand * self.params["max_hands"]), high
+
+    def max_actions(self, num_players: int) -> int:
+        per_hand = 2 + num_players * self.params["pass_count"] + self.hand_size(num_players) * num_players
+        return 1 + per_hand * self.params["max_hands"]
+
+    # -- text forms of actions ------------------------------------------------------------
+    def format_action(self, state: "WizardHeartsState", action: Action) -> str:
+        if isinstance(action, int):
+            return f"pass {self.table.code[action - PASS]}" if action >= PASS else self.table.code[action]
+        if isinstance(action, Shun):
+            return f"shun {self.deck.suits[action.suit].name}"
+        if isinstance(action, ChooseSeat):
+            return f"first dealer: seat {action.seat + 1}"
+        if isinstance(action, Deal):
+            return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
+        return repr(action)
+
+    def parse_action(self, state: "WizardHeartsState", text: str) -> Action:
+        tokens = words(text)
+        passing = state.phase == PASSING
+        if tokens and tokens[0].casefold() == "pass":
+            tokens = tokens[1:]
+        card = self.table.index(" ".join(tokens))
+        if card is None:
+            raise ValueError(f"no card {text!r} in deck {self.deck.id!r}")
+        return PASS + card if passing else card
+
+    # -- logs -----------------------------------------------------------------------------
+    def log_steps(self, log: GameLog, state: "WizardHeartsState") -> Iterator[LogStep]:
+        table = self.table
+        entries = log.sections("rounds")
+        for index, entry in enumerate(entries):
+            last = index == len(entries) - 1
+            entry.check_keys(("dealer", "shun", "hands", "cauldron", "passes", "tricks"))
+            if state.phase == TERMINAL:
+                raise IllegalAction(f"the game ended after hand {state.round + 1}, but the log goes on",
+                                    R_END, where={"round": index + 1, "field": entry.field})
+            yield from read_dealer(log, entry, state, index, R_DEALER)
+            name = entry.get("shun", str, None)
+            yield LogStep(None if name is None else Shun(self._suit(log, name, entry.at("shun"))), entry.at("shun"))
+            hands = read_hands(log, entry, table, state.num_players)
+            if hands is None:
+                if entry.has("cauldron"):
+                    raise log.error(entry.at("cauldron"), "a Cauldron without the hands: write both, or neither")
+                yield LogStep(None, entry.at("hands"))
+            else:
+                if entry.has("cauldron"):
+                    codes = entry.get("cauldron", list)
+                    aside = tuple(table.by_id[log.card(code, f"{entry.at('cauldron')}[{i}]").id]
+                                  for i, code in enumerate(codes))
+                else:  # the Cauldron is whatever was not dealt
+                    counts = count_cards((card for hand in hands for card in hand), len(table.code))
+                    aside = tuple(card for card in range(len(table.code))
+                                  for _ in range(max(0, table.copies[card] - counts[card])))
+                yield LogStep(Deal(hands, aside), entry.at("hands"))
+            yield from self._read_passes(log, entry, state, last)
+            if state.phase == PASSING:
+                return
+            yield from read_tricks(log, entry, table, state, last, R_LEAD)
+
+    def _suit(self, log: GameLog, name: str, field: str) -> int:
+        suit = self.table.suit_from_text(name)
+        if suit is None:
+            raise log.error(field, f"unknown suit {name!r}; the deck has {', '.join(s.id for s in self.deck.suits)}")
+        return suit
+
+    def _read_passes(self, log: GameLog, entry: Entry, state: "WizardHeartsState", last: bool) -> Iterator[LogStep]:
+        passes = entry.table("passes", None)
+        if state.phase != PASSING:
+            if passes is not None and passes.data:
+                raise IllegalAction(f"hand {state.round + 1} is a hold hand: nobody passes", R_PASSING,
+                                    where={"round": state.round + 1, "field": passes.field})
+            return
+        by_seat = {}
+        for name, codes in (passes.data.items() if passes else ()):
+            field = passes.at(name)
+            log.check_type(codes, list, field, "the cards passed")
+            by_seat[log.seat(name, field)] = (field, codes)
+        n = state.num_players
+        for k in range(n):
+            seat = (state.dealer + 1 + k) % n
+            if seat not in by_seat:
+                if last and not entry.has("tricks"):
+                    return
+                raise log.error(passes.field if passes else entry.field,
+                                f"no cards passed by {log.players[seat]} on this passing hand",
+                                hint=f"write passes.{log.players[seat]} = [...] with {self.params['pass_count']} cards")
+            field, codes = by_seat[seat]
+            if len(codes) != self.params["pass_count"] and not (last and not entry.has("tricks")):
+                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes "
+                                    f"{self.params['pass_count']}", R_PASSING,
+                                    where={"round": state.round + 1, "player": seat, "field": field})
+            for i, code in enumerate(codes):
+                yield LogStep(PASS + table_index(self.table, log, code, f"{field}[{i}]"), f"{field}[{i}]")
+
+    def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
+        table = self.table
+        state = self.new_state(len(players))
+        rounds: list[dict] = []
+        current: dict[str, Any] = {}
+        for action in actions:
+            if isinstance(action, Shun):
+                current = {"dealer": players[state.dealer], "shun": self.deck.suits[action.suit].id}
+                rounds.append(current)
+            elif isinstance(action, Deal):
+                current["hands"] = {players[seat]: table.codes(table.sorted(action.hands[seat]))
+                                    for seat in range(len(players))}
+                if action.aside:
+                    current["cauldron"] = table.codes(table.sorted(action.aside))
+            elif isinstance(action, int) and action >= PASS:
+                current.setdefault("passes", {}).setdefault(players[state.turn], []).append(table.code[action - PASS])
+            elif isinstance(action, int):
+                tricks = current.setdefault("tricks", [])
+                if not state.trick:
+                    tricks.append([])
+                tricks[-1].append(table.code[action])
+            state.apply(action)
+        return {"rounds": rounds}
+
+    # -- players and questions --------------------------------------------------------------
+    def bot(self, kind: str, rng: random.Random):
+        if kind == "heuristic":
+            return WizardHeartsHeuristicBot(rng)
+        return super().bot(kind, rng)
+
+    def quick_ruling(self, question: Sequence[str]) -> dict:
+        table = self.table
+        asked = parse_trick_question(question, table, ("shun",))
+        shun_word = asked.settings.get("shun")
+        shun = None if shun_word is None else table.suit_from_text(shun_word)
+        if shun_word is not None and shun not in self.opposite_queen:
+            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
+        cards = [card for _, card in asked.cards]
+        winner = trick_winner(cards, table.suit, table.rank)
+        card = cards[winner]
+        led = self.deck.suits[table.suit[cards[0]]].name
+        who = asked.player(winner)
+        reasons = [f"{table.name[card]} is the highest {led} card in the trick; other suits never win "
+                   f"(order A K Q J Wizard 10 ... 2)"]
+        rules = [R_WINNER]
+        answer = f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
+        result: dict[str, Any] = {"question": "trick",
+                                  "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
+                                  "winner": {"position": winner + 1, "player": who, "card": table.code[card]}}
+        if shun is not None:
+            points = self._points[shun]
+            total = sum(points[c] for c in cards)
+            parts = [f"{table.code[c]} {points[c]:+d}" for c in cards if points[c]]
+            answer += f" With {self.deck.suits[shun].name} as the Shun suit the trick is worth {total:+d} points"
+            answer += f" ({', '.join(parts)})." if parts else "."
+            rules.append(R_HAND)
+            result.update(shun=self.deck.suits[shun].id, points=total,
+                          opposite_queen=table.code[self.opposite_queen[shun]])
+        result.update(answer=answer, reasons=reasons, rules=rules, rulings=[])
+        return result
+
+
+def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
+    return table.by_id[log.card(code, field).id]
+
+
+def trick_winner(cards: Sequence[int], suit_of, rank_of) -> int:
+    """Position of the highest card of the led suit (wh.play.winner)."""
+    led = suit_of[cards[0]]
+    best = 0
+    for position in range(1, len(cards)):
+        card = cards[position]
+        if suit_of[card] == led and rank_of[card] > rank_of[cards[best]]:
+            best = position
+    return best
+
+
+class WizardHeartsState(TrickState):
+    def __init__(self, game: WizardHeartsGame, num_players: int):
+        super().__init__(game, num_players)
+        self.chance = "dealer"  # which chance node: dealer, shun, deal
+        self.hand_size = game.hand_size(num_players)
+        self.shun = NO_SUIT
+        self.queen = -1
+        self.points: tuple[int, ...] = ()
+        self.cauldron: tuple[int, ...] = ()
+        self.direction = "hold"
+        self.passed: list[list[int]] = [[] for _ in range(num_players)]
+        self.passes_made = 0
+        self.first_card = game.lead_card  # the card that must lead the first trick
+        self.broken = False
+        self.hand_points = [0] * num_players
+        self.captured = [0] * num_players  # cards taken in tricks this hand
+        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit (set once passing is done)
+        self.totals = [0] * num_players
+        self.history: list[dict] = []
+        self.capped = False
+
+    # -- GameState API -------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.phase == self.PLAY:
+            return self._options(self.turn)[0]
+        if self.phase == PASSING:
+            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
+        return []
+
+    def play_options(self, seat: int) -> list[int]:
+        return self._options(seat)[0]
+
+    def _options(self, seat: int) -> tuple[list[int], str]:
+        """The distinct playable cards and the rule that narrowed them (for messages)."""
+        hand = self.hands[seat]
+        suit_of = self.table.suit
+        if not self.trick:
+            if self.trick_number == 0:
+                return [self.first_card], R_FIRST_LEAD
+            if self.game.params["shun_must_be_broken"] and not self.broken:
+                unbroken = [c for c in hand if suit_of[c] != self.shun]
+                if unbroken:
+                    return distinct(unbroken, self.table.unique), R_BROKEN
+            return distinct(hand, self.table.unique), R_LEAD
+        led = suit_of[self.trick[0]]
+        options = [c for c in hand if suit_of[c] == led] if self.suit_counts[seat][led] else hand
+        rule = R_FOLLOW
+        if self.trick_number == 0:
+            shun, queen = self.shun, self.queen
+            clean = [c for c in options if suit_of[c] != shun and c != queen]
+            if clean:
+                if len(clean) < len(options):
+                    rule = R_FIRST_TRICK
+                options = clean
+        return distinct(options, self.table.unique), rule
+
+    def apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == self.PLAY:
+            seat = self.turn
+            if type(action) is not int or action not in self.hands[seat]:
+                self._refuse(seat, action)
+            suit = self.table.suit[action]
+            trick = self.trick
+            if self.trick_number == 0 or (not trick and self.game.params["shun_must_be_broken"]):
+                if action not in self._options(seat)[0]:
+                    self._refuse(seat, action)
+            elif trick:
+                led = self.table.suit[trick[0]]
+                if suit != led and self.suit_counts[seat][led]:
+                    self._refuse(seat, action)
+            if suit == self.shun:
+                self.broken = True
+            self.suit_counts[seat][suit] -= 1
+            self.play_card(action)
+        elif phase == PASSING:
+            self._pass(action)
+        elif phase == CHANCE:
+            self._chance(action)
+        else:
+            raise IllegalAction("the game is over", R_END, where={"round": self.round + 1})
+
+    def _refuse(self, seat: int, card: Any) -> None:
+        options, rule = self._options(seat)
+        legal = self.table.codes(sorted(options))
+        if type(card) is not int or not 0 <= card < len(self.table.code):
+            raise IllegalAction(f"a card is to be played, not {card!r}", R_FOLLOW, legal, self.where(seat))
+        if card not in self.hands[seat]:
+            self.check_in_hand(seat, card, R_FOLLOW)
+        raise IllegalAction(self._refusal(seat, card, rule), rule, legal, self.where(seat), ruling=_RULINGS.get(rule, ""))
+
+    def _refusal(self, seat: int, card: int, rule: str) -> str:
+        code = self.table.code[card]
+        name = self.player_name(seat)
+        if rule == R_FIRST_LEAD:
+            return f"{name} must lead {self.table.name[self.first_card]} to the first trick, not {code}"
+        if rule == R_BROKEN:
+            return f"{name} leads {code}, but the Shun suit has not been broken and they hold other cards"
+        if rule == R_FIRST_TRICK:
+            what = "the Opposite Queen" if card == self.queen else "a Shun card"
+            return f"{name} plays {code}, {what}, to the first trick while holding other cards they may play"
+        led = self.game.deck.suits[self.table.suit[self.trick[0]]].name
+        return f"{name} plays {code}, but {led} was led and they hold {led}: they must follow suit"
+
+    def trick_winner(self, cards: list[int]) -> int:
+        return trick_winner(cards, self.table.suit, self.table.rank)
+
+    def after_trick(self, winner: int, cards: list[int]) -> None:
+        points = self.points
+        self.hand_points[winner] += sum(points[c] for c in cards)
+        self.captured[winner] += len(cards)
+        if self.trick_number == 0 and self.game.params["cauldron"] == "first-trick" and self.cauldron:
+            self.hand_points[winner] += sum(points[c] for c in self.cauldron)
+            self.captured[winner] += len(self.cauldron)
+
+    def end_round(self) -> None:
+        self.totals = [total + p for total, p in zip(self.totals, self.hand_points)]
+        self.history.append({"dealer": self.dealer, "shun": self.shun, "direction": self.direction,
+                             "points": list(self.hand_points), "totals": list(self.totals),
+                             "tricks": list(self.won)})
+        target = self.game.params["target_score"]
+        if max(self.totals) >= target:
+            self.phase = TERMINAL
+        elif self.round + 1 >= self.game.params["max_hands"]:
+            self.phase = TERMINAL
+            self.capped = True
+        else:
+            self.round += 1
+            self.dealer = (self.dealer + 1) % self.num_players
+            self.phase = CHANCE
+            self.chance = "shun"
+
+    # -- passing -------------------------------------------------------------------------
+    def _pass(self, action: Action) -> None:
+        seat = self.turn
+        card = action - PASS if type(action) is int else -1
+        if not 0 <= card < len(self.table.code) or card not in self.hands[seat]:
+            shown = self.table.code[card] if 0 <= card < len(self.table.code) else repr(action)
+            raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_PASSING,
+                                self.table.codes(sorted(set(self.hands[seat]))), self.where(seat))
+        self.hands[seat].remove(card)
+        self.passed[seat].append(card)
+        count = self.game.params["pass_count"]
+        if len(self.passed[seat]) < count:
+            return
+        self.passes_made += 1
+        if self.passes_made < self.num_players:
+            self.turn = (seat + 1) % self.num_players
+            return
+        for giver in range(self.num_players):
+            self.hands[pass_target(giver, self.direction, self.num_players)].extend(self.passed[giver])
+        self._start_play()
+
+    def _start_play(self) -> None:
+        lead = self.game.lead_card
+        if lead in self.cauldron:  # wh.ruling.luck-two: the lowest Luck card dealt leads
+            luck, rank_of, suit_of = self.game.luck, self.table.rank, self.table.suit
+            lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
+        self.first_card = lead
+        self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
+        suit_of = self.table.suit
+        self.suit_counts = [[0] * len(self.table.suits) for _ in self.hands]
+        for counts, hand in zip(self.suit_counts, self.hands):
+            for card in hand:
+                counts[suit_of[card]] += 1
+        self.phase = self.PLAY
+
+    # -- chance --------------------------------------------------------------------------
+    def _chance(self, action: Action) -> None:
+        where = {"round": self.round + 1}
+        if self.chance == "dealer":
+            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
+                raise IllegalAction("the game starts by choosing the first dealer", R_DEALER, where=where)
+            self.dealer = action.seat
+            self.chance = "shun"
+        elif self.chance == "shun":
+            if not isinstance(action, Shun) or action.suit not in self.game.opposite_queen:
+                suit = (self.game.deck.suits[action.suit].name if isinstance(action, Shun)
+                        and 0 <= action.suit < len(self.game.deck.suits) else "that")
+                raise IllegalAction(f"{suit} cannot be the Shun suit: Luck is skipped when revealing", R_SHUN,
+                                    [self.game.deck.suits[s].name for s in self.game.shun_suits], where)
+            self.shun = action.suit
+            self.queen = self.game.opposite_queen[action.suit]
+            self.points = self.game._points[action.suit]
+            self.chance = "deal"
+        else:
+            if not isinstance(action, Deal):
+                raise IllegalAction("after the Shun suit is revealed the cards are dealt", R_DEAL, where=where)
+            self._deal(action, where)
+
+    def _deal(self, deal: Deal, where: dict) -> None:
+        size = self.hand_size
+        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
+            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
+            raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
+                                R_DEAL, where=where)
+        counts = count_cards([card for hand in deal.hands for card in hand] + list(deal.aside), len(self.table.code))
+        copies = self.table.copies
+        for card, count in enumerate(counts):
+            if count > copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is dealt {count} times; the deck has {copies[card]}",
+                                    R_DECK, where=where)
+        for card, count in enumerate(counts):
+            if count < copies[card]:
+                raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL,
+                                    where=where)
+        self.hands = [list(hand) for hand in deal.hands]
+        self.cauldron = tuple(deal.aside)
+        self.trick = []
+        self.trick_number = 0
+        self.won = [0] * self.num_players
+        self.hand_points = [0] * self.num_players
+        self.captured = [0] * self.num_players
+        self.broken = False
+        self.direction = self.game.pass_direction(self.num_players, self.round)
+        self.passed = [[] for _ in range(self.num_players)]
+        self.passes_made = 0
+        if self.direction == "hold" or self.game.params["pass_count"] == 0:
+            self._start_play()
+        else:
+            self.phase = PASSING
+            self.turn = (self.dealer + 1) % self.num_players
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        if self.chance == "dealer":
+            return ChooseSeat(rng.randrange(self.num_players))
+        physical = self.table.physical
+        if self.chance == "shun":
+            suit_of, luck = self.table.suit, self.game.luck
+            while True:  # turn cards until one is not Luck
+                card = physical[rng.randrange(len(physical))]
+                if suit_of[card] != luck:
+                    return Shun(suit_of[card])
+        order = shuffled(physical, rng)
+        cut = self.hand_size * self.num_players
+        hands = deal_hands(order[:cut], self.num_players, self.hand_size, (self.dealer + 1) % self.num_players)
+        return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
+
+    # -- results -------------------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        if self.phase != TERMINAL:
+            return None
+        low = min(self.totals)
+        winners = tuple(seat for seat, total in enumerate(self.totals) if total == low)
+        return Outcome(tuple(self.totals), winners, "turn-cap" if self.capped else "finished")
+
+    def summary(self) -> dict:
+        suits = self.game.deck.suits
+        rounds = []
+        for number, entry in enumerate(self.history, start=1):
+            rounds.append({
+                "round": number, "dealer": entry["dealer"], "shun": suits[entry["shun"]].id,
+                "passing": entry["direction"],
+                "title": f"Hand {number}: dealer {self.player_name(entry['dealer'])}, Shun suit "
+                         f"{suits[entry['shun']].name}, passing {entry['direction']}",
+                "columns": {"tricks": entry["tricks"], "points": entry["points"], "total": entry["totals"]},
+            })
+        if self.phase in (PASSING, self.PLAY):
+            rounds.append({
+                "round": self.round + 1, "dealer": self.dealer, "shun": suits[self.shun].id, "in_progress": True,
+                "title": f"Hand {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, Shun suit "
+                         f"{suits[self.shun].name}, {self.trick_number} trick(s) played",
+                "columns": {"tricks": list(self.won), "points": list(self.hand_points), "total": list(self.totals)},
+            })
+        return {"scores": list(self.totals), "rounds": rounds}
+
+
+_RULINGS = {R_FIRST_TRICK: "wh.ruling.first-trick", R_FOLLOW: "wh.ruling.follow"}
+
+
+class WizardHeartsHeuristicBot(HeuristicBot):
+    """Passes its most dangerous cards, ducks tricks that carry points, grabs tricks that
+    carry only Wizards, and dumps the Opposite Queen and high Shun cards when void."""
+
+    def choose(self, state: WizardHeartsState) -> Action:
+        legal = state.legal_actions()
+        table = state.table
+        if state.phase == PASSING:
+            return max(legal, key=lambda action: (self._danger(state, action - PASS), action))
+        trick = state.trick
+        rank_of, suit_of, points = table.rank, table.suit, state.points
+        if not trick:
+            return min(legal, key=lambda c: (suit_of[c] == state.shun, rank_of[c], c))
+        led = suit_of[trick[0]]
+        high = max(rank_of[c] for c in trick if suit_of[c] == led)
+        if suit_of[legal[0]] != led:  # void: dump the worst card
+            return max(legal, key=lambda c: (self._danger(state, c), c))
+        at_stake = sum(points[c] for c in trick)
+        under = [c for c in legal if rank_of[c] < high]
+        over = [c for c in legal if rank_of[c] > high]
+        if at_stake < 0 and over:
+            return min(over, key=lambda c: (rank_of[c], c))
+        if under:
+            return max(under, key=lambda c: (rank_of[c], c))
+        return max(legal, key=lambda c: (rank_of[c], c))
+
+    @staticmethod
+    def _danger(state: WizardHeartsState, card: int) -> int:
+        table = state.table
+        if card == state.queen:
+            return 1000
+        danger = table.rank[card]
+        if table.suit[card] == state.shun:
+            danger += 100
+        if state.game.is_wizard[card]:
+            danger -= 20  # worth catching
+        return danger
