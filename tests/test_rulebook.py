@@ -133,6 +133,9 @@ def test_pdf_destinations_links_and_bookmarks_resolve(built, deck_id):
     assert not missing, f"named destinations missing: {missing[:5]}"
     for name, destination in destinations.items():
         assert 0 <= reader.get_destination_page_number(destination) < page_count, name
+    for rule in deck.rules():  # a referee looking up a rule id lands on the page that shows it
+        page = reader.get_destination_page_number(destinations[rule.id])
+        assert f"[{rule.id}]" in _flat(rulebook.page_texts[page]), rule.id
     links = 0
     for page in reader.pages:
         for annotation in page.get("/Annots", []) or []:
@@ -237,6 +240,10 @@ def test_html_is_self_contained_and_every_anchor_resolves(built, deck_id):
     assert '<meta name="viewport"' in text and "@media print" in text
     book = build_book(deck)
     assert {book.card_anchor(card) for card in deck.cards} <= ids
+    for kind, target in {ref for text in _linked_texts(deck) for ref in markup.references(text)}:
+        if kind == "suit":  # the symbol, in the suit's colour
+            suit = deck.suit(target)
+            assert f'style="color:{suit.color}"' in text and f">{suit.symbol}</span>" in text
 
 
 # Markdown ---------------------------------------------------------------------------------------

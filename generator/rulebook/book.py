@@ -129,6 +129,17 @@ class Book:
     card_anchors: dict[str, str] = field(default_factory=dict)  # card id -> anchor
 
     @property
+    def theme(self) -> str:
+        """The deck's back colour, darkened if needed so headings in it read on white paper
+        and white titles read on it."""
+        from ..render import paint
+
+        color = self.deck.back.color
+        while paint.luminance(color) > 0.3:
+            color = paint.darken(color, 0.15)
+        return color
+
+    @property
     def players(self) -> str:
         low, high = self.deck.min_players, self.deck.max_players
         return f"{low}" if low == high else f"{low}–{high}"

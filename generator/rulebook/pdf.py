@@ -70,10 +70,8 @@ SANS, SANS_BOLD, SANS_ITALIC = "sans", "sans-bold", "sans-italic"
 def _register_fonts() -> None:
     from reportlab.lib.fonts import addMapping
 
-    for family, regular, bold, italic, bold_italic in (
-        ("serif", SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC),
-        ("sans", SANS, SANS_BOLD, SANS_ITALIC, "sans-bolditalic"),
-    ):
+    for regular, bold, italic, bold_italic in ((SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC),
+                                               (SANS, SANS_BOLD, SANS_ITALIC, "sans-bolditalic")):
         base = font(regular)
         addMapping(base, 0, 0, base)
         addMapping(base, 1, 0, font(bold))
@@ -106,8 +104,9 @@ def _escape(text: str) -> str:
 
 
 class _Styles:
-    def __init__(self, deck: Deck):
-        theme = colors.HexColor(deck.back.color)
+    def __init__(self, book: Book):
+        deck = book.deck
+        theme = colors.HexColor(book.theme)
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
         serif, sans = font(SERIF), font(SANS)
@@ -457,7 +456,7 @@ class _Typesetter:
     def __init__(self, book: Book):
         self.book = book
         self.deck = book.deck
-        self.styles = _Styles(book.deck)
+        self.styles = _Styles(book)
         self.writer = PdfWriter(book.deck, self._card_anchor, _fallback, LINK)
         # One contents table for every pass: it carries the page numbers from one pass to the next.
         self.contents_table = TableOfContents(
