@@ -2,11 +2,11 @@
 
 Run: python benchmarks/bench_rulebook.py [--repeats N] [--decks-dir DIR]
 Prints, per deck, the median wall-clock and CPU time of one complete build (all three formats,
-card pictures included; goal: under 2 s), the median of each format on its own (PDF alone draws
-the faces as vectors; HTML and Markdown share one rasterisation of the faces, so each alone
-pays for it), the page count and output sizes, and the peak memory of this process.
-The first build of each deck is a warm-up (imports, font loading) and is not counted.
-CPU time is shown because wall time on a shared machine includes waiting for a core.
+card pictures included; goal: under 2 s), the median of each format on its own (each of them
+typesets the PDF, since the HTML and Markdown pictures are cut out of it), the page count and
+output sizes, and the peak memory of this process. The first build of each deck is a warm-up
+(imports, font loading) and is not counted. CPU time is shown because wall time on a shared
+machine includes waiting for a core.
 """
 
 from __future__ import annotations

@@ -25,8 +25,9 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     `template` (a Jinja template file, or a folder with rulebook.html.j2 / rulebook.md.j2)
     replaces the shipped template for the format it is written for.
     """
-    from ..output import write_text
+    from ..output import write_bytes, write_text
     from .book import build_book
+    from .pdf import typeset
     from .pictures import CardPictures
     from .templated import choose_templates, png_data_uri, render
 
@@ -35,8 +36,11 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
         raise OptionError(f"unknown rulebook format {unknown[0]!r}; choose from {', '.join(FORMATS)} or all")
     templates = choose_templates(formats, template)
     book = build_book(deck)
-    pictures = CardPictures(deck)
-    # Templates run first: a designer's template that fails leaves no half-written rulebook.
+    # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
+    rulebook = typeset(book)
+    pictures = CardPictures(deck, rulebook)
+    # Templates run before anything is written: a designer's template that fails leaves no
+    # half-written rulebook behind.
     pages = {}
     if "html" in formats:
         pages["html"] = render(book, "html", templates["html"], lambda card: png_data_uri(pictures.png(card)))
@@ -44,9 +48,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
         pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
     written: list[Path] = []
     if "pdf" in formats:
-        from .pdf import write_pdf
-
-        written.append(write_pdf(book, rulebook_path(deck, out_dir, "pdf")))
+        written.append(write_bytes(rulebook_path(deck, out_dir, "pdf"), rulebook.pdf))
     for fmt, page in pages.items():
         written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
     if "md" in formats:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import io
 import math
-from pathlib import Path
+from dataclasses import dataclass
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
@@ -40,7 +40,6 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..errors import DeckgenError
 from ..model import Card, Deck
-from ..output import write_bytes
 from ..render.cards import draw_face
 from ..render.fonts import covers, font
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
@@ -192,7 +191,7 @@ class CardPicture(Flowable):
         return self.width, self.height
 
     def draw(self):
-        _card(self.canv, self.deck, self.card, 0, 0, self.width, self.height, self.shadow)
+        _card(self.canv, self.deck, self.card, 0, 0, self.width, self.height, self.shadow, upright=True)
 
 
 class CardFan(Flowable):
@@ -234,8 +233,9 @@ def _rotate(x: float, y: float, degrees: float) -> tuple[float, float]:
 
 
 def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height: float,
-          shadow: bool) -> None:
-    """A card as a physical object: rounded corners, a hairline edge, a soft shadow under it."""
+          shadow: bool, upright: bool = False) -> None:
+    """A card as a physical object: rounded corners, a hairline edge, a soft shadow under it.
+    `upright`: drawn unrotated, so its picture can be cut out of the page (see `Typeset`)."""
     stamps: _CardStamps = canv._doctemplate.card_stamps
     if not stamps.drawing:
         return
@@ -245,7 +245,7 @@ def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height
         canv.setFillColor(colors.Color(0, 0, 0, alpha=0.18))
         canv.roundRect(x + 0.8, y - 1.2, width, height, radius, stroke=0, fill=1)
         canv.restoreState()
-    stamps.place(canv, card, x, y, width, height)
+    stamps.place(canv, card, x, y, width, height, upright)
     canv.saveState()
     canv.setStrokeColor(CARD_EDGE)
     canv.setLineWidth(0.4)
@@ -266,12 +266,14 @@ class _CardStamps:
         self.width = deck.card_size.width_mm * mm
         self.height = deck.card_size.height_mm * mm
         self.names = {card.id: f"CardFace{index}" for index, card in enumerate(deck.cards)}
+        self.placements: dict[str, Placement] = {}
         self._canvas = None
         self._defined: set[str] = set()
 
-    def place(self, canv, card: Card, x: float, y: float, width: float, height: float) -> None:
-        if canv is not self._canvas:
-            self._canvas, self._defined = canv, set()
+    def place(self, canv, card: Card, x: float, y: float, width: float, height: float,
+              upright: bool) -> None:
+        if canv is not self._canvas:  # a new pass: forms and placements belong to one document
+            self._canvas, self._defined, self.placements = canv, set(), {}
         name = self.names[card.id]
         if name not in self._defined:
             canv.beginForm(name, 0, 0, self.width, self.height)
@@ -286,6 +288,28 @@ class _CardStamps:
         canv.scale(width / self.width, height / self.height)
         canv.doForm(name)
         canv.restoreState()
+        if upright:
+            left, bottom = canv.absolutePosition(x, y)
+            right, top = canv.absolutePosition(x + width, y + height)
+            known = self.placements.get(card.id)
+            if known is None or right - left > known.box[2] - known.box[0]:
+                self.placements[card.id] = Placement(canv.getPageNumber() - 1, (left, bottom, right, top))
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a card's picture is on the typeset pages: page index and (left, bottom, right, top) in points."""
+
+    page: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Typeset:
+    """The finished PDF, and where each card is shown largest and upright in it."""
+
+    pdf: bytes
+    placements: dict[str, Placement]
 
 
 class _Cover(Flowable):
@@ -761,7 +785,7 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
 MAX_PASSES = 8
 
 
-def write_pdf(book: Book, path: Path) -> Path:
+def typeset(book: Book) -> Typeset:
     """Typeset the rulebook in passes until the contents' page numbers stop changing.
 
     The contents start out listing every heading (at page 0), so the first pass already has
@@ -785,5 +809,8 @@ def write_pdf(book: Book, path: Path) -> Path:
         contents.afterBuild()
         if number > 0 and contents.isSatisfied():
             document.canv.save()
-            return write_bytes(path, buffer.getvalue())
+            missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
+            if missing:
+                raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
+            return Typeset(buffer.getvalue(), document.card_stamps.placements)
     raise DeckgenError(f"{book.deck.id}: the rulebook's page numbers did not settle in {MAX_PASSES} passes")
