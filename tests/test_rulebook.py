@@ -282,3 +282,29 @@ def test_same_deck_gives_the_same_bytes(built, tmp_path):
     assert [p.relative_to(rulebook.out) for p in rulebook.written] == [p.relative_to(tmp_path) for p in second]
     for one, two in zip(rulebook.written, second):
         assert one.read_bytes() == two.read_bytes(), one.name
+
+
+def test_card_pictures_show_their_own_card(built):
+    """Each picture file is its card's face: nearer to the print renderer's image of that card
+    than to the image of any other card in the deck."""
+    from PIL import Image, ImageChops, ImageStat
+
+    from generator.render.images import render_cards
+
+    rulebook = built(DECK_IDS[0])
+    deck = rulebook.deck
+    size = (48, 68)
+
+    def thumbnail(image) -> Image.Image:
+        flat = Image.new("RGB", image.size, "white")
+        flat.paste(image.convert("RGBA"), mask=image.convert("RGBA"))
+        return flat.resize(size, Image.BILINEAR)
+
+    references = [thumbnail(image) for image in render_cards(deck, deck.cards, 40)]
+    for card in deck.cards:
+        with Image.open(rulebook.out / "images" / "rulebook" / f"{card.id}.png") as picture:
+            ratio = picture.height / picture.width
+            mine = thumbnail(picture)
+        assert abs(ratio - deck.card_size.height_mm / deck.card_size.width_mm) < 0.02
+        distances = [sum(ImageStat.Stat(ImageChops.difference(mine, other)).mean) for other in references]
+        assert distances.index(min(distances)) == deck.cards.index(card), card.name
