@@ -103,7 +103,8 @@ def register(app: typer.Typer) -> None:
     def simulate(
         deck: str = DeckArg,
         games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
-        players: int = typer.Option(4, "--players", "-p", help="Players per game."),
+        players: Optional[int] = typer.Option(None, "--players", "-p",
+                                              help="Players per game (default 4, or the game's only count)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the whole run; game i uses a seed derived from it."),
         bot: str = typer.Option("random", "--bot",
                                 help="random or heuristic for every seat, or one per seat: heuristic,random,random."),
@@ -119,6 +120,8 @@ def register(app: typer.Typer) -> None:
 
         loaded = _load(deck, decks_dir)
         game = _game(loaded, variant)
+        if players is None:
+            players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
         game.check_players(players)
         bots = parse_bot_kinds(bot, players)
         if sys.stderr.isatty() and games >= 20:
