@@ -1,6 +1,6 @@
 """The printed rulebook: A4, typeset with reportlab Platypus.
 
-Cover, contents (with page numbers, built over several passes), the deck's
+Cover, contents (page numbers filled in once every page is laid out), the deck's
 numbered sections in two columns, the card reference, the rulings appendix,
 and a one-page quick reference. Every heading is a PDF bookmark; every rule
 id, card and ruling is a named destination (`/Names /Dests`), so
@@ -13,6 +13,7 @@ import html
 import io
 import math
 from dataclasses import dataclass
+from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
@@ -20,6 +21,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -36,7 +38,6 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from ..errors import DeckgenError
 from ..model import Card, Deck
@@ -61,6 +62,8 @@ PAPER_TINT = colors.HexColor("#f4f1ea")
 LINK = "#1f4e8c"
 CARD_EDGE = colors.HexColor("#a9a49a")
 CORNER_RADIUS = 3.2 / 63  # of the card's width: a poker card's 3.2 mm corners
+NUMBER_WIDTH = 22  # points kept at the right of a contents line for its page number
+DOT_SIZE = 8  # the contents' dot leaders
 
 SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC = "serif", "serif-bold", "serif-italic", "serif-bolditalic"
 SANS, SANS_BOLD, SANS_ITALIC = "sans", "sans-bold", "sans-italic"
@@ -237,8 +240,6 @@ def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height
     """A card as a physical object: rounded corners, a hairline edge, a soft shadow under it.
     `upright`: drawn unrotated, so its picture can be cut out of the page (see `Typeset`)."""
     stamps: _CardStamps = canv._doctemplate.card_stamps
-    if not stamps.drawing:
-        return
     radius = width * CORNER_RADIUS
     if shadow:
         canv.saveState()
@@ -254,26 +255,19 @@ def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height
 
 
 class _CardStamps:
-    """Each distinct face is drawn once per document, as a PDF form, and placed wherever it is shown.
-
-    While the layout passes settle the contents' page numbers nothing is drawn
-    (`drawing` is False): only the final pass pays for the card drawings.
-    """
+    """Each distinct face is drawn once, as a PDF form, and placed wherever it is shown; where it
+    is shown upright and largest is kept, so its picture can be cut out of the page later."""
 
     def __init__(self, deck: Deck):
         self.deck = deck
-        self.drawing = False
         self.width = deck.card_size.width_mm * mm
         self.height = deck.card_size.height_mm * mm
         self.names = {card.id: f"CardFace{index}" for index, card in enumerate(deck.cards)}
         self.placements: dict[str, Placement] = {}
-        self._canvas = None
         self._defined: set[str] = set()
 
     def place(self, canv, card: Card, x: float, y: float, width: float, height: float,
               upright: bool) -> None:
-        if canv is not self._canvas:  # a new pass: forms and placements belong to one document
-            self._canvas, self._defined, self.placements = canv, set(), {}
         name = self.names[card.id]
         if name not in self._defined:
             canv.beginForm(name, 0, 0, self.width, self.height)
@@ -385,10 +379,16 @@ def _draw_paragraph(canv, paragraph: Paragraph, top: float, width: float) -> flo
     return top - height
 
 
-class _NamedDestinationCanvas(Canvas):
-    """A canvas that also lists every destination by name in the catalog's /Names /Dests tree."""
+class _RulebookCanvas(Canvas):
+    """Before the file is written: the contents' page numbers (known only once every page is
+    laid out) are filled in, and every destination is listed by name in /Names /Dests."""
+
+    def __init__(self, *args, document: "_RulebookDocument", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.document = document
 
     def save(self):
+        self.document.fill_in_contents(self)
         names = sorted(name for name, destination in self._destinations.items()
                        if destination.page is not None and destination.fmt is not None)
         pairs: list = []
@@ -401,7 +401,7 @@ class _NamedDestinationCanvas(Canvas):
 
 
 class _RulebookDocument(BaseDocTemplate):
-    def __init__(self, target, book: Book, styles: _Styles, contents: TableOfContents):
+    def __init__(self, target, book: Book, styles: _Styles, contents: list[Heading]):
         deck = book.deck
         super().__init__(
             target, pagesize=A4, invariant=1, title=f"{deck.name}: rules of play",
@@ -410,6 +410,7 @@ class _RulebookDocument(BaseDocTemplate):
             lang="en",
         )
         self.book, self.styles, self.contents = book, styles, contents
+        self.heading_pages: dict[str, int] = {}
         self.card_stamps = _CardStamps(deck)
         self.chapter = ""  # running head: the chapter being read
         self.page_chapter = ""
@@ -427,6 +428,34 @@ class _RulebookDocument(BaseDocTemplate):
             PageTemplate("columns", columns, onPageEnd=self._decorate),
         ])
 
+    def beforeDocument(self):
+        self.canv.setNamedCB("contents-entry-end", self._contents_entry_end)
+
+    def _contents_entry_end(self, canv, kind, label):
+        """After a contents entry's title: dot leaders, and a slot for its page number."""
+        index = int(label)
+        x, y = canv._curr_tx_info["cur_x"], canv._curr_tx_info["cur_y"]  # as reportlab's own TOC
+        right = TEXT_WIDTH - NUMBER_WIDTH - 4
+        # Right-aligned at one pitch, so the dots of every line stand in the same columns.
+        pitch = stringWidth(" .", font(SANS), DOT_SIZE)
+        canv.saveState()
+        canv.setFont(font(SANS), DOT_SIZE)
+        canv.setFillColor(MUTED)
+        canv.drawRightString(right, y, " ." * int((right - x - 3) / pitch))
+        canv.translate(TEXT_WIDTH - NUMBER_WIDTH, y)
+        canv.doForm(f"ContentsPage{index}")
+        canv.restoreState()
+
+    def fill_in_contents(self, canv) -> None:
+        """Each entry's page number, as the form its slot shows (a PDF form may be defined after use)."""
+        for index, heading in enumerate(self.contents):
+            style = self.styles.toc_levels[heading.level - 1]
+            canv.beginForm(f"ContentsPage{index}", 0, -style.fontSize, NUMBER_WIDTH, 2 * style.fontSize)
+            canv.setFont(style.fontName, style.fontSize)
+            canv.setFillColor(style.textColor)
+            canv.drawRightString(NUMBER_WIDTH, 0, str(self.heading_pages[heading.anchor]))
+            canv.endForm()
+
     def handle_pageBegin(self):
         super().handle_pageBegin()
         self.page_chapter = self.chapter
@@ -436,8 +465,7 @@ class _RulebookDocument(BaseDocTemplate):
         heading = getattr(flowable, "heading", None)
         if heading is not None:
             key = heading.anchor
-            if flowable.in_contents and heading.level <= 2:
-                self.contents.addEntry(heading.level - 1, _escape(heading.label), self.page, key)
+            self.heading_pages[key] = self.page
             self.canv.addOutlineEntry(heading.label, key, level=flowable.outline_level,
                                       closed=heading.level >= 1 and flowable.outline_level >= 1)
             if heading.level == 1:
@@ -482,13 +510,7 @@ class _Typesetter:
         self.deck = book.deck
         self.styles = _Styles(book)
         self.writer = PdfWriter(book.deck, self._card_anchor, _fallback, LINK)
-        # One contents table for every pass: it carries the page numbers from one pass to the next.
-        self.contents_table = TableOfContents(
-            dotsMinLevel=0, levelStyles=self.styles.toc_levels, tableStyle=TableStyle([
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
-            ]))
+        self.contents_entries = [heading for heading in book.headings() if heading.level <= 2]
 
     def _card_anchor(self, card_id: str) -> str:
         return self.book.card_anchors[card_id]
@@ -700,9 +722,14 @@ class _Typesetter:
     def contents(self) -> list:
         anchor = self.book.contents_anchor
         title = Heading(1, "", "Contents", anchor)
+        entries = [
+            Paragraph(f'<a href="#{html.escape(heading.anchor)}">{_escape(heading.label)}</a>'
+                      f'<onDraw name="contents-entry-end" label="{index}"/>',
+                      self.styles.toc_levels[heading.level - 1])
+            for index, heading in enumerate(self.contents_entries)
+        ]
         return [_HeadingParagraph(f'<a name="{html.escape(anchor)}"/>Contents', self.styles.toc_title, title,
-                                  in_contents=False),
-                self.contents_table]
+                                  in_contents=False)] + entries
 
     def quick_reference(self) -> list:
         quick = self.book.quickref
@@ -782,35 +809,14 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
     return f'<font name="{font(SANS)}" color="{suit.color}">{html.escape(suit.symbol, quote=False)}</font>'
 
 
-MAX_PASSES = 8
-
-
 def typeset(book: Book) -> Typeset:
-    """Typeset the rulebook in passes until the contents' page numbers stop changing.
-
-    The contents start out listing every heading (at page 0), so the first pass already has
-    the contents' real length and the second normally settles; cards, the costly part, are
-    drawn from the second pass on. Every pass gets freshly made flowables: reportlab tables
-    keep state from being split, so a story laid out twice can break differently.
-    """
+    """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end."""
     _register_fonts()
     typesetter = _Typesetter(book)
-    contents = typesetter.contents_table
-    for heading in book.headings():
-        if heading.level <= 2:
-            contents.addEntry(heading.level - 1, _escape(heading.label), 0, heading.anchor)
     buffer = io.BytesIO()
-    document = _RulebookDocument(buffer, book, typesetter.styles, contents)
-    document._doSave = 0  # as in reportlab's multiBuild: a pass is written out only once it has settled
-    for number in range(MAX_PASSES):
-        contents.beforeBuild()
-        document.card_stamps.drawing = number > 0
-        document.build(typesetter.story(), canvasmaker=_NamedDestinationCanvas)
-        contents.afterBuild()
-        if number > 0 and contents.isSatisfied():
-            document.canv.save()
-            missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
-            if missing:
-                raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
-            return Typeset(buffer.getvalue(), document.card_stamps.placements)
-    raise DeckgenError(f"{book.deck.id}: the rulebook's page numbers did not settle in {MAX_PASSES} passes")
+    document = _RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries)
+    document.build(typesetter.story(), canvasmaker=partial(_RulebookCanvas, document=document))
+    missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
+    if missing:
+        raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
+    return Typeset(buffer.getvalue(), document.card_stamps.placements)
