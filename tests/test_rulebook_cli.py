@@ -150,3 +150,22 @@ def test_build_step_writes_every_rulebook_format(tmp_path):
     markdown = (folder / "wizard-rules.md").read_text(encoding="utf-8")
     for picture in re.findall(r'<img src="([^"]+)"', markdown):
         assert (folder / picture).is_file() and picture in manifest["rulebook"]["files"]
+
+
+def test_deck_without_rulings_quick_reference_or_variants_section(run_cli, tmp_path):
+    text = WIZARD.read_text(encoding="utf-8")
+    text = text[:text.index("[[rulings]]")]  # rulings and the quick reference are last in the file
+    deck = tmp_path / "decks" / "wizard.toml"
+    deck.parent.mkdir()
+    deck.write_text(text.replace('role = "variants"', 'role = "other"'), encoding="utf-8")
+    result = run_cli("rulebook", deck, "--output", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "out" / "wizard"
+    page = (folder / "wizard-rules.html").read_text(encoding="utf-8")
+    assert '<h2><span class="number">B</span> Variants</h2>' in page
+    assert "Rulings of this edition" not in page and "<h2>Quick reference</h2>" not in page
+    ids = set(re.findall(r' id="([^"]+)"', page))
+    assert all(target in ids for target in re.findall(r'href="#([^"]+)"', page))
+    assert 'id="variant-hidden-bids"' in page
+    markdown = (folder / "wizard-rules.md").read_text(encoding="utf-8")
+    assert "## B Variants" in markdown and "Quick reference" not in markdown
