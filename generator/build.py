@@ -30,6 +30,7 @@ STEPS: list[tuple[str, str]] = [
     ("print", "generator.render.sheets:build_print"),
     ("images", "generator.render.images:build_images"),
     ("exports", "generator.export:write_all"),
+    ("rulebook", "generator.rulebook:build_step"),
 ]
 
 MANIFEST = ".manifest.json"

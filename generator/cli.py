@@ -45,6 +45,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.render",
     "generator.commands.games",
     "generator.commands.export",
+    "generator.commands.rulebook",
 ]
 
 
