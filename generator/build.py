@@ -13,6 +13,7 @@ import importlib
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -45,6 +46,8 @@ class DeckResult:
     reused: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     error: str = ""
+    # Seconds each built step took: {"step": {"cpu": ..., "wall": ...}} (CPU of this process's threads).
+    seconds: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -108,7 +111,10 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
                 new_manifest[name] = previous
                 result.reused.append(name)
                 continue
+            cpu, wall = time.process_time(), time.perf_counter()
             written = _step_function(target)(deck, staging)
+            result.seconds[name] = {"cpu": round(time.process_time() - cpu, 3),
+                                    "wall": round(time.perf_counter() - wall, 3)}
             files = sorted(str(Path(p).relative_to(staging)) for p in written)
             new_manifest[name] = {"key": key, "files": files}
             result.built.append(name)

@@ -145,7 +145,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
     results = build_all(decks_dir, output, jobs=jobs or None)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
-                      "error": r.error} for r in results])
+                      "error": r.error, "seconds": r.seconds} for r in results])
     for result in results:
         if as_json:
             continue
