@@ -4,7 +4,8 @@ Lackey and Tabletop Simulator both want one image per distinct card. Both get th
 size: the largest that fits a cell of a 10 x 7 Tabletop Simulator sheet kept under
 4096 px a side (409 x 585 px), which is also a comfortable Lackey card (about 300-500 px
 wide). The faces of the last deck asked for are kept, so a build that writes both
-exports renders each face once, in one document.
+exports renders each face once; in a build they are rasterised from the pages the
+images step drew (`render.raster`), so nothing is drawn twice.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class Faces:
 
         # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
         require_printable(self.deck, self.deck.card_size.width_mm, self.deck.card_size.height_mm)
-        # One document for the whole deck: far quicker than one render per card.
+        # One document for the whole deck, or the pages the build's images step already drew.
         cards: list["Card | None"] = [*self.deck.cards, None]
         for card, image in zip(cards, render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)):
             self._images[None if card is None else card.id] = image
@@ -86,24 +87,28 @@ def jpeg_bytes(image: "Image.Image") -> bytes:
 _last: tuple[tuple, Faces] | None = None
 
 
-def _identity(deck: "Deck") -> tuple:
-    """What the faces depend on: the deck's content and its art files' sizes and times."""
-    art = tuple((card.art, card.art.stat().st_mtime_ns, card.art.stat().st_size)
-                for card in deck.cards if card.art is not None and card.art.exists())
-    return deck, art
-
-
 def faces_for(deck: "Deck") -> Faces:
     """The faces of `deck`: the previous call's renders when the deck and its art are unchanged
     (a build's exports, or repeated exports in one process), new ones otherwise."""
+    from ..render.raster import deck_identity
+
     global _last
-    identity = _identity(deck)
+    identity = deck_identity(deck)
     if _last is None or _last[0] != identity:
         _last = (identity, Faces(deck))
     return _last[1]
 
 
-def clear_cache() -> None:
-    """Forget the kept faces, so the next export renders afresh (benchmarks, determinism tests)."""
+def forget_faces() -> None:
+    """Let the kept faces go (the drawn pages stay: they are small)."""
     global _last
     _last = None
+
+
+def clear_cache() -> None:
+    """Forget the kept faces and drawn pages, so the next export renders afresh (benchmarks,
+    determinism tests)."""
+    from ..render.raster import forget_pages
+
+    forget_faces()
+    forget_pages()

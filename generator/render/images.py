@@ -1,7 +1,8 @@
 """Card images (PNG) for print services, previews and other outputs.
 
 Images come from the same drawing code as the PDFs: the cards are drawn into a
-PDF whose page is exactly the image's pixel size, and pypdfium2 rasterises it.
+PDF, a page each, and pdfium rasterises it (`raster`; later requests in the same
+process, such as the exports' smaller faces, reuse the drawn pages).
 Pixel size = round((trim + 2 × bleed) / 25.4 × dpi) per side; profiles give the
 exact sizes print services list (The Game Crafter poker: 825×1125 px).
 """
@@ -17,8 +18,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from ..errors import DeckgenError, OptionError
 from ..output import write_bytes
 from .check import require_printable
-from .document import CardDocument
 from .png import encode_png
+from .raster import rasterise
 from .sizes import card_size_mm, check_length
 
 if TYPE_CHECKING:
@@ -55,39 +56,13 @@ def pixel_size(trim_mm: tuple[float, float], bleed_mm: float, dpi: int) -> tuple
 
 def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, bleed_mm: float = 0.0,
                  trim_mm: tuple[float, float] | None = None) -> Iterator["Image"]:
-    """One RGB image per card (None: the back), drawn into one PDF and rasterised page by page."""
-    import pypdfium2
+    """One RGB image per card (None: the back), the card centred and its bleed filling the rest."""
+    from PIL import Image
 
     trim_mm = trim_mm or card_size_mm(deck)
-    width_px, height_px = pixel_size(trim_mm, bleed_mm, dpi)
-    page_w, page_h = width_px * 72 / dpi, height_px * 72 / dpi
-    trim_w, trim_h = trim_mm[0] * 72 / INCH, trim_mm[1] * 72 / INCH
-    # The page is the rounded pixel size; the card sits centred and its bleed fills the rest.
-    bleed_pt = max(page_w - trim_w, page_h - trim_h) / 2
-    document = CardDocument(deck, trim_w, trim_h, bleed_pt, (page_w, page_h))
-    count = 0
-    for card in cards:
-        document.place(card, (page_w - trim_w) / 2, (page_h - trim_h) / 2)
-        document.canvas.showPage()
-        count += 1
-    if not count:
-        return
-    pdf = pypdfium2.PdfDocument(document.finish())
-    # pdfium stores page sizes as 32-bit floats and rounds the bitmap size up: scale a hair
-    # below dpi/72 so the bitmap is exactly the computed size.
-    scale = dpi / 72 * (1 - 1e-6)
-    try:
-        for index in range(count):
-            page = pdf[index]
-            image = page.render(scale=scale, rev_byteorder=True).to_pil()
-            if image.mode != "RGB":
-                image = image.convert("RGB")
-            page.close()
-            if image.size != (width_px, height_px):
-                raise DeckgenError(f"internal: rendered {image.size}, expected {(width_px, height_px)}")
-            yield image
-    finally:
-        pdf.close()
+    size = pixel_size(trim_mm, bleed_mm, dpi)
+    for pixels in rasterise(deck, cards, trim_mm, size, dpi):
+        yield Image.frombytes("RGB", size, bytes(pixels))
 
 
 def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
@@ -126,21 +101,22 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     folder = out_dir / IMAGES_DIR
     cards: list["Card | None"] = list(deck.cards) + [None]
     names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
+    size = pixel_size(trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card
     # renders. A few images in flight at most, so memory stays flat however large the deck.
     written: list[Path] = []
     pending: deque = deque()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for name, image in zip(names, render_cards(deck, cards, dpi, bleed_mm, trim)):
-            pending.append(pool.submit(_save_png, folder / name, image, dpi))
+        for name, rows in zip(names, rasterise(deck, cards, trim, size, dpi, row_prefix=1)):
+            pending.append(pool.submit(_save_png, folder / name, rows, size, dpi))
             if len(pending) > 3:
                 written.append(pending.popleft().result())
         written.extend(job.result() for job in pending)
     return written
 
 
-def _save_png(path: Path, image: "Image", dpi: int) -> Path:
-    return write_bytes(path, encode_png(image, dpi))
+def _save_png(path: Path, rows: bytearray, size: tuple[int, int], dpi: int) -> Path:
+    return write_bytes(path, encode_png(rows, *size, dpi))
 
 
 def build_images(deck: "Deck", out_dir: Path) -> list[Path]:

@@ -2,19 +2,16 @@
 
 Pillow tries every PNG row filter on every row, which makes encoding a 300-dpi card
 cost several times its rendering. Card art is flat colour, so rows stored unfiltered
-and deflated at a low level are both quicker to write and smaller. The output is a
-standard 8-bit RGB PNG with its resolution recorded (pHYs), byte-identical for the
-same image.
+and deflated at a low level are both quicker to write and smaller. The rows come
+straight from the renderer (see `raster.rasterise`), each already led by its filter
+byte. The output is a standard 8-bit RGB PNG with its resolution recorded (pHYs),
+byte-identical for the same image.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from PIL.Image import Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 COMPRESSION_LEVEL = 1
@@ -25,15 +22,11 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def encode_png(image: "Image", dpi: int) -> bytes:
-    """An RGB image as PNG bytes, its resolution set to `dpi`."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    width, height = image.size
-    raw = image.tobytes()
-    stride = width * 3
-    # Each row starts with its filter type; 0 = none.
-    rows = b"".join(b"\x00" + raw[start:start + stride] for start in range(0, len(raw), stride))
+def encode_png(rows: bytes | bytearray, width: int, height: int, dpi: int) -> bytes:
+    """An 8-bit RGB PNG of `rows` (each a 0 byte, PNG's "no filter" tag, then 3 × width bytes),
+    its resolution set to `dpi`."""
+    if len(rows) != (1 + 3 * width) * height:
+        raise ValueError(f"{len(rows)} bytes do not make {height} rows of {width} RGB pixels")
     pixels_per_metre = round(dpi / METRES_PER_INCH)
     return b"".join((
         SIGNATURE,

@@ -372,7 +372,19 @@ def text_problems(deck: "Deck", width_mm: float | None = None,
     """
     width_mm = deck.card_size.width_mm if width_mm is None else width_mm
     height_mm = deck.card_size.height_mm if height_mm is None else height_mm
+    for known, known_width, known_height, found in _checked:
+        if (known_width, known_height) == (width_mm, height_mm) and known == deck:
+            return list(found)
     problems = card_problems(deck, None, width_mm, height_mm)
     for card in deck.cards:
         problems.extend(card_problems(deck, card, width_mm, height_mm))
+    _checked.append((deck, width_mm, height_mm, tuple(problems)))
+    del _checked[:-CHECKS_KEPT]
     return problems
+
+
+# A build checks each deck's texts for the validator, the print sheets, the images and the
+# exports: the last few answers are kept. Texts depend on the deck's content only (fonts
+# ship with deckgen), so an equal deck, even loaded anew, gets the same answer.
+CHECKS_KEPT = 4
+_checked: list[tuple["Deck", float, float, tuple[Problem, ...]]] = []
