@@ -202,7 +202,9 @@ def build_validation(deck: Deck, out_dir: Path) -> list[Path]:
     build when an error is found (so nothing broken gets printed)."""
     from . import validate_deck
 
-    report = validate_deck(deck.source, simulate=BUILD_GAMES)
+    # One worker: the build already keeps every core busy with a deck each, and a pool of
+    # processes per deck would cost more to start than the few games it plays.
+    report = validate_deck(deck.source, simulate=BUILD_GAMES, workers=1)
     if report.errors:
         raise InvalidDeck(report.errors)
     return write_report(report, out_dir)
