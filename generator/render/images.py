@@ -1,8 +1,8 @@
 """Card images (PNG) for print services, previews and other outputs.
 
 Images come from the same drawing code as the PDFs: the cards are drawn into a
-PDF, a page each, and pdfium rasterises it (`raster`; later requests in the same
-process, such as the exports' smaller faces, reuse the drawn pages).
+PDF, a page each, and pdfium rasterises it (`raster`: later requests for the same
+deck, such as the exports' smaller faces, reuse the drawn pages).
 Pixel size = round((trim + 2 × bleed) / 25.4 × dpi) per side; profiles give the
 exact sizes print services list (The Game Crafter poker: 825×1125 px).
 """
@@ -19,7 +19,7 @@ from ..errors import DeckgenError, OptionError
 from ..output import write_bytes
 from .check import require_printable
 from .png import encode_png
-from .raster import rasterise
+from .raster import face_pages, rasterise
 from .sizes import card_size_mm, check_length
 
 if TYPE_CHECKING:
@@ -59,10 +59,14 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
     """One RGB image per card (None: the back), the card centred and its bleed filling the rest."""
     from PIL import Image
 
+    cards = list(cards)
+    if not cards:
+        return
     trim_mm = trim_mm or card_size_mm(deck)
     size = pixel_size(trim_mm, bleed_mm, dpi)
-    for pixels in rasterise(deck, cards, trim_mm, size, dpi):
-        yield Image.frombytes("RGB", size, bytes(pixels))
+    faces = face_pages(deck, trim_mm, bleed_mm, dpi)
+    for pixels in rasterise(faces, cards, size, dpi):
+        yield Image.frombytes("RGB", size, pixels)
 
 
 def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
@@ -102,12 +106,13 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     cards: list["Card | None"] = list(deck.cards) + [None]
     names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
     size = pixel_size(trim, bleed_mm, dpi)
+    faces = face_pages(deck, trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card
     # renders. A few images in flight at most, so memory stays flat however large the deck.
     written: list[Path] = []
     pending: deque = deque()
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for name, rows in zip(names, rasterise(deck, cards, trim, size, dpi, row_prefix=1)):
+        for name, rows in zip(names, rasterise(faces, cards, size, dpi, row_prefix=1)):
             pending.append(pool.submit(_save_png, folder / name, rows, size, dpi))
             if len(pending) > 3:
                 written.append(pending.popleft().result())

@@ -1,12 +1,17 @@
-"""Card faces as pixels: each distinct face drawn once into a PDF, rasterised at any size.
+"""Card faces as pixels: a deck's faces drawn once into a PDF, rasterised at any size.
 
 A build wants the same faces several times: 300-dpi images with bleed, and smaller
 faces without bleed for the Lackey and Tabletop Simulator exports. Drawing is the slow
-part (reportlab, in Python); rasterising a page is quick (pdfium, in C). So the faces
-of the last deck asked for are kept as one PDF, a page per face with the card centred,
-and every later request that fits inside those pages is a view of them: pdfium's matrix
-rendering maps the page's centre to the bitmap's centre at the asked resolution, so a
-smaller bleed, or none, comes out exact without drawing anything again.
+part (reportlab, in Python); rasterising a page is quick (pdfium, in C). So every
+distinct face and the back are drawn once, a page each with the trimmed card centred
+and a fixed bleed around it, and each requested size is a view of those pages: pdfium's
+matrix rendering maps the page's centre to the bitmap's centre at the asked resolution,
+so any bleed up to the drawn one, or none, comes out without drawing anything again.
+The pages of the last deck asked for are kept.
+
+The pages depend only on the deck, the trim and the drawn bleed, and the drawn bleed
+only on the request, never on what was drawn before: the same request gives the same
+pixels whether the pages were drawn for it or kept from an earlier one.
 
 Pixels are rendered straight into a caller-shaped buffer: `row_prefix` bytes of zeros
 before every row let the PNG writer compress the buffer as it is (a zero is PNG's
@@ -16,6 +21,7 @@ before every row let the PNG writer compress the buffer as it is (a zero is PNG'
 from __future__ import annotations
 
 import ctypes
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -25,11 +31,9 @@ if TYPE_CHECKING:
     from ..model import Card, Deck
 
 INCH = 25.4
-SLACK_PT = 1e-6  # page sizes travel through pdfium as 32-bit floats
-
-
-def card_key(card: "Card | None") -> str:
-    return "back" if card is None else f"face:{card.id}"
+# Drawn around every card: the images' 3 mm bleed plus the half pixel their rounding may
+# add even at 30 dpi, so images and exports share one drawing.
+STANDARD_BLEED_MM = 4.0
 
 
 def deck_identity(deck: "Deck") -> tuple:
@@ -39,52 +43,54 @@ def deck_identity(deck: "Deck") -> tuple:
     return deck, art
 
 
+def drawn_bleed_mm(bleed_mm: float, dpi: float) -> float:
+    """The bleed to draw for images with `bleed_mm` at `dpi`: enough for the bleed and a
+    pixel of rounding; the standard one when that is enough, else whole millimetres."""
+    return max(STANDARD_BLEED_MM, float(math.ceil(bleed_mm + INCH / dpi)))
+
+
 @dataclass(frozen=True)
 class FacePages:
-    """A PDF with one page per face (and the back), the trimmed card centred on each page."""
+    """A PDF with a page per distinct face and one for the back, the card centred on each."""
 
     identity: tuple
     trim_mm: tuple[float, float]
-    page_pt: tuple[float, float]
+    bleed_mm: float
     pages: dict[str, int]  # card_key -> page index
     pdf: bytes
 
-    def holds(self, identity: tuple, keys: Iterable[str], trim_mm: tuple[float, float],
-              page_pt: tuple[float, float]) -> bool:
-        return (self.trim_mm == trim_mm and all(key in self.pages for key in keys)
-                and all(want <= have + SLACK_PT for want, have in zip(page_pt, self.page_pt))
-                and self.identity == identity)
+    @property
+    def page_pt(self) -> tuple[float, float]:
+        return tuple((side + 2 * self.bleed_mm) * 72 / INCH for side in self.trim_mm)  # type: ignore[return-value]
 
 
-def draw_pages(deck: "Deck", cards: list["Card | None"], trim_mm: tuple[float, float],
-               page_pt: tuple[float, float]) -> FacePages:
-    """Draw each distinct card of `cards` once, on a page of `page_pt` points."""
-    page_w, page_h = page_pt
+def card_key(card: "Card | None") -> str:
+    return "back" if card is None else f"face:{card.id}"
+
+
+def draw_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float) -> FacePages:
+    """Every distinct face, then the back, a page each, with `bleed_mm` around the trim."""
     trim_w, trim_h = trim_mm[0] * 72 / INCH, trim_mm[1] * 72 / INCH
-    # The card sits centred; its bleed fills the page whichever way the page is larger.
-    bleed = max(page_w - trim_w, page_h - trim_h) / 2
-    document = CardDocument(deck, trim_w, trim_h, bleed, page_pt)
+    bleed = bleed_mm * 72 / INCH
+    document = CardDocument(deck, trim_w, trim_h, bleed, (trim_w + 2 * bleed, trim_h + 2 * bleed))
     pages: dict[str, int] = {}
-    for card in cards:
-        if card_key(card) in pages:
-            continue
+    for card in [*deck.cards, None]:
         pages[card_key(card)] = len(pages)
-        document.place(card, (page_w - trim_w) / 2, (page_h - trim_h) / 2)
+        document.place(card, bleed, bleed)
         document.canvas.showPage()
-    return FacePages(deck_identity(deck), trim_mm, page_pt, pages, document.finish())
+    return FacePages(deck_identity(deck), trim_mm, bleed_mm, pages, document.finish())
 
 
 _kept: FacePages | None = None
 
 
-def face_pages(deck: "Deck", cards: list["Card | None"], trim_mm: tuple[float, float],
-               page_pt: tuple[float, float]) -> FacePages:
-    """The kept pages when they hold these cards at this trim on pages at least this large;
-    else newly drawn ones (which are then kept)."""
+def face_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float, dpi: float) -> FacePages:
+    """The pages that images of this deck with `bleed_mm` at `dpi` are cut from: the kept
+    ones when they are those, else newly drawn ones, which are then kept."""
     global _kept
-    keys = [card_key(card) for card in cards]
-    if _kept is None or not _kept.holds(deck_identity(deck), keys, trim_mm, page_pt):
-        _kept = draw_pages(deck, cards, trim_mm, page_pt)
+    bleed = drawn_bleed_mm(bleed_mm, dpi)
+    if _kept is None or (_kept.trim_mm, _kept.bleed_mm) != (trim_mm, bleed) or _kept.identity != deck_identity(deck):
+        _kept = draw_pages(deck, trim_mm, bleed)
     return _kept
 
 
@@ -94,19 +100,15 @@ def forget_pages() -> None:
     _kept = None
 
 
-def rasterise(deck: "Deck", cards: Iterable["Card | None"], trim_mm: tuple[float, float],
-              size_px: tuple[int, int], dpi: float, row_prefix: int = 0) -> Iterator[bytearray]:
-    """Each card as RGB pixels, `size_px` large at `dpi`, the card centred: rows of
-    3 × width bytes, each after `row_prefix` zero bytes."""
+def rasterise(faces: FacePages, cards: Iterable["Card | None"], size_px: tuple[int, int], dpi: float,
+              row_prefix: int = 0) -> Iterator[bytearray]:
+    """Each card (None: the back) as RGB pixels, `size_px` large at `dpi`, the card centred:
+    rows of 3 × width bytes, each after `row_prefix` zero bytes."""
     import pypdfium2
     import pypdfium2.raw as pdfium
 
-    cards = list(cards)
-    if not cards:
-        return
     width, height = size_px
     scale = dpi / 72
-    faces = face_pages(deck, cards, trim_mm, (width / scale, height / scale))
     page_w, page_h = faces.page_pt
     # pdfium puts the page in a page_w x page_h point box (y down), then applies this matrix.
     matrix = pdfium.FS_MATRIX(scale, 0, 0, scale, width / 2 - scale * page_w / 2, height / 2 - scale * page_h / 2)
