@@ -90,7 +90,7 @@ def test_rule_trick_and_bid(run_cli):
     hearts = run_cli("rule", "wizard-hearts", "shun fire: 9I QI WF 2L")
     assert hearts.exit_code == 0 and "Queen of Ice" in hearts.stdout and "+12 points" in hearts.stdout
     bad = run_cli("rule", "wizard", "trick 7H XX")
-    assert bad.exit_code == 1 and "not a card" in bad.stderr
+    assert bad.exit_code == 2 and "not a card" in bad.stderr
 
 
 def test_simulate_is_reproducible_and_saves_replayable_logs(run_cli, tmp_path):
@@ -122,7 +122,7 @@ def test_simulate_games_are_independent_of_the_run_length(run_cli):
 
 
 def test_simulate_rejects_bad_options(run_cli):
-    assert run_cli("simulate", "wizard", "--players", "2").exit_code == 1
+    assert run_cli("simulate", "wizard", "--players", "2").exit_code == 2
     result = run_cli("simulate", "wizard", "--bot", "random,heuristic", "--players", "4")
     assert result.exit_code == 1 and "one per seat" in result.stderr
 

@@ -227,6 +227,6 @@ def test_quick_ruling_lists_the_manoeuvres_and_what_bars_the_others(run_cli):
 
 def test_quick_ruling_refuses_a_question_it_cannot_read(run_cli):
     result = run_cli("rule", "quidditch-v2", "trick", "7H", "JE")
-    assert result.exit_code == 1 and "manoeuvres dominance" in result.stderr
+    assert result.exit_code == 2 and "manoeuvres dominance" in result.stderr
     result = run_cli("rule", "quidditch-v2", "manoeuvres dominance 5")
-    assert result.exit_code == 1 and "one dominance per player" in result.stderr
+    assert result.exit_code == 2 and "one dominance per player" in result.stderr

@@ -10,6 +10,7 @@ from typing import List, Optional
 import typer
 
 from ..cli import DeckArg, DecksDir, JsonFlag, _print_json
+from ..errors import DeckgenError, OptionError
 
 VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
 
@@ -112,7 +113,11 @@ def register(app: typer.Typer) -> None:
 
         loaded = _load(deck, decks_dir)
         game = _game(loaded, variant)
-        answer = game.quick_ruling(question)
+        try:
+            answer = game.quick_ruling(question)
+        except DeckgenError as error:
+            # A question the engine cannot read is a usage error, not a "no" from the rules.
+            raise OptionError(str(error)) from None
         if as_json:
             _print_json(answer)
         else:

@@ -48,7 +48,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
-from ..errors import DeckgenError
+from ..errors import DeckgenError, OptionError
 from ..model import Deck
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ class Game(ABC):
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise DeckgenError(
+            raise OptionError(
                 f"{self.id} is for {self.min_players}-{self.max_players} players, not {num_players}")
 
 

@@ -79,7 +79,7 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
     """(dpi, bleed, trim) from a profile name and/or explicit options (explicit options win)."""
     trim = card_size_mm(deck)
     if profile is None:
-        return dpi or 300, 3.0 if bleed_mm is None else bleed_mm, trim
+        return 300 if dpi is None else dpi, 3.0 if bleed_mm is None else bleed_mm, trim
     spec = PROFILES.get(profile)
     if spec is None:
         raise OptionError(f"--profile {profile!r} is unknown; choose one of {', '.join(PROFILES)}")
@@ -87,7 +87,7 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
     if size not in spec.trims_mm:
         raise OptionError(f"--profile {profile} knows {', '.join(spec.trims_mm)} cards, but deck {deck.id!r} "
                           f"uses {size} ({trim[0]:g}×{trim[1]:g} mm); drop --profile and give --dpi and --bleed")
-    return dpi or spec.dpi, spec.bleed_mm if bleed_mm is None else bleed_mm, spec.trims_mm[size]
+    return spec.dpi if dpi is None else dpi, spec.bleed_mm if bleed_mm is None else bleed_mm, spec.trims_mm[size]
 
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
