@@ -11,7 +11,7 @@ images step drew (`render.raster`), so nothing is drawn twice.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -31,7 +31,8 @@ def face_dpi(deck: "Deck") -> int:
 
 
 class Faces:
-    """The faces and back of one deck, all rendered together on first use."""
+    """The faces and back of one deck: their JPEGs, made together on first use and kept, and
+    the images themselves, rasterised afresh when asked (kept, they would take a megabyte each)."""
 
     def __init__(self, deck: "Deck"):
         from ..render.images import pixel_size
@@ -39,31 +40,27 @@ class Faces:
         self.deck = deck
         self.dpi = face_dpi(deck)
         self.size = pixel_size((deck.card_size.width_mm, deck.card_size.height_mm), 0.0, self.dpi)
-        self._images: dict[str | None, "Image.Image"] = {}
         self._jpegs: dict[str | None, bytes] = {}
+        self._checked = False
 
-    def image(self, card: "Card | None") -> "Image.Image":
-        """The face of `card`, or the back for None: RGB, `self.size` pixels."""
-        if not self._images:
-            self._render_all()
-        return self._images[None if card is None else card.id]
-
-    def jpeg(self, card: "Card | None") -> bytes:
-        key = None if card is None else card.id
-        if key not in self._jpegs:
-            self._jpegs[key] = jpeg_bytes(self.image(card))
-        return self._jpegs[key]
-
-    def _render_all(self) -> None:
+    def images(self, cards: Iterable["Card | None"]) -> Iterator["Image.Image"]:
+        """The face of each card, or the back for None: RGB, `self.size` pixels."""
         from ..render.check import require_printable
         from ..render.images import render_cards
 
-        # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
-        require_printable(self.deck, self.deck.card_size.width_mm, self.deck.card_size.height_mm)
-        # One document for the whole deck, or the pages the build's images step already drew.
-        cards: list["Card | None"] = [*self.deck.cards, None]
-        for card, image in zip(cards, render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)):
-            self._images[None if card is None else card.id] = image
+        if not self._checked:
+            # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
+            require_printable(self.deck, self.deck.card_size.width_mm, self.deck.card_size.height_mm)
+            self._checked = True
+        # Rasterised from the pages the build's images step drew, or drawn once for the whole deck.
+        return render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)
+
+    def jpeg(self, card: "Card | None") -> bytes:
+        if not self._jpegs:
+            cards: list["Card | None"] = [*self.deck.cards, None]
+            for each, image in zip(cards, self.images(cards)):
+                self._jpegs[None if each is None else each.id] = jpeg_bytes(image)
+        return self._jpegs[None if card is None else card.id]
 
 
 def blank_face(deck: "Deck", size: tuple[int, int]) -> "Image.Image":
@@ -100,7 +97,7 @@ def faces_for(deck: "Deck") -> Faces:
 
 
 def forget_faces() -> None:
-    """Let the kept faces go (the drawn pages stay: they are small)."""
+    """Let the kept faces go (the drawn pages stay)."""
     global _last
     _last = None
 

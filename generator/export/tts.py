@@ -74,11 +74,10 @@ def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
     faces = faces_for(deck)
     width, height = faces.size
     image = Image.new("RGB", (sheet.columns * width, sheet.rows * height), UNUSED_CELL)
-    for cell, card in enumerate(sheet.cards):
+    cells = [*range(len(sheet.cards)), sheet.hidden_cell]
+    for cell, face in zip(cells, faces.images([*sheet.cards, None])):
         row, column = divmod(cell, sheet.columns)
-        image.paste(faces.image(card), (column * width, row * height))
-    row, column = divmod(sheet.hidden_cell, sheet.columns)
-    image.paste(faces.image(None), (column * width, row * height))
+        image.paste(face, (column * width, row * height))
     return image
 
 
