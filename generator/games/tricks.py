@@ -10,6 +10,7 @@ trump, passing) and says who wins a trick and what is legal.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
@@ -83,11 +84,13 @@ def count_cards(cards: Iterable[int], size: int) -> list[int]:
     return counts
 
 
-def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[list[int]]:
-    """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`."""
-    hands: list[list[int]] = [[] for _ in range(num_players)]
+def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[Sequence[int]]:
+    """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`;
+    each hand is a slice of `order` (a list from a list, a tuple from a tuple)."""
+    hands: list[Sequence[int]] = [()] * num_players
+    end = num_players * hand_size
     for offset in range(num_players):
-        hands[(first_seat + offset) % num_players] = list(order[offset:offset + num_players * hand_size:num_players])
+        hands[(first_seat + offset) % num_players] = order[offset:end:num_players]
     return hands
 
 
@@ -117,18 +120,23 @@ class ChooseSeat:
     seat: int
 
 
+PLAY = 100  # the phase in which cards are played to tricks
+
+
 class TrickState(GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase`, check a card and note what it changes before `play_card`, and
     implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
-    `after_trick` and `end_round`."""
+    `after_trick` and `end_round`. Tuples held by a state (card tables, points) are
+    never changed, so clones share them."""
 
-    PLAY = 100
+    PLAY = PLAY
 
     def __init__(self, game, num_players: int):
         self.game = game
         self.table: CardTable = game.table
+        self.suit_of = game.table.suit  # read on every card played
         self.num_players = num_players
         self.phase = CHANCE
         self.round = 0  # 0-based round (hand) number
@@ -190,6 +198,14 @@ class TrickState(GameState):
 
     def is_terminal(self) -> bool:
         return self.phase == TERMINAL
+
+    def clone(self) -> "TrickState":
+        """An independent copy that shares the game, its card tables and other tuples
+        (a plain deep copy would copy the whole deck)."""
+        memo = {id(value): value for value in vars(self).values() if type(value) is tuple}
+        memo[id(self.game)] = self.game
+        memo[id(self.table)] = self.table
+        return copy.deepcopy(self, memo)
 
 
 # -- logs shared by the trick-taking games -------------------------------------------------------

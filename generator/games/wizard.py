@@ -27,11 +27,11 @@ from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
+    PLAY,
     CardTable,
     ChooseSeat,
     Deal,
     TrickState,
-    count_cards,
     deal_hands,
     parse_trick_question,
     read_dealer,
@@ -90,6 +90,10 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
+        # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
+        # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
+        self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
+                                       for suit in range(self.num_suits))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
 
@@ -445,11 +449,15 @@ class WizardState(TrickState):
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase == self.PLAY:
+        if phase == PLAY:
             return self.play_options(self.turn)
         if phase == BIDDING:
-            forbidden = self.forbidden()[0]
-            return [BID + b for b in range(self.round + 2) if b != forbidden]
+            bids = list(range(BID, BID + self.round + 2))
+            if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
+                forbidden = self.forbidden()[0]
+                if forbidden is not None:
+                    bids.remove(BID + forbidden)
+            return bids
         if phase == CHOOSE_TRUMP:
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
@@ -458,17 +466,17 @@ class WizardState(TrickState):
         hand = self.hands[seat]
         led = self.led
         if led >= 0 and self.suit_counts[seat][led]:
-            suit_of, free = self.table.suit, self.game.free
-            return list(set([c for c in hand if suit_of[c] == led or free[c]]))
+            playable = self.game.playable_when_led[led]
+            return list(set([card for card in hand if playable[card]]))
         return list(set(hand))
 
     def apply(self, action: Action) -> None:
         phase = self.phase
-        if phase == self.PLAY:
+        if phase == PLAY:
             seat = self.turn
             if type(action) is not int or action not in self.hands[seat]:
                 self._refuse_card(seat, action)
-            suit = self.table.suit[action]
+            suit = self.suit_of[action]
             led = self.led
             if led >= 0:
                 if suit != led and suit >= 0 and self.suit_counts[seat][led]:
@@ -539,7 +547,7 @@ class WizardState(TrickState):
             shown = bid if bid is not None else action
             raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
                                 [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
-        forbidden, rule = self.forbidden()
+        forbidden, rule = self.forbidden() if self.bids_made == self.num_players - 1 else (None, "")
         if bid == forbidden:
             why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
                    else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
@@ -549,7 +557,7 @@ class WizardState(TrickState):
         self.bids[seat] = bid
         self.bids_made += 1
         if self.bids_made == self.num_players:
-            self.phase = self.PLAY
+            self.phase = PLAY
             self.leader = self.turn = (self.dealer + 1) % self.num_players
         else:
             self.turn = (seat + 1) % self.num_players
@@ -607,20 +615,23 @@ class WizardState(TrickState):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
                                 f"not {sizes}", R_DEAL, where=where)
-        counts = count_cards((card for hand in deal.hands for card in hand), len(self.table.code))
-        for card, count in enumerate(counts):
-            if count > self.table.copies[card]:
-                raise IllegalAction(f"{count} copies of {self.table.name[card]} dealt; the deck has "
-                                    f"{self.table.copies[card]}", R_COUNTS, where=where)
-        self.hands = [list(hand) for hand in deal.hands]
-        suit_of = self.table.suit
-        self.suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
-        for counts_of_seat, hand in zip(self.suit_counts, deal.hands):
+        copies = self.table.copies
+        undealt = list(copies)
+        suit_of = self.suit_of
+        suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
+        for held, hand in zip(suit_counts, deal.hands):
             for card in hand:
-                counts_of_seat[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
+                undealt[card] -= 1
+                held[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
+        if min(undealt) < 0:
+            card = next(card for card, left in enumerate(undealt) if left < 0)
+            raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
+                                f"{copies[card]}", R_COUNTS, where=where)
+        self.hands = [list(hand) for hand in deal.hands]
+        self.suit_counts = suit_counts
         self.trump = NO_SUIT
         self.turned = None
-        self.undealt = [copies - dealt for copies, dealt in zip(self.table.copies, counts)]
+        self.undealt = undealt
         if (self.round + 1) * self.num_players < self.table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
@@ -630,9 +641,8 @@ class WizardState(TrickState):
         if self.chance == "dealer":
             return ChooseSeat(rng.randrange(self.num_players))
         if self.chance == "deal":
-            order = rng.sample(self.table.physical, (self.round + 1) * self.num_players)
-            hands = deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)
-            return Deal(tuple(tuple(hand) for hand in hands))
+            order = tuple(rng.sample(self.table.physical, (self.round + 1) * self.num_players))
+            return Deal(tuple(deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)))
         position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
         return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
 
@@ -667,7 +677,7 @@ class WizardState(TrickState):
                 "columns": {"bid": entry["bids"], "tricks": entry["won"], "points": entry["points"],
                             "total": entry["totals"]},
             })
-        if self.phase in (CHOOSE_TRUMP, BIDDING, self.PLAY) or (self.phase == CHANCE and self.chance == "turn"):
+        if self.phase in (CHOOSE_TRUMP, BIDDING, PLAY) or (self.phase == CHANCE and self.chance == "turn"):
             rounds.append({
                 "round": self.round + 1, "dealer": self.dealer, "in_progress": True,
                 "title": f"Round {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, "
