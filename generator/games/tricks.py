@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import copy
 import re
+from collections import Counter
+from itertools import repeat
+from math import ceil, log
+from operator import sub
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -72,9 +76,50 @@ def shuffled(cards: Sequence[int], rng) -> list[int]:
     return sorted(cards, key=lambda _: draw())
 
 
+def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
+    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt),
+    with the library's per-card Python call to its random-below helper inlined."""
+    n = len(population)
+    getrandbits = rng.getrandbits
+    result = [0] * k
+    setsize = 21  # the library's switch between a shrinking pool and a set of picks
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            left = n - i
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
+                j = getrandbits(bits)
+            result[i] = pool[j]
+            pool[j] = pool[left - 1]
+    else:
+        bits = n.bit_length()
+        picked: set[int] = set()
+        for i in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in picked:
+                j = getrandbits(bits)
+            picked.add(j)
+            result[i] = population[j]
+    return result
+
+
 def distinct(cards: list[int], unique: bool) -> list[int]:
     """The distinct cards of a list (a copy); `unique` says the deck has one copy of each."""
     return list(cards) if unique else list(dict.fromkeys(cards))
+
+
+def cards_left(copies: Sequence[int], taken: Iterable[int]) -> tuple[list[int], bool]:
+    """For a deck with `copies` of each card: the copies of each card not in `taken`
+    (negative when a card is taken more often than the deck has it), counted at C speed,
+    and whether everything taken is a card of the deck."""
+    taken = list(taken)
+    counts = Counter(taken)
+    left = list(map(sub, copies, map(counts.get, range(len(copies)), repeat(0))))
+    return left, sum(left) == sum(copies) - len(taken)
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:
@@ -172,6 +217,10 @@ class TrickState(GameState):
         if len(trick) < self.num_players:
             self.turn = seat + 1 if seat + 1 < self.num_players else 0
             return
+        self.close_trick()
+
+    def close_trick(self) -> None:
+        trick = self.trick
         winner = (self.leader + self.trick_winner(trick)) % self.num_players
         self.won[winner] += 1
         self.after_trick(winner, trick)

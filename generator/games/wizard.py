@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -32,11 +32,13 @@ from .tricks import (
     ChooseSeat,
     Deal,
     TrickState,
+    cards_left,
     deal_hands,
     parse_trick_question,
     read_dealer,
     read_hands,
     read_tricks,
+    sample_cards,
     words,
 )
 
@@ -90,6 +92,11 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
+        # a hand's count of each suit is kept in this order; Wizards and Jesters (no suit) come last
+        self.suit_slots = tuple(range(self.num_suits)) + (NO_SUIT,)
+        # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
+        self.strengths = {(trump, led): card_strengths(trump, led, self.is_wizard, table.suit, table.rank)
+                          for trump in range(NO_SUIT, self.num_suits) for led in range(WIZARD_LED, self.num_suits)}
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
@@ -268,7 +275,7 @@ class WizardGame(Game):
                                f"{', '.join(s.name for s in self.deck.suits)} or `no trump`")
         cards = [card for _, card in asked.cards]
         led = trick_led_suit(cards, self.is_wizard, self.is_jester, table.suit)
-        winner = trick_winner(cards, trump, led, self.is_wizard, table.suit, table.rank)
+        winner = trick_winner(cards, self.strengths[trump, led])
         card = cards[winner]
         who = asked.player(winner)
         reasons, rules, rulings = [], [R_WINNER], []
@@ -405,25 +412,28 @@ def trick_led_suit(cards: Sequence[int], is_wizard, is_jester, suit_of) -> int:
     return NO_SUIT
 
 
-def trick_winner(cards: Sequence[int], trump: int, led: int, is_wizard, suit_of, rank_of) -> int:
-    """Position of the winning card: first Wizard, else highest trump, else highest of the
-    led suit, else (all Jesters) the first card (wizard.trick.winner)."""
-    best, best_key = 0, -1
-    for position, card in enumerate(cards):
+def card_strengths(trump: int, led: int, is_wizard, suit_of, rank_of) -> tuple[int, ...]:
+    """Each card's claim on a trick with this trump and suit led (wizard.trick.winner): a
+    Wizard beats everything, a trump beats the suit led, the suit led beats the rest by
+    rank; Jesters and other suits have no claim (-1)."""
+    def strength(card: int) -> int:
         if is_wizard[card]:
-            return position
+            return 1000
         suit = suit_of[card]
         if suit == NO_SUIT:
-            continue
+            return -1
         if suit == trump:
-            key = 100 + rank_of[card]
-        elif suit == led:
-            key = rank_of[card]
-        else:
-            continue
-        if key > best_key:
-            best, best_key = position, key
-    return best
+            return 100 + rank_of[card]
+        return rank_of[card] if suit == led else -1
+
+    return tuple(strength(card) for card in range(len(suit_of)))
+
+
+def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
+    """Position of the winning card: the first of the greatest strength (so the first Wizard,
+    and the first Jester of a trick of Jesters)."""
+    claims = [strengths[card] for card in cards]
+    return claims.index(max(claims))
 
 
 # Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
@@ -449,8 +459,13 @@ class WizardState(TrickState):
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase == PLAY:
-            return self.play_options(self.turn)
+        if phase == PLAY:  # play_options(self.turn), inlined: the hottest path of a simulation
+            seat = self.turn
+            led = self.led
+            if led >= 0 and self.suit_counts[seat][led]:
+                playable = self.game.playable_when_led[led]
+                return list(set([card for card in self.hands[seat] if playable[card]]))
+            return list(set(self.hands[seat]))
         if phase == BIDDING:
             bids = list(range(BID, BID + self.round + 2))
             if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
@@ -474,20 +489,28 @@ class WizardState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            if type(action) is not int or action not in self.hands[seat]:
+            hand = self.hands[seat]
+            if type(action) is not int or action not in hand:
                 self._refuse_card(seat, action)
             suit = self.suit_of[action]
             led = self.led
+            held = self.suit_counts[seat]
             if led >= 0:
-                if suit != led and suit >= 0 and self.suit_counts[seat][led]:
+                if suit != led and suit >= 0 and held[led]:
                     self._refuse_card(seat, action)
             elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
                 if suit >= 0:
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            self.suit_counts[seat][suit] -= 1
-            self.play_card(action)
+            held[suit] -= 1
+            hand.remove(action)
+            trick = self.trick
+            trick.append(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            else:
+                self.close_trick()
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:
@@ -509,7 +532,7 @@ class WizardState(TrickState):
                             f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
 
     def trick_winner(self, cards: list[int]) -> int:
-        return trick_winner(cards, self.trump, self.led, self.game.is_wizard, self.table.suit, self.table.rank)
+        return trick_winner(cards, self.game.strengths[self.trump, self.led])
 
     def after_trick(self, winner: int, cards: list[int]) -> None:
         self.led = NO_SUIT
@@ -616,19 +639,17 @@ class WizardState(TrickState):
             raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
                                 f"not {sizes}", R_DEAL, where=where)
         copies = self.table.copies
-        undealt = list(copies)
-        suit_of = self.suit_of
-        suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
-        for held, hand in zip(suit_counts, deal.hands):
-            for card in hand:
-                undealt[card] -= 1
-                held[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
+        undealt, all_cards = cards_left(copies, chain.from_iterable(deal.hands))
+        if not all_cards:
+            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS, where=where)
         if min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
             raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
                                 f"{copies[card]}", R_COUNTS, where=where)
-        self.hands = [list(hand) for hand in deal.hands]
-        self.suit_counts = suit_counts
+        self.hands = list(map(list, deal.hands))
+        get_suit, slots = self.suit_of.__getitem__, self.game.suit_slots
+        self.suit_counts = [[suits.count(slot) for slot in slots] for suits in
+                            [list(map(get_suit, hand)) for hand in deal.hands]]
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = undealt
@@ -641,7 +662,7 @@ class WizardState(TrickState):
         if self.chance == "dealer":
             return ChooseSeat(rng.randrange(self.num_players))
         if self.chance == "deal":
-            order = tuple(rng.sample(self.table.physical, (self.round + 1) * self.num_players))
+            order = tuple(sample_cards(self.table.physical, (self.round + 1) * self.num_players, rng))
             return Deal(tuple(deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)))
         position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
         return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
@@ -727,7 +748,7 @@ class WizardHeuristicBot(HeuristicBot):
         def wins(card: int) -> bool:
             cards = trick + [card]
             led = trick_led_suit(cards, game.is_wizard, game.is_jester, table.suit)
-            return trick_winner(cards, state.trump, led, game.is_wizard, table.suit, table.rank) == len(trick)
+            return trick_winner(cards, game.strengths[state.trump, led]) == len(trick)
 
         def power(card: int) -> int:
             if game.is_wizard[card]:
