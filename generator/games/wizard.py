@@ -33,6 +33,7 @@ from .tricks import (
     Deal,
     TrickState,
     cards_left,
+    count_suits,
     deal_hands,
     parse_trick_question,
     read_dealer,
@@ -92,8 +93,6 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
-        # a hand's count of each suit is kept in this order; Wizards and Jesters (no suit) come last
-        self.suit_slots = tuple(range(self.num_suits)) + (NO_SUIT,)
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = {(trump, led): card_strengths(trump, led, self.is_wizard, table.suit, table.rank)
                           for trump in range(NO_SUIT, self.num_suits) for led in range(WIZARD_LED, self.num_suits)}
@@ -504,13 +503,7 @@ class WizardState(TrickState):
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
             held[suit] -= 1
-            hand.remove(action)
-            trick = self.trick
-            trick.append(action)
-            if len(trick) < self.num_players:
-                self.turn = seat + 1 if seat + 1 < self.num_players else 0
-            else:
-                self.close_trick()
+            self.play_card(action)
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:
@@ -647,9 +640,7 @@ class WizardState(TrickState):
             raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
                                 f"{copies[card]}", R_COUNTS, where=where)
         self.hands = list(map(list, deal.hands))
-        get_suit, slots = self.suit_of.__getitem__, self.game.suit_slots
-        self.suit_counts = [[suits.count(slot) for slot in slots] for suits in
-                            [list(map(get_suit, hand)) for hand in deal.hands]]
+        self.suit_counts = count_suits(deal.hands, self.table)  # Wizards and Jesters (no suit) in the last slot
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = undealt

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -28,11 +29,14 @@ from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep
 from .tricks import (
     NO_SUIT,
+    PLAY,
     CardTable,
     ChooseSeat,
     Deal,
     TrickState,
+    cards_left,
     count_cards,
+    count_suits,
     deal_hands,
     distinct,
     parse_trick_question,
@@ -120,6 +124,12 @@ class WizardHeartsGame(Game):
                                                   if table.suit[card] == opposite and table.rank[card] == self.queen_rank)
         self.shun_suits = tuple(sorted(self.opposite_queen))
         self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
+        # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
+        self.strengths = {led: tuple(rank if suit == led else -1 for suit, rank in zip(table.suit, table.rank))
+                          for led in table.suit_slots}
+        self.pass_action = tuple(PASS + card for card in range(len(table.code)))
+        self.shun_must_be_broken = bool(p["shun_must_be_broken"])
+        self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
 
     def _points_for(self, shun: int) -> tuple[int, ...]:
         p, table = self.params, self.table
@@ -277,7 +287,7 @@ class WizardHeartsGame(Game):
         if shun_word is not None and shun not in self.opposite_queen:
             raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
         cards = [card for _, card in asked.cards]
-        winner = trick_winner(cards, table.suit, table.rank)
+        winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
         card = cards[winner]
         led = self.deck.suits[table.suit[cards[0]]].name
         who = asked.player(winner)
@@ -305,15 +315,11 @@ def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
     return table.by_id[log.card(code, field).id]
 
 
-def trick_winner(cards: Sequence[int], suit_of, rank_of) -> int:
-    """Position of the highest card of the led suit (wh.play.winner)."""
-    led = suit_of[cards[0]]
-    best = 0
-    for position in range(1, len(cards)):
-        card = cards[position]
-        if suit_of[card] == led and rank_of[card] > rank_of[cards[best]]:
-            best = position
-    return best
+def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
+    """Position of the highest card of the led suit (wh.play.winner), given the strengths
+    for the suit of the first card (the first of equal cards wins)."""
+    claims = [strengths[card] for card in cards]
+    return claims.index(max(claims))
 
 
 class WizardHeartsState(TrickState):
@@ -339,10 +345,21 @@ class WizardHeartsState(TrickState):
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        if self.phase == self.PLAY:
+        phase = self.phase
+        if phase == PLAY:
+            trick = self.trick
+            if trick and self.trick_number:  # following after the first trick: `_options`, inlined (the hottest path)
+                seat = self.turn
+                hand = self.hands[seat]
+                led = self.suit_of[trick[0]]
+                if self.suit_counts[seat][led]:
+                    in_suit = self.table.in_suit[led]
+                    options = [card for card in hand if in_suit[card]]
+                    return options if self.table.unique else distinct(options, False)
+                return distinct(hand, self.table.unique)
             return self._options(self.turn)[0]
-        if self.phase == PASSING:
-            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
+        if phase == PASSING:
+            return list(map(self.game.pass_action.__getitem__, distinct(self.hands[self.turn], self.table.unique)))
         return []
 
     def play_options(self, seat: int) -> list[int]:
@@ -351,17 +368,21 @@ class WizardHeartsState(TrickState):
     def _options(self, seat: int) -> tuple[list[int], str]:
         """The distinct playable cards and the rule that narrowed them (for messages)."""
         hand = self.hands[seat]
-        suit_of = self.table.suit
+        suit_of = self.suit_of
         if not self.trick:
             if self.trick_number == 0:
                 return [self.first_card], R_FIRST_LEAD
-            if self.game.params["shun_must_be_broken"] and not self.broken:
+            if self.game.shun_must_be_broken and not self.broken:
                 unbroken = [c for c in hand if suit_of[c] != self.shun]
                 if unbroken:
                     return distinct(unbroken, self.table.unique), R_BROKEN
             return distinct(hand, self.table.unique), R_LEAD
         led = suit_of[self.trick[0]]
-        options = [c for c in hand if suit_of[c] == led] if self.suit_counts[seat][led] else hand
+        if self.suit_counts[seat][led]:
+            in_suit = self.table.in_suit[led]
+            options = [c for c in hand if in_suit[c]]
+        else:
+            options = hand
         rule = R_FOLLOW
         if self.trick_number == 0:
             shun, queen = self.shun, self.queen
@@ -374,22 +395,24 @@ class WizardHeartsState(TrickState):
 
     def apply(self, action: Action) -> None:
         phase = self.phase
-        if phase == self.PLAY:
+        if phase == PLAY:
             seat = self.turn
             if type(action) is not int or action not in self.hands[seat]:
                 self._refuse(seat, action)
-            suit = self.table.suit[action]
+            suit_of = self.suit_of
+            suit = suit_of[action]
             trick = self.trick
-            if self.trick_number == 0 or (not trick and self.game.params["shun_must_be_broken"]):
-                if action not in self._options(seat)[0]:
+            held = self.suit_counts[seat]
+            if trick and self.trick_number:  # the common case: follow suit if you can
+                led = suit_of[trick[0]]
+                if suit != led and held[led]:
                     self._refuse(seat, action)
-            elif trick:
-                led = self.table.suit[trick[0]]
-                if suit != led and self.suit_counts[seat][led]:
+            elif self.trick_number == 0 or self.game.shun_must_be_broken:  # the first trick, or a restricted lead
+                if action not in self._options(seat)[0]:
                     self._refuse(seat, action)
             if suit == self.shun:
                 self.broken = True
-            self.suit_counts[seat][suit] -= 1
+            held[suit] -= 1
             self.play_card(action)
         elif phase == PASSING:
             self._pass(action)
@@ -421,14 +444,14 @@ class WizardHeartsState(TrickState):
         return f"{name} plays {code}, but {led} was led and they hold {led}: they must follow suit"
 
     def trick_winner(self, cards: list[int]) -> int:
-        return trick_winner(cards, self.table.suit, self.table.rank)
+        return trick_winner(cards, self.game.strengths[self.suit_of[cards[0]]])
 
     def after_trick(self, winner: int, cards: list[int]) -> None:
-        points = self.points
-        self.hand_points[winner] += sum(points[c] for c in cards)
+        points = self.points.__getitem__
+        self.hand_points[winner] += sum(map(points, cards))
         self.captured[winner] += len(cards)
-        if self.trick_number == 0 and self.game.params["cauldron"] == "first-trick" and self.cauldron:
-            self.hand_points[winner] += sum(points[c] for c in self.cauldron)
+        if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
+            self.hand_points[winner] += sum(map(points, self.cauldron))
             self.captured[winner] += len(self.cauldron)
 
     def end_round(self) -> None:
@@ -476,12 +499,8 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
-        suit_of = self.table.suit
-        self.suit_counts = [[0] * len(self.table.suits) for _ in self.hands]
-        for counts, hand in zip(self.suit_counts, self.hands):
-            for card in hand:
-                counts[suit_of[card]] += 1
-        self.phase = self.PLAY
+        self.suit_counts = count_suits(self.hands, self.table)
+        self.phase = PLAY
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
@@ -512,17 +531,18 @@ class WizardHeartsState(TrickState):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
-        counts = count_cards([card for hand in deal.hands for card in hand] + list(deal.aside), len(self.table.code))
         copies = self.table.copies
-        for card, count in enumerate(counts):
-            if count > copies[card]:
-                raise IllegalAction(f"{self.table.name[card]} is dealt {count} times; the deck has {copies[card]}",
-                                    R_DECK, where=where)
-        for card, count in enumerate(counts):
-            if count < copies[card]:
-                raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL,
-                                    where=where)
-        self.hands = [list(hand) for hand in deal.hands]
+        left, all_cards = cards_left(copies, chain(chain.from_iterable(deal.hands), deal.aside))
+        if not all_cards:
+            raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)
+        if min(left) < 0:
+            card = next(card for card, count in enumerate(left) if count < 0)
+            raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck has "
+                                f"{copies[card]}", R_DECK, where=where)
+        if max(left) > 0:
+            card = next(card for card, count in enumerate(left) if count > 0)
+            raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL, where=where)
+        self.hands = list(map(list, deal.hands))
         self.cauldron = tuple(deal.aside)
         self.trick = []
         self.trick_number = 0
@@ -573,7 +593,7 @@ class WizardHeartsState(TrickState):
                          f"{suits[entry['shun']].name}, passing {entry['direction']}",
                 "columns": {"tricks": entry["tricks"], "points": entry["points"], "total": entry["totals"]},
             })
-        if self.phase in (PASSING, self.PLAY):
+        if self.phase in (PASSING, PLAY):
             rounds.append({
                 "round": self.round + 1, "dealer": self.dealer, "shun": suits[self.shun].id, "in_progress": True,
                 "title": f"Hand {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, Shun suit "
