@@ -223,11 +223,16 @@ def test_follow_suit():
 
 
 def test_trick_winner_rank_order():
-    suit, rank = TABLE.suit, TABLE.rank
-    assert trick_winner(cards("10F WF 9F"), suit, rank) == 1  # the Wizard beats the Ten
-    assert trick_winner(cards("WF JF 2F"), suit, rank) == 1   # the Jack beats the Wizard
-    assert trick_winner(cards("2F AS AL KF"), suit, rank) == 3  # other suits never win
-    assert trick_winner(cards("5E 4E 3E"), suit, rank) == 0
+    strengths = game().strengths
+
+    def winner(codes: str) -> int:
+        played = cards(codes)
+        return trick_winner(played, strengths[TABLE.suit[played[0]]])
+
+    assert winner("10F WF 9F") == 1  # the Wizard beats the Ten
+    assert winner("WF JF 2F") == 1   # the Jack beats the Wizard
+    assert winner("2F AS AL KF") == 3  # other suits never win
+    assert winner("5E 4E 3E") == 0
 
 
 def test_winner_leads_the_next_trick_and_scores_what_it_caught():
