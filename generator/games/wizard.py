@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate, chain
+from itertools import accumulate
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -632,9 +632,7 @@ class WizardState(TrickState):
             raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
                                 f"not {sizes}", R_DEAL, where=where)
         copies = self.table.copies
-        undealt, all_cards = cards_left(copies, chain.from_iterable(deal.hands))
-        if not all_cards:
-            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS, where=where)
+        undealt = cards_left(copies, deal.hands)
         if min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
             raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -126,7 +125,7 @@ class WizardHeartsGame(Game):
         self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
         # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
         self.strengths = {led: tuple(rank if suit == led else -1 for suit, rank in zip(table.suit, table.rank))
-                          for led in table.suit_slots}
+                          for led in range(NO_SUIT, len(table.suits))}
         self.pass_action = tuple(PASS + card for card in range(len(table.code)))
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
@@ -326,12 +325,10 @@ class WizardHeartsState(TrickState):
     def __init__(self, game: WizardHeartsGame, num_players: int):
         super().__init__(game, num_players)
         self.chance = "dealer"  # which chance node: dealer, shun, deal
-        self.hand_size = game.hand_size(num_players)
         self.shun = NO_SUIT
         self.queen = -1
         self.points: tuple[int, ...] = ()
         self.cauldron: tuple[int, ...] = ()
-        self.direction = "hold"
         self.passed: list[list[int]] = [[] for _ in range(num_players)]
         self.passes_made = 0
         self.first_card = game.lead_card  # the card that must lead the first trick
@@ -341,7 +338,11 @@ class WizardHeartsState(TrickState):
         self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit (set once passing is done)
         self.totals = [0] * num_players
         self.history: list[dict] = []
-        self.capped = False
+
+    @property
+    def direction(self) -> str:
+        """This hand's passing direction."""
+        return self.game.pass_direction(self.num_players, self.round)
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -462,9 +463,8 @@ class WizardHeartsState(TrickState):
         target = self.game.params["target_score"]
         if max(self.totals) >= target:
             self.phase = TERMINAL
-        elif self.round + 1 >= self.game.params["max_hands"]:
+        elif self.round + 1 >= self.game.params["max_hands"]:  # the length cap (outcome: "turn-cap")
             self.phase = TERMINAL
-            self.capped = True
         else:
             self.round += 1
             self.dealer = (self.dealer + 1) % self.num_players
@@ -526,15 +526,13 @@ class WizardHeartsState(TrickState):
             self._deal(action, where)
 
     def _deal(self, deal: Deal, where: dict) -> None:
-        size = self.hand_size
+        size = self.game.hand_size(self.num_players)
         if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
         copies = self.table.copies
-        left, all_cards = cards_left(copies, chain(chain.from_iterable(deal.hands), deal.aside))
-        if not all_cards:
-            raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)
+        left = cards_left(copies, (*deal.hands, deal.aside))
         if min(left) < 0:
             card = next(card for card, count in enumerate(left) if count < 0)
             raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck has "
@@ -550,7 +548,6 @@ class WizardHeartsState(TrickState):
         self.hand_points = [0] * self.num_players
         self.captured = [0] * self.num_players
         self.broken = False
-        self.direction = self.game.pass_direction(self.num_players, self.round)
         self.passed = [[] for _ in range(self.num_players)]
         self.passes_made = 0
         if self.direction == "hold" or self.game.params["pass_count"] == 0:
@@ -570,8 +567,9 @@ class WizardHeartsState(TrickState):
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
         order = shuffled(physical, rng)
-        cut = self.hand_size * self.num_players
-        hands = deal_hands(order[:cut], self.num_players, self.hand_size, (self.dealer + 1) % self.num_players)
+        size = self.game.hand_size(self.num_players)
+        cut = size * self.num_players
+        hands = deal_hands(order[:cut], self.num_players, size, (self.dealer + 1) % self.num_players)
         return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
 
     # -- results -------------------------------------------------------------------------
@@ -580,7 +578,8 @@ class WizardHeartsState(TrickState):
             return None
         low = min(self.totals)
         winners = tuple(seat for seat, total in enumerate(self.totals) if total == low)
-        return Outcome(tuple(self.totals), winners, "turn-cap" if self.capped else "finished")
+        capped = max(self.totals) < self.game.params["target_score"]  # stopped by max_hands
+        return Outcome(tuple(self.totals), winners, "turn-cap" if capped else "finished")
 
     def summary(self) -> dict:
         suits = self.game.deck.suits
