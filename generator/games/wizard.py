@@ -96,6 +96,15 @@ class WizardGame(Game):
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = {(trump, led): card_strengths(trump, led, self.is_wizard, table.suit, table.rank)
                           for trump in range(NO_SUIT, self.num_suits) for led in range(WIZARD_LED, self.num_suits)}
+        # what the heuristic bot reads: the suit each card would set if led, and each card's power by trump
+        self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
+                              for card in range(len(table.code)))
+        self.bot_power = {trump: tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
+                                       for wizard, jester, suit, rank in
+                                       zip(self.is_wizard, self.is_jester, table.suit, table.rank))
+                          for trump in range(NO_SUIT, self.num_suits)}
+        self.bot_worth = {(trump, n): tuple(expected_tricks(card, trump, n, self) for card in range(len(table.code)))
+                          for trump in range(NO_SUIT, self.num_suits) for n in range(self.min_players, self.max_players + 1)}
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
@@ -713,45 +722,46 @@ class WizardHeuristicBot(HeuristicBot):
             return min(legal, key=lambda action: (abs(action - BID - wanted), action))
         return self._play(state, legal)
 
-    def _expected_tricks(self, state: WizardState) -> float:
-        game, table = state.game, state.table
-        n = state.num_players
+    @staticmethod
+    def _expected_tricks(state: WizardState) -> float:
+        worth = state.game.bot_worth[state.trump, state.num_players]
         expected = 0.0
-        for card in state.hands[state.turn]:
-            if game.is_wizard[card]:
-                expected += 1
-            elif game.is_jester[card]:
-                continue
-            elif table.suit[card] == state.trump:
-                expected += 0.35 + 0.6 * table.rank[card] / 12
-            elif table.rank[card] >= 11:  # King or Ace of a plain suit
-                expected += (0.9 if table.rank[card] == 12 else 0.5) * (4 / (n + 1))
+        for card in state.hands[state.turn]:  # added in hand order, so the float sum never varies
+            expected += worth[card]
         return expected
 
     def _play(self, state: WizardState, legal: list[int]) -> int:
         seat = state.turn
         need = state.bids[seat] - state.won[seat]
-        game, table = state.game, state.table
-        trick = state.trick
-
-        def wins(card: int) -> bool:
-            cards = trick + [card]
-            led = trick_led_suit(cards, game.is_wizard, game.is_jester, table.suit)
-            return trick_winner(cards, game.strengths[state.trump, led]) == len(trick)
-
-        def power(card: int) -> int:
-            if game.is_wizard[card]:
-                return 1000
-            if game.is_jester[card]:
-                return -1
-            return table.rank[card] + (100 if table.suit[card] == state.trump else 0)
-
-        winning = [card for card in legal if wins(card)]
-        losing = [card for card in legal if card not in winning]
+        game, trump, led, trick = state.game, state.trump, state.led, state.trick
+        # Would each card take the trick as it stands? It must out-claim every card before it.
+        if led == NO_SUIT:  # no suit yet (an empty trick, or only Jesters): each card would set it
+            best = -1 if trick else -2  # a Jester's claim is -1 in every table
+            strengths = game.strengths
+            wins = [strengths[trump, game.sets_led[card]][card] > best for card in legal]
+        else:
+            claims = game.strengths[trump, led]
+            best = max(map(claims.__getitem__, trick))
+            wins = [claims[card] > best for card in legal]
+        power = game.bot_power[trump].__getitem__  # Wizards top, Jesters bottom, trumps above plain cards
         if need > 0:
-            if winning:
-                return min(winning, key=power)
-            return min(legal, key=power)
+            return min([card for card, win in zip(legal, wins) if win] or legal, key=power)
+        losing = [card for card, win in zip(legal, wins) if not win]
         if losing:
             return max(losing, key=power)
         return min(legal, key=power)
+
+
+def expected_tricks(card: int, trump: int, num_players: int, game: WizardGame) -> float:
+    """The heuristic bot's guess of the tricks a card takes: a Wizard one, a trump by its
+    rank, a plain King or Ace some, the rest none."""
+    table = game.table
+    if game.is_wizard[card]:
+        return 1
+    if game.is_jester[card]:
+        return 0
+    if table.suit[card] == trump:
+        return 0.35 + 0.6 * table.rank[card] / 12
+    if table.rank[card] >= 11:  # King or Ace of a plain suit
+        return (0.9 if table.rank[card] == 12 else 0.5) * (4 / (num_players + 1))
+    return 0

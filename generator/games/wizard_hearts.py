@@ -128,6 +128,7 @@ class WizardHeartsGame(Game):
                           for led in range(NO_SUIT, len(table.suits))}
         self.pass_action = tuple(PASS + card for card in range(len(table.code)))
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
+        self.bot_orders = {shun: BotOrders.for_shun(self, shun) for shun in self.shun_suits}
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
 
     def _points_for(self, shun: int) -> tuple[int, ...]:
@@ -611,34 +612,56 @@ class WizardHeartsHeuristicBot(HeuristicBot):
 
     def choose(self, state: WizardHeartsState) -> Action:
         legal = state.legal_actions()
-        table = state.table
+        game = state.game
+        orders = game.bot_orders[state.shun]
         if state.phase == PASSING:
-            return max(legal, key=lambda action: (self._danger(state, action - PASS), action))
+            return PASS + max([action - PASS for action in legal], key=orders.danger.__getitem__)
         trick = state.trick
-        rank_of, suit_of, points = table.rank, table.suit, state.points
-        if not trick:
-            return min(legal, key=lambda c: (suit_of[c] == state.shun, rank_of[c], c))
+        if not trick:  # lead low, Shun cards last
+            return min(legal, key=orders.lead.__getitem__)
+        suit_of, rank_of = state.suit_of, state.table.rank
         led = suit_of[trick[0]]
-        high = max(rank_of[c] for c in trick if suit_of[c] == led)
+        high = max(map(game.strengths[led].__getitem__, trick))  # the rank to beat
         if suit_of[legal[0]] != led:  # void: dump the worst card
-            return max(legal, key=lambda c: (self._danger(state, c), c))
-        at_stake = sum(points[c] for c in trick)
+            return max(legal, key=orders.danger.__getitem__)
+        at_stake = sum(map(state.points.__getitem__, trick))
         under = [c for c in legal if rank_of[c] < high]
         over = [c for c in legal if rank_of[c] > high]
+        by_rank = orders.rank.__getitem__
         if at_stake < 0 and over:
-            return min(over, key=lambda c: (rank_of[c], c))
+            return min(over, key=by_rank)
         if under:
-            return max(under, key=lambda c: (rank_of[c], c))
-        return max(legal, key=lambda c: (rank_of[c], c))
+            return max(under, key=by_rank)
+        return max(legal, key=by_rank)
 
-    @staticmethod
-    def _danger(state: WizardHeartsState, card: int) -> int:
-        table = state.table
-        if card == state.queen:
-            return 1000
-        danger = table.rank[card]
-        if table.suit[card] == state.shun:
-            danger += 100
-        if state.game.is_wizard[card]:
-            danger -= 20  # worth catching
-        return danger
+
+@dataclass(frozen=True, slots=True)
+class BotOrders:
+    """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
+    with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
+
+    danger: tuple[int, ...]  # how much a card hurts its holder: passed and dumped first
+    lead: tuple[int, ...]  # non-Shun cards before Shun cards, then low rank first
+    rank: tuple[int, ...]
+
+    @classmethod
+    def for_shun(cls, game: WizardHeartsGame, shun: int) -> "BotOrders":
+        table = game.table
+        size = len(table.code)
+        ranks = max(table.rank) + 2
+
+        def danger(card: int) -> int:
+            if card == game.opposite_queen[shun]:
+                return 1000
+            value = table.rank[card]
+            if table.suit[card] == shun:
+                value += 100
+            if game.is_wizard[card]:
+                value -= 20  # worth catching
+            return value
+
+        cards = range(size)
+        return cls(danger=tuple(danger(card) * size + card for card in cards),
+                   lead=tuple(((table.suit[card] == shun) * ranks + table.rank[card] + 1) * size + card
+                              for card in cards),
+                   rank=tuple((table.rank[card] + 1) * size + card for card in cards))
