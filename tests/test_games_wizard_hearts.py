@@ -122,6 +122,17 @@ def test_deal_must_use_every_card_once():
     assert illegal(state, Deal(tuple(map(tuple, hands)))).rule == "wh.components.deck"
     short = suit_hands()
     assert illegal(state, Deal(tuple(tuple(h[:13]) for h in short))).rule == "wh.setup.deal"
+    five = game().new_state(5)
+    five.apply(ChooseSeat(0))
+    five.apply(Shun(0))
+    deal = five.sample_chance(random.Random(2))
+    error = illegal(five, Deal(deal.hands, deal.aside[1:]))  # a card neither dealt nor set aside
+    assert error.rule == "wh.setup.deal" and "neither dealt nor in the Cauldron" in error.message
+    last = len(TABLE.code) - 1  # written as -1, which is no card
+    hands = tuple(tuple(-1 if c == last else c for c in hand) for hand in deal.hands)
+    aside = tuple(-1 if c == last else c for c in deal.aside)
+    assert illegal(five, Deal(hands, aside)).rule == "wh.components.deck"
+    five.apply(deal)
 
 
 @pytest.mark.parametrize("players, directions", [

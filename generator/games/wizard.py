@@ -512,7 +512,13 @@ class WizardState(TrickState):
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
             held[suit] -= 1
-            self.play_card(action)
+            hand.remove(action)
+            trick = self.trick
+            trick.append(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            else:
+                self.close_trick()
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:

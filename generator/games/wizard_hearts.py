@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -399,7 +400,8 @@ class WizardHeartsState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            if type(action) is not int or action not in self.hands[seat]:
+            hand = self.hands[seat]
+            if type(action) is not int or action not in hand:
                 self._refuse(seat, action)
             suit_of = self.suit_of
             suit = suit_of[action]
@@ -415,7 +417,12 @@ class WizardHeartsState(TrickState):
             if suit == self.shun:
                 self.broken = True
             held[suit] -= 1
-            self.play_card(action)
+            hand.remove(action)
+            trick.append(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            else:
+                self.close_trick()
         elif phase == PASSING:
             self._pass(action)
         elif phase == CHANCE:
@@ -532,14 +539,16 @@ class WizardHeartsState(TrickState):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
-        copies = self.table.copies
-        left = cards_left(copies, (*deal.hands, deal.aside))
-        if min(left) < 0:
-            card = next(card for card, count in enumerate(left) if count < 0)
-            raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck has "
-                                f"{copies[card]}", R_DECK, where=where)
-        if max(left) > 0:
-            card = next(card for card, count in enumerate(left) if count > 0)
+        if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
+            copies = self.table.copies
+            left = cards_left(copies, (*deal.hands, deal.aside))
+            if min(left) < 0:
+                card = next(card for card, count in enumerate(left) if count < 0)
+                raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck "
+                                    f"has {copies[card]}", R_DECK, where=where)
+            card = next((card for card, count in enumerate(left) if count > 0), None)
+            if card is None:  # the counts add up, so something dealt is no card index (-1, say)
+                raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)
             raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL, where=where)
         self.hands = list(map(list, deal.hands))
         self.cauldron = tuple(deal.aside)
