@@ -472,7 +472,7 @@ class WizardState(TrickState):
             led = self.led
             if led >= 0 and self.suit_counts[seat][led]:
                 playable = self.game.playable_when_led[led]
-                return list(set([card for card in self.hands[seat] if playable[card]]))
+                return list({card for card in self.hands[seat] if playable[card]})  # each card once
             return list(set(self.hands[seat]))
         if phase == BIDDING:
             bids = list(range(BID, BID + self.round + 2))
@@ -490,7 +490,7 @@ class WizardState(TrickState):
         led = self.led
         if led >= 0 and self.suit_counts[seat][led]:
             playable = self.game.playable_when_led[led]
-            return list(set([card for card in hand if playable[card]]))
+            return list({card for card in hand if playable[card]})
         return list(set(hand))
 
     def apply(self, action: Action) -> None:
