@@ -498,7 +498,11 @@ class WizardState(TrickState):
         if phase == PLAY:
             seat = self.turn
             hand = self.hands[seat]
-            if type(action) is not int or action not in hand:
+            try:  # one scan of the hand finds the card and where to take it from
+                position = hand.index(action) if type(action) is int else -1
+            except ValueError:
+                position = -1
+            if position < 0:
                 self._refuse_card(seat, action)
             suit = self.suit_of[action]
             led = self.led
@@ -512,7 +516,7 @@ class WizardState(TrickState):
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
             held[suit] -= 1
-            hand.remove(action)
+            del hand[position]
             trick = self.trick
             trick.append(action)
             if len(trick) < self.num_players:

@@ -127,7 +127,6 @@ class WizardHeartsGame(Game):
         # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
         self.strengths = {led: tuple(rank if suit == led else -1 for suit, rank in zip(table.suit, table.rank))
                           for led in range(NO_SUIT, len(table.suits))}
-        self.pass_action = tuple(PASS + card for card in range(len(table.code)))
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
         self.bot_orders = {shun: BotOrders.for_shun(self, shun) for shun in self.shun_suits}
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
@@ -362,7 +361,7 @@ class WizardHeartsState(TrickState):
                 return distinct(hand, self.table.unique)
             return self._options(self.turn)[0]
         if phase == PASSING:
-            return list(map(self.game.pass_action.__getitem__, distinct(self.hands[self.turn], self.table.unique)))
+            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
     def play_options(self, seat: int) -> list[int]:
@@ -401,7 +400,11 @@ class WizardHeartsState(TrickState):
         if phase == PLAY:
             seat = self.turn
             hand = self.hands[seat]
-            if type(action) is not int or action not in hand:
+            try:  # one scan of the hand finds the card and where to take it from
+                position = hand.index(action) if type(action) is int else -1
+            except ValueError:
+                position = -1
+            if position < 0:
                 self._refuse(seat, action)
             suit_of = self.suit_of
             suit = suit_of[action]
@@ -417,7 +420,7 @@ class WizardHeartsState(TrickState):
             if suit == self.shun:
                 self.broken = True
             held[suit] -= 1
-            hand.remove(action)
+            del hand[position]
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
