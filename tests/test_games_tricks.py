@@ -82,13 +82,21 @@ def check_replay(deck, game, num_players: int, state, count: int, actions) -> No
 
 
 def check_suit_counts(state) -> None:
-    """The per-seat suit counts the engines keep as cards move match the hands."""
+    """Wizard's per-seat suit counts, kept as cards move, match the hands."""
     suit_of = state.table.suit
     for hand, held in zip(state.hands, state.suit_counts):
         recount = [0] * len(held)
         for card in hand:
             recount[suit_of[card]] += 1
         assert recount == held
+
+
+def check_split_by_suit(state) -> None:
+    """Wizard Hearts' per-seat lists of each suit, kept as cards move, match the hands."""
+    suit_of = state.table.suit
+    for hand, by_suit in zip(state.hands, state.by_suit):
+        assert by_suit == [[card for card in hand if suit_of[card] == suit] for suit in range(len(by_suit) - 1)] + [
+            [card for card in hand if suit_of[card] < 0]]
 
 
 def wizard_step(state) -> None:
@@ -139,7 +147,7 @@ def hearts_step(state) -> None:
     elif state.phase == PLAY:
         in_play = sum(map(len, state.hands)) + len(state.trick) + sum(state.captured)
         assert in_play + (0 if given else len(state.cauldron)) == state.table.total
-        check_suit_counts(state)
+        check_split_by_suit(state)
 
 
 def check_hearts_hand(state) -> None:

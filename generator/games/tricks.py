@@ -42,9 +42,6 @@ class CardTable:
         self.physical = [index for index, card in enumerate(deck.cards) for _ in range(card.count)]  # sorted
         self.total = len(self.physical)
         self.unique = all(copies == 1 for copies in self.copies)
-        # in_suit[suit][card]: is the card of that suit (a suit index, or NO_SUIT)
-        self.in_suit = {suit: tuple(card_suit == suit for card_suit in self.suit)
-                        for suit in range(NO_SUIT, len(deck.suits))}
 
     def index(self, ref: str) -> int | None:
         card = self.deck.find_card(ref)
@@ -134,6 +131,20 @@ def count_suits(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[i
             held[suit_of[card]] += 1
         counts.append(held)
     return counts
+
+
+def split_by_suit(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[list[int]]]:
+    """For each hand, its cards of each suit in hand order, by suit index; cards without a
+    suit go in a spare last list, so `[NO_SUIT]` finds them."""
+    suit_of = table.suit
+    width = len(table.suits) + 1
+    split = []
+    for hand in hands:
+        by_suit: list[list[int]] = [[] for _ in range(width)]
+        for card in hand:
+            by_suit[suit_of[card]].append(card)
+        split.append(by_suit)
+    return split
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:

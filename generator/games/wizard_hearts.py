@@ -36,7 +36,6 @@ from .tricks import (
     TrickState,
     cards_left,
     count_cards,
-    count_suits,
     deal_hands,
     distinct,
     parse_trick_question,
@@ -45,6 +44,7 @@ from .tricks import (
     read_hands,
     read_tricks,
     shuffled,
+    split_by_suit,
     words,
 )
 
@@ -336,7 +336,9 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
-        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit (set once passing is done)
+        # per seat and suit, the cards held in hand order (set once passing is done): following
+        # suit is a copy of one list
+        self.by_suit: list[list[list[int]]] = []
         self.totals = [0] * num_players
         self.history: list[dict] = []
 
@@ -352,13 +354,7 @@ class WizardHeartsState(TrickState):
             trick = self.trick
             if trick and self.trick_number:  # following after the first trick: `_options`, inlined (the hottest path)
                 seat = self.turn
-                hand = self.hands[seat]
-                led = self.suit_of[trick[0]]
-                if self.suit_counts[seat][led]:
-                    in_suit = self.table.in_suit[led]
-                    options = [card for card in hand if in_suit[card]]
-                    return options if self.table.unique else distinct(options, False)
-                return distinct(hand, self.table.unique)
+                return distinct(self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat], self.table.unique)
             return self._options(self.turn)[0]
         if phase == PASSING:
             return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
@@ -379,12 +375,7 @@ class WizardHeartsState(TrickState):
                 if unbroken:
                     return distinct(unbroken, self.table.unique), R_BROKEN
             return distinct(hand, self.table.unique), R_LEAD
-        led = suit_of[self.trick[0]]
-        if self.suit_counts[seat][led]:
-            in_suit = self.table.in_suit[led]
-            options = [c for c in hand if in_suit[c]]
-        else:
-            options = hand
+        options = self.by_suit[seat][suit_of[self.trick[0]]] or hand
         rule = R_FOLLOW
         if self.trick_number == 0:
             shun, queen = self.shun, self.queen
@@ -409,7 +400,7 @@ class WizardHeartsState(TrickState):
             suit_of = self.suit_of
             suit = suit_of[action]
             trick = self.trick
-            held = self.suit_counts[seat]
+            held = self.by_suit[seat]
             if trick and self.trick_number:  # the common case: follow suit if you can
                 led = suit_of[trick[0]]
                 if suit != led and held[led]:
@@ -419,7 +410,7 @@ class WizardHeartsState(TrickState):
                     self._refuse(seat, action)
             if suit == self.shun:
                 self.broken = True
-            held[suit] -= 1
+            held[suit].remove(action)
             del hand[position]
             trick.append(action)
             if len(trick) < self.num_players:
@@ -510,7 +501,7 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
-        self.suit_counts = count_suits(self.hands, self.table)
+        self.by_suit = split_by_suit(self.hands, self.table)
         self.phase = PLAY
 
     # -- chance --------------------------------------------------------------------------
