@@ -26,6 +26,11 @@ from .output import write_text
 # and returns the paths it wrote, all inside out_dir.
 STEPS: list[tuple[str, str]] = [
     ("summary", "generator.summary:write_summary"),
+    ("validate", "generator.validate.report:build_validation"),
+    ("print", "generator.render.sheets:build_print"),
+    ("images", "generator.render.images:build_images"),
+    ("exports", "generator.export:write_all"),
+    ("rulebook", "generator.rulebook:build_step"),
 ]
 
 MANIFEST = ".manifest.json"
@@ -108,6 +113,7 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
             new_manifest[name] = {"key": key, "files": files}
             result.built.append(name)
         _publish(staging, final)
+        _remove_stale(final, manifest, new_manifest)
         write_text(manifest_path, json.dumps(new_manifest, indent=1, sort_keys=True) + "\n")
     except DeckgenError as error:
         result.error = str(error)
@@ -127,6 +133,15 @@ def _publish(staging: Path, final: Path) -> None:
             os.replace(path, destination)
 
 
+def _remove_stale(final: Path, old: dict, new: dict) -> None:
+    """Delete files an earlier build wrote that no step writes any more (a removed card's image)."""
+    kept = {f for entry in new.values() for f in entry["files"]}
+    for name in sorted({f for entry in old.values() for f in entry.get("files", [])} - kept):
+        stale = final / name
+        if stale.resolve().is_relative_to(final.resolve()):
+            stale.unlink(missing_ok=True)
+
+
 def _remove_empty(folder: Path) -> None:
     try:
         folder.rmdir()
@@ -134,9 +149,17 @@ def _remove_empty(folder: Path) -> None:
         pass
 
 
-def build_all(decks_dir: Path, output_dir: Path) -> list[DeckResult]:
+def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> list[DeckResult]:
+    """Build every deck, several at once (one process per deck, up to `jobs`, default: all cores)."""
     paths = deck_paths(decks_dir)
     if not paths:
         raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
     code = _code_fingerprint()
-    return [build_deck(path, output_dir, code=code) for path in paths]
+    jobs = min(len(paths), jobs or os.cpu_count() or 1)
+    if jobs == 1:
+        return [build_deck(path, output_dir, code=code) for path in paths]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
+                             [code] * len(paths)))

@@ -13,8 +13,14 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
+
+from typer import Abort, Exit
+
+try:  # typer 0.29 and later carry their own copy of click
+    from typer._click.exceptions import ClickException
+except ImportError:  # older typer runs on the click package
+    from click.exceptions import ClickException
 
 from .errors import DeckgenError, InvalidDeck, UnreadableInput
 
@@ -36,7 +42,10 @@ DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path t
 
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [
+    "generator.commands.render",
     "generator.commands.games",
+    "generator.commands.export",
+    "generator.commands.rulebook",
 ]
 
 
@@ -82,19 +91,39 @@ def show(deck: str = DeckArg, decks_dir: Path = DecksDir, as_json: bool = JsonFl
 
 @app.command()
 def validate(
-    decks: List[str] = typer.Argument(..., help="Deck ids or .toml paths."),
+    decks: Optional[List[str]] = typer.Argument(None, help="Deck ids or .toml paths; default: every deck."),
     decks_dir: Path = DecksDir,
     as_json: bool = JsonFlag,
     strict: bool = typer.Option(False, "--strict", help="Count warnings as problems (exit 1)."),
+    simulate: Optional[int] = typer.Option(None, "--simulate", min=0,
+                                           help="Games per setting and player count in the playtest "
+                                                "(default 5; 0 skips it)."),
+    seed: int = typer.Option(1, "--seed", help="Seed of the playtest; the same seed gives the same figures."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes to play on (default: every core)."),
+    sweep: Optional[List[str]] = typer.Option(None, "--sweep",
+                                              help="Play a grid of settings instead of the deck's variants: "
+                                                   "players=3..6, or NAME=V1,V2 for an engine parameter; repeatable."),
+    bot: str = typer.Option("heuristic", "--bot", help="Bots for every seat: heuristic or random."),
+    html: bool = typer.Option(False, "--report", help="Also write output/<deck>/validation.html (and .json)."),
+    output: Path = OutputDir,
 ) -> None:
-    """Check deck definitions and list every problem. Exit 0 clean, 1 problems, 2 unreadable."""
+    """Check decks and list every problem: format, composition for the deck's engine, card and
+    rule texts, and simulated playtests (dead ends, balance). Exit 0 clean, 1 problems, 2 unreadable."""
     from .validate import validate_decks
+    from .validate.report import progress_bar, write_report
 
-    report = validate_decks(decks, decks_dir)
+    with progress_bar() as progress:
+        report = validate_decks(decks or [], decks_dir, simulate=simulate, seed=seed, workers=workers,
+                                sweeps=sweep or [], bot=bot, progress=progress)
     if as_json:
         _print_json(report.as_dict())
     else:
         typer.echo(report.text())
+    if html:
+        for deck_report in report.decks:
+            if deck_report.deck is not None:
+                written = write_report(deck_report, output / deck_report.deck.id)
+                typer.echo(f"report: {written[0]}", err=as_json)
     raise typer.Exit(report.exit_code(strict))
 
 
@@ -107,11 +136,13 @@ def schema() -> None:
 
 
 @app.command()
-def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag) -> None:
+def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag,
+          jobs: int = typer.Option(0, "--jobs", "-j", min=0,
+                                   help="Decks built at once; 0 means one per core.")) -> None:
     """Build every deck in the decks folder into the output folder."""
     from .build import build_all
 
-    results = build_all(decks_dir, output)
+    results = build_all(decks_dir, output, jobs=jobs or None)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error} for r in results])
@@ -138,12 +169,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
         returned = app(args=argv, prog_name="deckgen", standalone_mode=False)
         code = returned if isinstance(returned, int) else 0
-    except click.exceptions.Exit as done:
+    except Exit as done:
         code = done.exit_code
-    except click.ClickException as error:
+    except ClickException as error:
         error.show()
         code = 2
-    except click.exceptions.Abort:
+    except Abort:
         typer.echo("aborted", err=True)
         code = 130
     except InvalidDeck as error:

@@ -79,22 +79,21 @@ def parse_inline(text: str) -> tuple[Inline, ...]:
 def parse(text: str) -> tuple[Block, ...]:
     blocks: list[Block] = []
     for chunk in re.split(r"\n\s*\n", text.strip()):
-        lines = [line.strip() for line in chunk.strip().splitlines() if line.strip()]
-        if not lines:
-            continue
-        if all(line.startswith("- ") for line in lines):
-            blocks.append(BulletList(tuple(parse_inline(line[2:].strip()) for line in lines)))
-        elif lines[0].startswith("- "):
-            # A list continued over wrapped lines: join continuation lines to their item.
-            items: list[str] = []
-            for line in lines:
-                if line.startswith("- "):
-                    items.append(line[2:].strip())
-                else:
-                    items[-1] += " " + line
+        paragraph: list[str] = []
+        items: list[str] = []
+        for line in (line.strip() for line in chunk.splitlines()):
+            if not line:
+                continue
+            if line.startswith("- "):
+                items.append(line[2:].strip())
+            elif items:
+                items[-1] += " " + line  # a list item wrapped over several lines
+            else:
+                paragraph.append(line)
+        if paragraph:
+            blocks.append(Paragraph(parse_inline(" ".join(paragraph))))
+        if items:
             blocks.append(BulletList(tuple(parse_inline(item) for item in items)))
-        else:
-            blocks.append(Paragraph(parse_inline(" ".join(lines))))
     return tuple(blocks)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 
-import click
 import typer
 
 from generator.cli import app
@@ -64,9 +63,9 @@ def test_failed_build_keeps_previous_outputs(run_cli, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["wizard"]
 
 
-def _commands(group: click.Group, prefix: str = ""):
+def _commands(group, prefix: str = ""):
     for name, command in sorted(group.commands.items()):
-        if isinstance(command, click.Group):
+        if hasattr(command, "commands"):  # a command group
             yield from _commands(command, f"{prefix}{name} ")
         else:
             yield f"{prefix}{name}", command
@@ -78,6 +77,12 @@ def test_every_command_is_documented_in_readme_and_help():
     for name, command in _commands(group):
         assert f"deckgen {name}" in readme, f"README.md does not document `deckgen {name}`"
         assert command.help, f"`deckgen {name}` has no help text"
+
+
+def test_bad_option_value_is_a_usage_error(run_cli):
+    result = run_cli("print", "wizard", "--bleed", "abc")
+    assert result.exit_code == 2
+    assert "--bleed" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_help_lists_commands(run_cli):
@@ -103,3 +108,18 @@ def test_deck_format_doc_mentions_every_field():
     missing = sorted({name for name in _field_names(DECK_SCHEMA) if f"`{name}`" not in doc
                       and f"{name} =" not in doc and f"[{name}]" not in doc and f"[[{name}]]" not in doc})
     assert missing == []
+
+
+def test_rebuild_removes_outputs_of_removed_cards(run_cli, tmp_path):
+    from .test_loader import MINIMAL
+
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "tiny.toml").write_text(MINIMAL)
+    out = tmp_path / "out"
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
+    assert (out / "tiny" / "images" / "joker.png").exists()
+    (decks / "tiny.toml").write_text(MINIMAL.split("[[cards]]")[0])
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
+    assert not (out / "tiny" / "images" / "joker.png").exists()
+    assert (out / "tiny" / "images" / "ace-hearts.png").exists()

@@ -72,21 +72,41 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Settle one question at the table without a log, citing the rule.
 
-        Trick-taking decks (wizard, wizard-hearts) answer two questions:
+        Each game answers its own questions. Trick-taking decks (wizard, wizard-hearts):
 
+        \b
           trick [trump SUIT | no trump] [lead NAME] CARD CARD ...
             who wins the trick, and why. Cards in play order, in the deck's codes;
             a name before a card says who played it ("North 7H East JE ...").
             Options spelt --trump/--lead work too. wizard-hearts: [shun SUIT].
             e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
 
+        \b
           bid N round R [after B B ...] [players P] [leading]     (wizard)
             whether a bid is allowed: R is the round (cards in hand), `after` the
             bids already made this round, `leading` that the bidder is strictly
             ahead on the score sheet. Add --variant never-even etc. for variants.
             e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 leading
 
-        Exit 0, or 1 when the answer is that a bid or play is not allowed.
+        muggle-quidditch answers:
+
+        \b
+          goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]
+            whether the pair may score against that Keeper.
+            e.g.  deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds
+
+        \b
+          dive SEEKER house SUIT rival SUIT
+            how many cards that Seeker turns in the dive.
+
+        quidditch-v2 answers:
+
+        \b
+          manoeuvres dominance D1 D2 [...] [quaffle Pn|centre] [Pn CODE ...] [dopplebeater] [feint]
+            which manoeuvres P1 may make now.
+            e.g.  deckgen rule quidditch-v2 manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND
+
+        See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
         """
         from ..games.referee import answer_text
 
@@ -103,7 +123,8 @@ def register(app: typer.Typer) -> None:
     def simulate(
         deck: str = DeckArg,
         games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
-        players: int = typer.Option(4, "--players", "-p", help="Players per game."),
+        players: Optional[int] = typer.Option(None, "--players", "-p",
+                                              help="Players per game (default 4, or the game's only count)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the whole run; game i uses a seed derived from it."),
         bot: str = typer.Option("random", "--bot",
                                 help="random or heuristic for every seat, or one per seat: heuristic,random,random."),
@@ -119,6 +140,8 @@ def register(app: typer.Typer) -> None:
 
         loaded = _load(deck, decks_dir)
         game = _game(loaded, variant)
+        if players is None:
+            players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
         game.check_players(players)
         bots = parse_bot_kinds(bot, players)
         if sys.stderr.isatty() and games >= 20:

@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..errors import DeckgenError
 from ..output import write_text
-from .base import CHANCE, TERMINAL, Action, Game
+from .base import CHANCE, TERMINAL, Action, Game, GameState
 from .bots import make_bot
 from .logs import dump_log
 
@@ -46,8 +46,11 @@ class GameRecord:
 
 
 def play_game(game: Game, num_players: int, seed: int, bots: Sequence[str],
-              keep_actions: bool = False, index: int = 0) -> tuple[GameRecord, list[Action] | None]:
-    """Play one full game from `seed`; return its record and, if asked, every action in order."""
+              keep_actions: bool = False, index: int = 0,
+              observe: Callable[[GameState, int, Action], None] | None = None) -> tuple[GameRecord, list[Action] | None]:
+    """Play one full game from `seed`; return its record and, if asked, every action in order.
+    `observe(state, player, action)` is called before each action is applied (player is
+    `CHANCE` for chance): the validator counts card plays and lead changes with it."""
     state = game.new_state(num_players)
     chance_rng = random.Random(derive_seed(seed, "chance"))
     players = [make_bot(game, kind, random.Random(derive_seed(seed, "seat", seat))) for seat, kind in enumerate(bots)]
@@ -65,6 +68,8 @@ def play_game(game: Game, num_players: int, seed: int, bots: Sequence[str],
         else:
             action = players[player].choose(state)
             decisions += 1
+        if observe is not None:
+            observe(state, player, action)
         state.apply(action)
         actions += 1
         if history is not None:

@@ -1,12 +1,23 @@
-"""`deckgen validate`: every problem with a deck, each with a severity, its place and what to do."""
+"""`deckgen validate`: every problem with a deck, each with a severity, its place and what to do.
+
+Checks run in order, each on what the previous one proved readable: the loader
+(format, references, duplicates), composition (what the deck's engine needs),
+lint (texts, type lines, art, print fit) and, when the deck has an engine and
+nothing above is an error, simulated playtests.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..errors import Problem, UnreadableInput
-from ..loader import DECKS_DIR, check_deck, resolve_deck_path
+from ..errors import DeckgenError, Problem, UnreadableInput
+from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
+from ..model import Deck
+
+if TYPE_CHECKING:
+    from .playtest import Playtest
 
 
 @dataclass
@@ -15,6 +26,10 @@ class DeckReport:
     path: Path | None
     problems: list[Problem] = field(default_factory=list)
     unreadable: bool = False
+    deck: Deck | None = None
+    composition: dict = field(default_factory=dict)
+    playtest: "Playtest | None" = None
+    note: str = ""  # why a check did not run
 
     @property
     def errors(self) -> list[Problem]:
@@ -23,6 +38,16 @@ class DeckReport:
     @property
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
+
+    def sorted_problems(self) -> list[Problem]:
+        return sorted(self.problems, key=lambda p: (p.severity != "error", p.line or 0, p.field))
+
+    def as_dict(self) -> dict:
+        return {"deck": self.ref, "file": str(self.path) if self.path else None, "unreadable": self.unreadable,
+                "errors": len(self.errors), "warnings": len(self.warnings),
+                "problems": [p.as_dict() for p in self.sorted_problems()],
+                "composition": self.composition, "note": self.note or None,
+                "playtest": self.playtest.as_dict() if self.playtest else None}
 
 
 @dataclass
@@ -37,34 +62,86 @@ class Report:
         return 0
 
     def as_dict(self) -> dict:
-        return {
-            "decks": [
-                {"deck": d.ref, "file": str(d.path) if d.path else None, "unreadable": d.unreadable,
-                 "errors": len(d.errors), "warnings": len(d.warnings),
-                 "problems": [p.as_dict() for p in d.problems]}
-                for d in self.decks
-            ],
-        }
+        return {"decks": [d.as_dict() for d in self.decks]}
 
     def text(self) -> str:
-        lines = []
-        for deck in self.decks:
-            for problem in sorted(deck.problems, key=lambda p: (p.severity != "error", p.line or 0)):
-                lines.append(str(problem))
-            status = "unreadable" if deck.unreadable else (
-                "ok" if not deck.problems else f"{len(deck.errors)} error(s), {len(deck.warnings)} warning(s)")
-            lines.append(f"{deck.ref}: {status}")
-        return "\n".join(lines)
+        from .report import report_text
+
+        return report_text(self)
 
 
-def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> DeckReport:
+def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | None = None, seed: int = 1,
+                  workers: int | None = None, sweeps: Sequence[str] = (), bot: str = "heuristic",
+                  progress: Callable[[str, int, int], None] | None = None) -> DeckReport:
+    """Every check on one deck. `simulate` games per setting and player count (None: the
+    default, 0: no playtest); `sweeps` as for `deckgen validate --sweep`; `progress(deck,
+    done, total)` follows the playtest."""
+    from .composition import check_composition
+    from .lint import lint
+    from .playtest import DEFAULT_GAMES, playtest
+
     try:
         path = resolve_deck_path(ref, decks_dir)
-        _deck, problems = check_deck(path)
+        deck, problems = check_deck(path)
     except UnreadableInput as error:
         return DeckReport(str(ref), error.problem.file, [error.problem], unreadable=True)
-    return DeckReport(str(ref), path, problems)
+    report = DeckReport(str(ref), path, list(problems), deck=deck)
+    if deck is None:
+        return report
+    # The loader's errors (unknown suits, ranks, kinds) leave a deck the composition checks and
+    # the renderer cannot read; lint's text checks still can. Composition errors break what the
+    # engine reads; a variant's composition errors keep only that variant out of the playtest.
+    loaded_cleanly = not report.errors
+    broken_variants: set[str] = set()
+    if loaded_cleanly:
+        composition = check_composition(deck)
+        report.problems += composition.problems
+        report.composition = composition.as_dict()
+        variant_problems = _variant_composition(deck, composition.problems)
+        broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
+        report.problems += [problem for _, problem in variant_problems]
+    engine_ready = not report.errors
+    report.problems = _unique(report.problems + lint(deck, printable=loaded_cleanly))
+    games = DEFAULT_GAMES if simulate is None else simulate
+    if not loaded_cleanly:
+        report.note = "composition, print and playtest not checked: fix the format errors first"
+    elif not deck.engine or games <= 0:
+        report.note = "no playtest: the deck names no engine" if not deck.engine else ""
+    elif not engine_ready:
+        report.note = "no playtest: fix the composition errors first, then validate again"
+    else:
+        follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
+        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants)
+        report.problems += report.playtest.problems
+    return report
 
 
-def validate_decks(refs: list[str], decks_dir: Path = DECKS_DIR) -> Report:
-    return Report([validate_deck(ref, decks_dir) for ref in refs])
+def _variant_composition(deck: Deck, base: list[Problem]) -> list[tuple[str, Problem]]:
+    """(variant id, problem) for each composition problem a variant's parameters add to the
+    deck's own, pointed at the variant's parameters."""
+    from .composition import check_composition
+    from .locate import Locator
+
+    locate = Locator(deck)
+    seen = {p.message for p in base}
+    found = []
+    for variant in deck.variants:
+        field = f"{locate.variant_field(variant.id)}.params"
+        for problem in check_composition(deck, variant.params).problems:
+            if problem.message not in seen:
+                found.append((variant.id, replace(problem, message=f"variant {variant.id}: {problem.message}",
+                                                  field=field, line=locate.line(field))))
+    return found
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, **options) -> Report:
+    """Validate each deck (every deck in `decks_dir` when `refs` is empty); `options` as for
+    `validate_deck`."""
+    refs = list(refs) or [str(path) for path in deck_paths(decks_dir)]
+    if not refs:
+        raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
+    return Report([validate_deck(ref, decks_dir, **options) for ref in refs])

@@ -1,0 +1,85 @@
+"""`deckgen export lackey|tts|mush DECK`: write one export of one deck into output/<deck>/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
+
+
+
+def _report(deck_id: str, paths: list[Path], output: Path, as_json: bool) -> None:
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"deck": deck_id, "files": [str(p) for p in paths]}, indent=2))
+        return
+    shown = [p for p in paths if p.suffix != ".jpg"]
+    images = len(paths) - len(shown)
+    for path in shown:
+        typer.echo(str(path))
+    typer.echo(f"{deck_id}: {len(paths)} files ({images} images) -> {output / deck_id}/")
+
+
+def register(app: typer.Typer) -> None:
+    export = typer.Typer(help="Export a deck for a virtual tabletop.", no_args_is_help=True)
+    app.add_typer(export, name="export")
+
+    @export.command("lackey")
+    def lackey(
+        deck: str = DeckArg,
+        decks_dir: Path = DecksDir,
+        output: Path = OutputDir,
+        layout: Optional[str] = typer.Option(
+            None, "--layout", help="Card data columns: 'full' (every field the deck uses) or 'dvorak' "
+                                   "(the Dvorak wiki's 8 columns). Default: dvorak for decks with Thing and Action kinds."),
+        base_url: Optional[str] = typer.Option(
+            None, "--base-url", metavar="URL",
+            help="Also write updatelist.txt and version.txt for installing from URL/updatelist.txt, "
+                 "where URL is the address of the plugin folder's contents."),
+        encoding: str = typer.Option("cp1252", "--encoding", help="Text encoding: cp1252 or utf-8."),
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """A LackeyCCG plugin folder and its zip, in output/<deck>/lackey/."""
+        from ..export.lackey import export_lackey
+        from ..loader import load_deck
+
+        loaded = load_deck(deck, decks_dir)
+        paths = export_lackey(loaded, output / loaded.id, layout=layout, base_url=base_url, encoding=encoding)
+        _report(loaded.id, paths, output, as_json)
+
+    @export.command("tts")
+    def tts(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+            base_url: Optional[str] = typer.Option(
+                None, "--base-url", metavar="URL",
+                help="http(s) address the sheet images will be hosted at, so the saved object can be "
+                     "shared. Default: file:/// URLs of the written sheets (this computer only)."),
+            as_json: bool = JsonFlag) -> None:
+        """Tabletop Simulator deck sheets and saved object, in output/<deck>/tts/."""
+        from ..export.tts import export_tts
+        from ..loader import load_deck
+
+        loaded = load_deck(deck, decks_dir)
+        paths = export_tts(loaded, output / loaded.id, base_url=base_url)
+        _report(loaded.id, paths, output, as_json)
+
+    @export.command("mush")
+    def mush(
+        deck: str = DeckArg,
+        decks_dir: Path = DecksDir,
+        output: Path = OutputDir,
+        style: Optional[str] = typer.Option(
+            None, "--style", help="'softcode' (a deck object with +draw, +hand...) or 'dvorak' (loadcard "
+                                  "commands for the Dvorak Engine). Default: dvorak for decks with Thing and Action kinds."),
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""
+        from ..export import export_mush
+        from ..loader import load_deck
+
+        loaded = load_deck(deck, decks_dir)
+        paths = export_mush(loaded, output / loaded.id, style=style)
+        _report(loaded.id, paths, output, as_json)

@@ -1,0 +1,159 @@
+"""Tabletop Simulator export: deck sheet images and a saved object that loads as one deck.
+
+Written under `<out>/tts/` (format: /work/shared/research/export-formats.md §4):
+
+    <deck>.json              saved object: a DeckCustom holding one Card per physical card
+    <deck>-sheet-<n>.jpg     faces of the distinct cards, at most 10 x 7 cells, under 4096 px
+    <deck>-back.jpg          the card back
+
+A sheet holds at most 69 faces: its last cell holds the back, the image TTS shows for
+hidden cards, and `BackIsHidden` is set too, so either reading shows the back. A deck
+with more distinct cards spans several sheets: CustomDeck keys 1, 2, ..., and a card's
+id is key * 100 + its cell on the sheet (row-major, from 0). Copies share an id.
+
+The JSON is built as data and written with `json.dumps`, which escapes every string;
+there is no template to forget a filter in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import quote
+
+from ..markup import to_plain
+from ..model import Card, Deck
+from ..output import write_bytes
+from . import check_base_url, inside, replaced_folder
+from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+MAX_FACES_PER_SHEET = SHEET_COLUMNS * SHEET_ROWS - 1  # 69
+UNUSED_CELL = "#ffffff"
+
+
+@dataclass(frozen=True)
+class Sheet:
+    key: int  # the CustomDeck key, from 1
+    cards: tuple[Card, ...]  # faces in cell order
+    columns: int
+    rows: int
+
+    @property
+    def hidden_cell(self) -> int:
+        return self.columns * self.rows - 1
+
+    def card_id(self, card: Card) -> int:
+        return self.key * 100 + self.cards.index(card)
+
+    def file_name(self, deck: Deck) -> str:
+        return f"{deck.id}-sheet-{self.key}.jpg"
+
+
+def plan_sheets(deck: Deck) -> list[Sheet]:
+    """Distinct cards in deck order, 69 to a sheet; each sheet as narrow a grid as holds its
+    faces plus the hidden cell, at most 10 wide and 7 high."""
+    sheets = []
+    for start in range(0, len(deck.cards), MAX_FACES_PER_SHEET):
+        cards = deck.cards[start:start + MAX_FACES_PER_SHEET]
+        cells = len(cards) + 1
+        columns = min(SHEET_COLUMNS, cells)
+        sheets.append(Sheet(len(sheets) + 1, tuple(cards), columns, math.ceil(cells / columns)))
+    return sheets
+
+
+def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
+    from PIL import Image
+
+    faces = faces_for(deck)
+    width, height = faces.size
+    image = Image.new("RGB", (sheet.columns * width, sheet.rows * height), UNUSED_CELL)
+    for cell, card in enumerate(sheet.cards):
+        row, column = divmod(cell, sheet.columns)
+        image.paste(faces.image(card), (column * width, row * height))
+    row, column = divmod(sheet.hidden_cell, sheet.columns)
+    image.paste(faces.image(None), (column * width, row * height))
+    return image
+
+
+def card_description(deck: Deck, card: Card) -> str:
+    """What TTS shows under a card's name: type line and corner value, text, flavour."""
+    head = card.type_line + (f" · {card.corner}" if card.corner else "")
+    parts = [head, to_plain(card.text, deck), card.flavor.strip()]
+    return "\n\n".join(part for part in parts if part)
+
+
+def _guid(deck: Deck, index: int) -> str:
+    """Six hex digits, like TTS's own GUIDs, the same on every export of the deck."""
+    return hashlib.sha256(f"{deck.id}\0{index}".encode()).hexdigest()[:6]
+
+
+def _transform() -> dict:
+    # Face down (rotZ 180), on the table, at TTS's standard card scale.
+    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_url: str) -> dict:
+    """The saved-object JSON: one DeckCustom with every physical card in deck order."""
+    custom = {
+        sheet.key: {"FaceURL": face_urls[sheet.key], "BackURL": back_url, "NumWidth": sheet.columns,
+                    "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        for sheet in sheets
+    }
+    placed = {card.id: (sheet.key, sheet.card_id(card)) for sheet in sheets for card in sheet.cards}
+    cards = []
+    for index, card in enumerate(deck.copies(), start=1):
+        key, card_id = placed[card.id]
+        cards.append({
+            "GUID": _guid(deck, index), "Name": "Card", "Transform": _transform(),
+            "Nickname": card.name, "Description": card_description(deck, card),
+            "CardID": card_id, "SidewaysCard": False, "Hands": True,
+            "CustomDeck": {str(key): custom[key]},
+        })
+    deck_object = {
+        "GUID": _guid(deck, 0), "Name": "DeckCustom", "Transform": _transform(),
+        "Nickname": deck.name, "Description": to_plain(deck.description, deck),
+        "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+        "SidewaysCard": False, "HideWhenFaceDown": True, "Hands": False,
+        "DeckIDs": [card["CardID"] for card in cards],
+        "CustomDeck": {str(key): entry for key, entry in custom.items()},
+        "ContainedObjects": cards,
+    }
+    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_object]}
+
+
+def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
+               published_dir: Path | None = None) -> list[Path]:
+    """Write the sheets, the back and the saved object to `out_dir/tts/`, replacing any earlier
+    export; return the paths written.
+
+    Image URLs are `base_url/<file>` when given (host the files there to share the deck),
+    else file:/// URLs of the written files, or of where they will be once `published_dir`
+    (the final output folder, when `out_dir` is a build's staging folder) receives them.
+    """
+    base = check_base_url(base_url) if base_url is not None else None
+    final = (published_dir or out_dir) / "tts"
+
+    def url(name: str) -> str:
+        return f"{base}/{quote(name)}" if base else (final / name).resolve().as_uri()
+
+    sheets = plan_sheets(deck)
+    back_name = f"{deck.id}-back.jpg"
+    files = {sheet.file_name(deck): jpeg_bytes(sheet_image(deck, sheet)) for sheet in sheets}
+    files[back_name] = faces_for(deck).jpeg(None)
+    document = saved_object(deck, sheets, {sheet.key: url(sheet.file_name(deck)) for sheet in sheets},
+                            url(back_name))
+    files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    target = out_dir / "tts"
+    with replaced_folder(target) as fresh:
+        for name, data in files.items():
+            write_bytes(inside(fresh, name), data)
+    return [target / name for name in sorted(files)]

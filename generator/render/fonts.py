@@ -1,0 +1,112 @@
+"""The fonts cards are drawn with: DejaVu TTFs shipped in generator/fonts/, embedded and subset.
+
+Fonts are registered with reportlab on first use. `font_for` picks, for each
+character, the requested face or (for symbols the serif lacks) the sans face of
+the same style; a character neither can draw is reported by `missing`, because
+reportlab would silently print an empty box.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+
+# Face key -> TTF file. Keys name a family and a style.
+FACES: dict[str, str] = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "sans-italic": "DejaVuSans-Oblique.ttf",
+    "sans-bolditalic": "DejaVuSans-BoldOblique.ttf",
+    "serif": "DejaVuSerif.ttf",
+    "serif-bold": "DejaVuSerif-Bold.ttf",
+    "serif-italic": "DejaVuSerif-Italic.ttf",
+    "serif-bolditalic": "DejaVuSerif-BoldItalic.ttf",
+}
+
+
+def _sans_twin(face: str) -> str:
+    return face.replace("serif", "sans", 1)
+
+
+@lru_cache(maxsize=None)
+def _ttfont(face: str):
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    font = TTFont(font_name_of(face), str(FONT_DIR / FACES[face]))
+    pdfmetrics.registerFont(font)
+    return font
+
+
+def font_name_of(face: str) -> str:
+    """The reportlab font name of a face key (without registering it)."""
+    return "DeckgenDejaVu-" + face
+
+
+def font(face: str) -> str:
+    """Register a face (once) and return the reportlab font name to draw with."""
+    _ttfont(face)
+    return font_name_of(face)
+
+
+def covers(face: str, char: str) -> bool:
+    return ord(char) in _ttfont(face).face.charToGlyph
+
+
+def font_for(face: str, char: str) -> str | None:
+    """The face that draws `char`: the requested one, else its sans twin, else None."""
+    if char.isspace() or covers(face, char):
+        return face
+    twin = _sans_twin(face)
+    if twin != face and covers(twin, char):
+        return twin
+    return None
+
+
+def missing(face: str, text: str) -> list[str]:
+    """Characters of `text` that neither `face` nor its sans twin can draw, in order, once each."""
+    found: list[str] = []
+    for char in text:
+        if char not in found and font_for(face, char) is None:
+            found.append(char)
+    return found
+
+
+def split_runs(face: str, text: str) -> list[tuple[str, str]]:
+    """Split text into (face, text) runs so each run is drawable by its face (missing chars keep `face`)."""
+    runs: list[tuple[str, str]] = []
+    for char in text:
+        chosen = font_for(face, char) or face
+        if runs and runs[-1][0] == chosen:
+            runs[-1] = (chosen, runs[-1][1] + char)
+        else:
+            runs.append((chosen, char))
+    return runs
+
+
+def width(face: str, text: str, size: float) -> float:
+    """Advance width of `text` drawn in one face at `size` points."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return stringWidth(text, font(face), size)
+
+
+@lru_cache(maxsize=None)
+def glyph_box(face: str, char: str) -> tuple[float, float, float, float]:
+    """Ink box (xmin, ymin, xmax, ymax) of one glyph, in ems: to centre symbols exactly."""
+    tools = _tools_font(face)
+    glyph_name = tools.getBestCmap().get(ord(char))
+    glyph = tools["glyf"][glyph_name] if glyph_name else None
+    if glyph is None or not hasattr(glyph, "xMin"):
+        return (0.0, 0.0, 0.0, 0.0)
+    units = tools["head"].unitsPerEm
+    return (glyph.xMin / units, glyph.yMin / units, glyph.xMax / units, glyph.yMax / units)
+
+
+@lru_cache(maxsize=None)
+def _tools_font(face: str):
+    from fontTools.ttLib import TTFont as ToolsFont
+
+    return ToolsFont(str(FONT_DIR / FACES[face]), lazy=True)

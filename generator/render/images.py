@@ -1,0 +1,148 @@
+"""Card images (PNG) for print services, previews and other outputs.
+
+Images come from the same drawing code as the PDFs: the cards are drawn into a
+PDF whose page is exactly the image's pixel size, and pypdfium2 rasterises it.
+Pixel size = round((trim + 2 × bleed) / 25.4 × dpi) per side; profiles give the
+exact sizes print services list (The Game Crafter poker: 825×1125 px).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from ..errors import DeckgenError, OptionError
+from ..output import write_bytes
+from .check import require_printable
+from .document import CardDocument
+from .png import encode_png
+from .sizes import card_size_mm, check_length
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from ..model import Card, Deck
+
+IMAGES_DIR = "images"
+BACK_NAME = "back.png"
+INCH = 25.4
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A print service's image spec: resolution, bleed, and its trim size for each card size it sells."""
+
+    name: str
+    dpi: int
+    bleed_mm: float
+    trims_mm: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+PROFILES: dict[str, Profile] = {
+    # The Game Crafter: 1/8" bleed at 300 dpi; poker 2.5×3.5", tarot 2.75×4.75" (825×1125, 900×1500 px).
+    "tgc": Profile("tgc", 300, INCH / 8, {"poker": (2.5 * INCH, 3.5 * INCH), "tarot": (2.75 * INCH, 4.75 * INCH)}),
+    # MakePlayingCards: 36 px (0.12") bleed at 300 dpi on a 750×1050 px poker card (822×1122 px).
+    "mpc": Profile("mpc", 300, 0.12 * INCH, {"poker": (2.5 * INCH, 3.5 * INCH)}),
+}
+
+
+def pixel_size(trim_mm: tuple[float, float], bleed_mm: float, dpi: int) -> tuple[int, int]:
+    return tuple(round((side + 2 * bleed_mm) / INCH * dpi) for side in trim_mm)  # type: ignore[return-value]
+
+
+def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, bleed_mm: float = 0.0,
+                 trim_mm: tuple[float, float] | None = None) -> Iterator["Image"]:
+    """One RGB image per card (None: the back), drawn into one PDF and rasterised page by page."""
+    import pypdfium2
+
+    trim_mm = trim_mm or card_size_mm(deck)
+    width_px, height_px = pixel_size(trim_mm, bleed_mm, dpi)
+    page_w, page_h = width_px * 72 / dpi, height_px * 72 / dpi
+    trim_w, trim_h = trim_mm[0] * 72 / INCH, trim_mm[1] * 72 / INCH
+    # The page is the rounded pixel size; the card sits centred and its bleed fills the rest.
+    bleed_pt = max(page_w - trim_w, page_h - trim_h) / 2
+    document = CardDocument(deck, trim_w, trim_h, bleed_pt, (page_w, page_h))
+    count = 0
+    for card in cards:
+        document.place(card, (page_w - trim_w) / 2, (page_h - trim_h) / 2)
+        document.canvas.showPage()
+        count += 1
+    if not count:
+        return
+    pdf = pypdfium2.PdfDocument(document.finish())
+    # pdfium stores page sizes as 32-bit floats and rounds the bitmap size up: scale a hair
+    # below dpi/72 so the bitmap is exactly the computed size.
+    scale = dpi / 72 * (1 - 1e-6)
+    try:
+        for index in range(count):
+            page = pdf[index]
+            image = page.render(scale=scale, rev_byteorder=True).to_pil()
+            if image.mode != "RGB":
+                image = image.convert("RGB")
+            page.close()
+            if image.size != (width_px, height_px):
+                raise DeckgenError(f"internal: rendered {image.size}, expected {(width_px, height_px)}")
+            yield image
+    finally:
+        pdf.close()
+
+
+def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
+    """One card's face (None: the back) as an RGB image at the deck's card size."""
+    return next(render_cards(deck, [card], dpi, bleed_mm))
+
+
+def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm: float | None
+                    ) -> tuple[int, float, tuple[float, float]]:
+    """(dpi, bleed, trim) from a profile name and/or explicit options (explicit options win)."""
+    trim = card_size_mm(deck)
+    if profile is None:
+        return dpi or 300, 3.0 if bleed_mm is None else bleed_mm, trim
+    spec = PROFILES.get(profile)
+    if spec is None:
+        raise OptionError(f"--profile {profile!r} is unknown; choose one of {', '.join(PROFILES)}")
+    size = deck.card_size.name
+    if size not in spec.trims_mm:
+        raise OptionError(f"--profile {profile} knows {', '.join(spec.trims_mm)} cards, but deck {deck.id!r} "
+                          f"uses {size} ({trim[0]:g}×{trim[1]:g} mm); drop --profile and give --dpi and --bleed")
+    return dpi or spec.dpi, spec.bleed_mm if bleed_mm is None else bleed_mm, spec.trims_mm[size]
+
+
+def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
+                 profile: str | None = None) -> list[Path]:
+    """Write images/<card id>.png for every distinct face and images/back.png; return the paths."""
+    dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
+    if not 30 <= dpi <= 1200:
+        raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
+    check_length("--bleed", bleed_mm, 20)
+    clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
+    if clash:
+        raise DeckgenError(f"card {clash.name!r} has the id 'back', which would overwrite {BACK_NAME}; "
+                           "give it another id in the deck file")
+    require_printable(deck, *trim)
+    folder = out_dir / IMAGES_DIR
+    cards: list["Card | None"] = list(deck.cards) + [None]
+    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
+    # Compressing and writing release the GIL: they run on worker threads while the next card
+    # renders. A few images in flight at most, so memory stays flat however large the deck.
+    written: list[Path] = []
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for name, image in zip(names, render_cards(deck, cards, dpi, bleed_mm, trim)):
+            pending.append(pool.submit(_save_png, folder / name, image, dpi))
+            if len(pending) > 3:
+                written.append(pending.popleft().result())
+        written.extend(job.result() for job in pending)
+    return written
+
+
+def _save_png(path: Path, image: "Image", dpi: int) -> Path:
+    return write_bytes(path, encode_png(image, dpi))
+
+
+def build_images(deck: "Deck", out_dir: Path) -> list[Path]:
+    """Build step: 300-dpi images with 3 mm bleed."""
+    return write_images(deck, out_dir)

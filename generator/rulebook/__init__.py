@@ -1,0 +1,61 @@
+"""Typeset rulebooks from a deck: PDF (reportlab), HTML and Markdown (Jinja2 templates).
+
+`write_rulebooks(deck, out_dir, formats, template)` writes `<deck>-rules.pdf`,
+`.html` and `.md` into `out_dir`; `build_step` is the `deckgen build` step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import OptionError
+from ..model import Deck
+
+FORMATS = ("pdf", "html", "md")
+
+
+def rulebook_path(deck: Deck, out_dir: Path, fmt: str) -> Path:
+    return out_dir / f"{deck.id}-rules.{fmt}"
+
+
+def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMATS,
+                    template: Path | None = None) -> list[Path]:
+    """Write the rulebook in each format into out_dir; return the paths written.
+
+    `template` (a Jinja template file, or a folder with rulebook.html.j2 / rulebook.md.j2)
+    replaces the shipped template for the format it is written for.
+    """
+    from ..output import write_bytes, write_text
+    from .book import build_book
+    from .pdf import typeset
+    from .pictures import CardPictures
+    from .templated import choose_templates, png_data_uri, render
+
+    unknown = [fmt for fmt in formats if fmt not in FORMATS]
+    if unknown:
+        raise OptionError(f"unknown rulebook format {unknown[0]!r}; choose from {', '.join(FORMATS)} or all")
+    templates = choose_templates(formats, template)
+    book = build_book(deck)
+    # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
+    rulebook = typeset(book)
+    pictures = CardPictures(deck, rulebook)
+    # Templates run before anything is written: a designer's template that fails leaves no
+    # half-written rulebook behind.
+    pages = {}
+    if "html" in formats:
+        pages["html"] = render(book, "html", templates["html"], lambda card: png_data_uri(pictures.png(card)))
+    if "md" in formats:
+        pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
+    written: list[Path] = []
+    if "pdf" in formats:
+        written.append(write_bytes(rulebook_path(deck, out_dir, "pdf"), rulebook.pdf))
+    for fmt, page in pages.items():
+        written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
+    if "md" in formats:
+        written.extend(pictures.write_files(out_dir))
+    return written
+
+
+def build_step(deck: Deck, out_dir: Path) -> list[Path]:
+    """`deckgen build`: every format, shipped templates."""
+    return write_rulebooks(deck, out_dir)

@@ -1,0 +1,86 @@
+"""Card pictures for the HTML and Markdown rulebooks, cut out of the typeset PDF.
+
+The PDF already holds every distinct face, drawn once by the print renderer; pdfium
+rasterises each where it is shown largest and upright, at the size a picture file needs
+(vectors, so the size on the page does not matter). Drawing the faces a second time for
+the pictures would cost as much as the whole PDF.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..model import Card, Deck
+from ..output import write_bytes
+
+if TYPE_CHECKING:
+    from .pdf import Typeset
+
+# Sharp enough for a card shown about 7 rem wide on a phone with a 2x screen, small enough
+# that sixty of them keep a self-contained HTML file well under a megabyte.
+PICTURE_DPI = 110
+IMAGE_FOLDER = Path("images") / "rulebook"
+EDGE = (169, 164, 154, 255)
+
+
+class CardPictures:
+    def __init__(self, deck: Deck, rulebook: "Typeset", dpi: int = PICTURE_DPI):
+        self.deck, self.rulebook, self.dpi = deck, rulebook, dpi
+        self._png: dict[str, bytes] = {}
+
+    def png(self, card: Card) -> bytes:
+        if not self._png:
+            self._render_all()
+        return self._png[card.id]
+
+    def _render_all(self) -> None:
+        import pypdfium2
+
+        width_px = round(self.deck.card_size.width_mm / 25.4 * self.dpi)
+        document = pypdfium2.PdfDocument(self.rulebook.pdf)
+        pages: dict[int, object] = {}
+        try:
+            for card in self.deck.cards:
+                placement = self.rulebook.placements[card.id]
+                if placement.page not in pages:
+                    pages[placement.page] = document[placement.page]
+                page = pages[placement.page]
+                page_width, page_height = page.get_size()
+                left, bottom, right, top = placement.box
+                bitmap = page.render(scale=width_px / (right - left), draw_annots=False,
+                                     crop=(left, bottom, page_width - right, page_height - top))
+                buffer = io.BytesIO()
+                # A 256-colour palette: card art is flat colour, and the files are a third the size.
+                _as_card(bitmap.to_pil()).quantize(256).save(buffer, format="PNG", compress_level=6)
+                self._png[card.id] = buffer.getvalue()
+        finally:
+            for page in pages.values():
+                page.close()
+            document.close()
+
+    @staticmethod
+    def relative_path(card: Card) -> str:
+        """Where the Markdown rulebook expects a card's picture, relative to itself."""
+        return (IMAGE_FOLDER / f"{card.id}.png").as_posix()
+
+    def write_files(self, folder: Path) -> list[Path]:
+        """Every card's PNG under `folder`/images/rulebook/, for the Markdown rulebook."""
+        return [write_bytes(folder / self.relative_path(card), self.png(card)) for card in self.deck.cards]
+
+
+def _as_card(image):
+    """Rounded corners (transparent outside) and a hairline edge, so a white card reads on white paper."""
+    from PIL import Image, ImageDraw
+
+    from .pdf import CORNER_RADIUS
+
+    width, height = image.size
+    radius = round(width * CORNER_RADIUS)
+    mask = Image.new("L", image.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius, fill=255)
+    card = image.convert("RGBA")
+    card.putalpha(mask)
+    ImageDraw.Draw(card).rounded_rectangle((0, 0, width - 1, height - 1), radius, outline=EDGE, width=1)
+    return card

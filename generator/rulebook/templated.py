@@ -1,0 +1,220 @@
+"""HTML and Markdown rulebooks, rendered from Jinja2 templates a designer may replace.
+
+A template sees plain data only (strings, numbers, lists, dicts: no deck
+objects, paths or functions) and runs in Jinja's immutable sandbox, loading
+other templates only from its own folder. Deck text reaches it already
+escaped for the format where it carries markup; every other string is
+escaped on output (HTML autoescape, or Markdown escaping), so a deck cannot
+inject markup into the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+from typing import Callable
+
+from markupsafe import Markup
+
+from ..errors import DeckgenError, OptionError
+from ..model import Card
+from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
+from .text import HtmlWriter, MarkdownWriter, md_escape
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "rulebook"
+TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
+
+
+def choose_templates(formats: tuple[str, ...], template: Path | None) -> dict[str, Path]:
+    """The template file for each of the HTML/Markdown formats asked for: the designer's where
+    `template` provides one (a file named for its format, or a folder holding rulebook.html.j2
+    and/or rulebook.md.j2), the shipped one otherwise. Checked before anything is written."""
+    wanted = [fmt for fmt in formats if fmt in TEMPLATE_NAMES]
+    chosen = {fmt: TEMPLATE_DIR / TEMPLATE_NAMES[fmt] for fmt in wanted}
+    if template is None:
+        return chosen
+    if template.is_dir():
+        own = {fmt: template / name for fmt, name in TEMPLATE_NAMES.items() if (template / name).is_file()}
+        if not own:
+            raise OptionError(f"--template {template}: the folder holds neither "
+                              f"{' nor '.join(TEMPLATE_NAMES.values())}")
+    elif template.is_file():
+        own = {template_format(template): template}
+    else:
+        raise OptionError(f"--template {template}: no such file or folder")
+    if not set(own) & set(wanted):
+        raise OptionError(f"--template {template} is a {' and '.join(sorted(own))} template, "
+                          f"but the formats asked for are {', '.join(formats)}")
+    return chosen | {fmt: path for fmt, path in own.items() if fmt in wanted}
+
+
+def template_format(template: Path) -> str:
+    """html or md, from a template file's name (`*.html.j2`, `*.md`, ...)."""
+    suffixes = [suffix.lower() for suffix in template.suffixes]
+    for fmt, names in (("html", {".html", ".htm"}), ("md", {".md", ".markdown"})):
+        if names & set(suffixes):
+            return fmt
+    raise OptionError(f"--template {template}: cannot tell the format from the file name; "
+                      "name it like rulebook.html.j2 or rulebook.md.j2")
+
+
+def _environment(folder: Path, fmt: str):
+    from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    root = folder.resolve()
+
+    class _FolderLoader(FileSystemLoader):
+        """Only files really inside the template's folder: no `..`, no symlinks leading out."""
+
+        def get_source(self, environment, name):
+            source, filename, uptodate = super().get_source(environment, name)
+            if not Path(filename).resolve().is_relative_to(root):
+                raise TemplateNotFound(name)
+            return source, filename, uptodate
+
+    options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
+                   lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
+    if fmt == "html":
+        return ImmutableSandboxedEnvironment(autoescape=True, **options)
+    return ImmutableSandboxedEnvironment(autoescape=False, finalize=_markdown_finalize, **options)
+
+
+def _markdown_finalize(value):
+    """Markdown's autoescape: deck strings become literal text, rendered markup passes."""
+    if value is None:
+        return ""
+    if isinstance(value, Markup):
+        return value
+    return md_escape(str(value))
+
+
+def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str]) -> str:
+    from jinja2 import TemplateError
+
+    environment = _environment(template.parent, fmt)
+    writer = (HtmlWriter if fmt == "html" else MarkdownWriter)(book.deck, book.card_anchors.__getitem__)
+    context = _Context(book, writer, image_src).build()
+    try:
+        return environment.get_template(template.name).render(context)
+    except TemplateError as error:
+        line = getattr(error, "lineno", None)
+        where = f"{getattr(error, 'filename', None) or template}" + (f":{line}" if line else "")
+        raise DeckgenError(f"{where}: template error: {error.message or error}") from None
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9._/-]+")
+
+
+def token(value: str) -> str:
+    """Anchors, ids and image paths: characters that need no escaping in any format are passed
+    as they are, because Markdown escapes would be taken literally inside HTML attributes."""
+    return Markup(value) if _TOKEN.fullmatch(value) else value
+
+
+def png_data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+class _Context:
+    """The book as plain data for a template."""
+
+    def __init__(self, book: Book, writer, image_src: Callable[[Card], str]):
+        self.book, self.deck, self.writer, self.image_src = book, book.deck, writer, image_src
+
+    def build(self) -> dict:
+        deck = self.deck
+        return {
+            "format_version": 1,
+            "deck": {
+                "id": deck.id, "name": deck.name, "version": deck.version, "designer": deck.designer,
+                "credits": list(deck.credits), "description": self.writer.inline(deck.description),
+                "players": self.book.players, "play_time": deck.play_time, "total": deck.total,
+                "theme": self.book.theme, "accent": deck.back.accent,
+                "card_ratio": round(deck.card_size.height_mm / deck.card_size.width_mm, 4),
+            },
+            "suits": [self.suit(suit.id) | {"count": sum(c.count for c in deck.cards if c.suit == suit.id)}
+                      for suit in deck.suits],
+            "contents_anchor": token(self.book.contents_anchor),
+            "contents": [self.heading(heading) for heading in self.book.headings()],
+            "cover_cards": [self.card(CardEntry(card, self.book.card_anchor(card), None))
+                            for card in self.book.cover_cards],
+            "chapters": [self.chapter(chapter) for chapter in self.book.chapters],
+            "appendices": [self.appendix(appendix) for appendix in self.book.appendices],
+            "quickref": self.quickref(),
+        }
+
+    def heading(self, heading: Heading) -> dict:
+        return {"level": heading.level, "number": heading.number, "title": heading.title,
+                "label": heading.label, "anchor": token(heading.anchor), "rule_id": token(heading.rule_id)}
+
+    def link(self, link: RulingLink) -> dict:
+        return {"anchor": token(link.anchor), "label": link.label}
+
+    def suit(self, suit_id: str) -> dict:
+        suit = self.deck.suit(suit_id)
+        return {"id": suit.id, "name": suit.name, "symbol": suit.symbol, "color": suit.color}
+
+    def chapter(self, chapter: Chapter) -> dict:
+        return {
+            "heading": self.heading(chapter.heading),
+            "role": chapter.section.role,
+            "intro": self.writer.blocks(chapter.section.text),
+            "rules": [{"heading": self.heading(entry.heading), "id": token(entry.rule.id),
+                       "text": self.writer.blocks(entry.rule.text),
+                       "rulings": [self.link(link) for link in entry.rulings]}
+                      for entry in chapter.rules],
+            "components": self.components(chapter.components),
+            "variants": [self.variant(entry) for entry in chapter.variants],
+        }
+
+    def components(self, rows: tuple[ComponentRow, ...]) -> list[dict]:
+        return [{
+            "name": row.name, "description": self.writer.inline(row.description), "count": row.count,
+            "suits": [self.suit(suit) | {"count": count} for suit, count in row.by_suit],
+            "samples": [self.card(CardEntry(card, self.book.card_anchor(card), None)) for card in row.samples],
+        } for row in rows]
+
+    def variant(self, entry: VariantEntry) -> dict:
+        return {"id": entry.variant.id, "anchor": token(entry.anchor), "name": entry.variant.name,
+                "text": self.writer.blocks(entry.variant.text),
+                "options": [{"name": name, "value": value} for name, value in entry.options]}
+
+    def card(self, entry: CardEntry) -> dict:
+        card = entry.card
+        return {
+            "id": card.id, "anchor": token(entry.anchor), "name": card.name, "code": card.code,
+            "type_line": card.type_line, "count": card.count,
+            "suit": self.suit(card.suit) if card.suit else None,
+            "text": self.writer.blocks(card.text), "flavor": card.flavor,
+            "ruling": self.link(entry.ruling) if entry.ruling else None,
+            "image": token(self.image_src(card)),
+        }
+
+    def appendix(self, appendix: Appendix) -> dict:
+        return {
+            "heading": self.heading(appendix.heading),
+            "intro": self.writer.blocks(appendix.intro),
+            "card_groups": [{"heading": self.heading(group.heading), "intro": self.writer.blocks(group.intro),
+                             "layout": group.layout, "cards": [self.card(entry) for entry in group.cards]}
+                            for group in appendix.card_groups],
+            "rulings": [{
+                "id": token(entry.ruling.id), "number": entry.number, "anchor": token(entry.anchor),
+                "question": entry.ruling.question, "decision": self.writer.blocks(entry.ruling.decision),
+                "reason": entry.ruling.reason,
+                "rules": [{"anchor": token(rule.anchor), "label": f"§{rule.label}"} for rule in entry.rules],
+                "cards": [{"anchor": token(card.anchor), "label": card.card.name} for card in entry.cards],
+            } for entry in appendix.rulings],
+            "variants": [self.variant(entry) for entry in appendix.variants],
+        }
+
+    def quickref(self) -> dict | None:
+        quick = self.book.quickref
+        if quick is None:
+            return None
+        return {"heading": self.heading(quick.heading),
+                "entries": [{"title": entry.title, "text": self.writer.blocks(entry.text)}
+                            for entry in quick.entries],
+                "cards_heading": self.heading(quick.cards_heading),
+                "components": self.components(quick.components)}

@@ -1,0 +1,175 @@
+"""Deck markup (`generator.markup`) as HTML, Markdown and reportlab paragraph XML.
+
+Each writer escapes the deck's words for its format, so text such as
+`<script>` or `*` in a card name stays literal, and turns references into
+links to the rulebook's own anchors: `{card:...}` to the card reference,
+`{rule:...}` to the rule, `{suit:...}` into the suit's symbol in its colour.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Callable
+
+from markupsafe import Markup
+
+from .. import markup
+from ..model import Deck
+
+# Characters with a meaning anywhere in GitHub-flavoured Markdown inline text.
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
+# What starts a block at the start of a line: heading, quote, bullet, numbered item, setext underline.
+_MD_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d{1,9}[.)](?=\s|$)|=+(?=\s*$)|-{2,}(?=\s*$))")
+
+
+def md_escape(text: str) -> str:
+    """Plain text made literal in Markdown: inline specials everywhere, block markers at line starts."""
+    escaped = _MD_INLINE.sub(r"\\\1", text)
+    return "\n".join(_MD_LINE_START.sub(_escape_line_start, line) for line in escaped.split("\n"))
+
+
+def _escape_line_start(match: re.Match) -> str:
+    marker = match.group(2)
+    if marker[0].isdigit():
+        return f"{match.group(1)}{marker[:-1]}\\{marker[-1]}"
+    return f"{match.group(1)}\\{marker}"
+
+
+def rule_label(deck: Deck, rule_id: str) -> tuple[str, str]:
+    """(number, title) of a referenced rule, e.g. ("5.5", "Who wins a trick")."""
+    rule = deck.rule(rule_id)
+    return f"§{rule.number}", rule.title
+
+
+class _Writer:
+    """Shared walk over parsed markup; subclasses say how each piece is written."""
+
+    def __init__(self, deck: Deck, card_anchor: Callable[[str], str]):
+        self.deck = deck
+        self.card_anchor = card_anchor  # card reference target -> anchor
+
+    def inline(self, text: str) -> str:
+        """One line of markup (titles, table cells): lists and paragraphs flattened."""
+        return " ".join(self.spans(block.spans) if isinstance(block, markup.Paragraph)
+                        else " ".join(self.spans(item) for item in block.items)
+                        for block in markup.parse(text))
+
+    def spans(self, spans: tuple[markup.Inline, ...]) -> str:
+        return markup.render_spans(spans, self.text, self.emphasis, self.ref)
+
+    def ref(self, ref: markup.Ref) -> str:
+        if ref.kind == "card":
+            card = self.deck.card(ref.target)
+            return self.link(self.card_anchor(card.id), self.text(card.name), "card-ref")
+        if ref.kind == "suit":
+            suit = self.deck.suit(ref.target)
+            return self.suit(suit.symbol, suit.name, suit.color)
+        number, title = rule_label(self.deck, ref.target)
+        return self.link(ref.target, f"{self.text(number)} {self.emphasis(title, False)}", "rule-ref")
+
+    def text(self, text: str) -> str:
+        raise NotImplementedError
+
+    def emphasis(self, text: str, strong: bool) -> str:
+        raise NotImplementedError
+
+    def link(self, anchor: str, label: str, css_class: str) -> str:
+        raise NotImplementedError
+
+    def suit(self, symbol: str, name: str, color: str) -> str:
+        raise NotImplementedError
+
+
+class HtmlWriter(_Writer):
+    def blocks(self, text: str) -> Markup:
+        out = []
+        for block in markup.parse(text):
+            if isinstance(block, markup.Paragraph):
+                out.append(f"<p>{self.spans(block.spans)}</p>")
+            else:
+                items = "".join(f"<li>{self.spans(item)}</li>" for item in block.items)
+                out.append(f"<ul>{items}</ul>")
+        return Markup("\n".join(out))
+
+    def inline(self, text: str) -> Markup:
+        return Markup(super().inline(text))
+
+    def text(self, text: str) -> str:
+        return html.escape(text, quote=True)
+
+    def emphasis(self, text: str, strong: bool) -> str:
+        tag = "strong" if strong else "em"
+        return f"<{tag}>{self.text(text)}</{tag}>"
+
+    def link(self, anchor: str, label: str, css_class: str) -> str:
+        return f'<a class="{css_class}" href="#{html.escape(anchor, quote=True)}">{label}</a>'
+
+    def suit(self, symbol: str, name: str, color: str) -> str:
+        return (f'<span class="suit" style="color:{html.escape(color, quote=True)}" '
+                f'title="{self.text(name)}" role="img" aria-label="{self.text(name)}">{self.text(symbol)}</span>')
+
+
+class MarkdownWriter(_Writer):
+    def blocks(self, text: str) -> Markup:
+        out = []
+        for block in markup.parse(text):
+            if isinstance(block, markup.Paragraph):
+                out.append(self.spans(block.spans))
+            else:
+                out.append("\n".join(f"- {self.spans(item)}" for item in block.items))
+        return Markup("\n\n".join(out))
+
+    def inline(self, text: str) -> Markup:
+        return Markup(super().inline(text))
+
+    def spans(self, spans: tuple[markup.Inline, ...]) -> str:
+        written = super().spans(spans)
+        # Block markers only matter at the start of a paragraph or list item.
+        return _MD_LINE_START.sub(_escape_line_start, written) if spans and isinstance(spans[0], markup.Text) else written
+
+    def text(self, text: str) -> str:
+        return _MD_INLINE.sub(r"\\\1", text)
+
+    def emphasis(self, text: str, strong: bool) -> str:
+        mark = "**" if strong else "*"
+        return f"{mark}{self.text(text.strip())}{mark}"
+
+    def link(self, anchor: str, label: str, css_class: str) -> str:
+        return f"[{label}](#{anchor})"
+
+    def suit(self, symbol: str, name: str, color: str) -> str:
+        return self.text(symbol)
+
+
+class PdfWriter(_Writer):
+    """Reportlab paragraph XML. Glyphs the body font lacks are set in a font that has them."""
+
+    def __init__(self, deck: Deck, card_anchor: Callable[[str], str], fallback: Callable[[str], str],
+                 link_color: str):
+        super().__init__(deck, card_anchor)
+        self.fallback = fallback
+        self.link_color = link_color
+
+    def text(self, text: str) -> str:
+        return self.fallback(html.escape(text, quote=False))
+
+    def emphasis(self, text: str, strong: bool) -> str:
+        tag = "b" if strong else "i"
+        return f"<{tag}>{self.text(text)}</{tag}>"
+
+    def link(self, anchor: str, label: str, css_class: str) -> str:
+        return f'<a href="#{html.escape(anchor, quote=True)}" color="{self.link_color}">{label}</a>'
+
+    def suit(self, symbol: str, name: str, color: str) -> str:
+        return f'<font color="{color}">{self.text(symbol)}</font>'
+
+    def paragraphs(self, text: str) -> list[tuple[str, list[str]]]:
+        """Blocks as ("p", [xml]) or ("ul", [item xml, ...])."""
+        out: list[tuple[str, list[str]]] = []
+        for block in markup.parse(text):
+            if isinstance(block, markup.Paragraph):
+                out.append(("p", [self.spans(block.spans)]))
+            else:
+                out.append(("ul", [self.spans(item) for item in block.items]))
+        return out

@@ -1,0 +1,61 @@
+"""Where a validation problem lives: the TOML field, its line, and the card or rule it concerns.
+
+Checks work on the typed `Deck`, which no longer knows which TOML entry a card
+came from; `Locator` maps cards back to `cards[N]` or `card_sets[N]` so every
+problem points at the line a designer has to edit.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+from ..errors import Problem
+from ..loader import _LineFinder, slug
+from ..model import Card, Deck
+
+
+class Locator:
+    """Builds `Problem`s for one deck, with the field path and line filled in."""
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        text = deck.source.read_text(encoding="utf-8") if deck.source and deck.source.exists() else ""
+        self._lines = _LineFinder(text)
+        data = tomllib.loads(text) if text else {}
+        # A card listed under [[cards]] keeps its index; cards a [[card_sets]] table made do not,
+        # so they point at the set that made them.
+        self._card_fields: dict[str, str] = {}
+        for index, raw in enumerate(data.get("cards", ())):
+            self._card_fields.setdefault(raw.get("id") or slug(raw["name"]), f"cards[{index}]")
+        self.cards_field = "card_sets[0]" if data.get("card_sets") else "cards"
+        self._rule_fields: dict[str, str] = {}
+        for s_index, section in enumerate(data.get("sections", ())):
+            self._rule_fields[section["id"]] = f"sections[{s_index}]"
+            for r_index, rule in enumerate(section.get("rules", ())):
+                self._rule_fields[rule["id"]] = f"sections[{s_index}].rules[{r_index}]"
+        self._variant_fields = {v["id"]: f"variants[{i}]" for i, v in enumerate(data.get("variants", ()))}
+
+    def card_field(self, card: Card, attribute: str = "") -> str:
+        field = self._card_fields.get(card.id, self.cards_field)
+        return f"{field}.{attribute}" if attribute and field.startswith("cards[") else field
+
+    def rule_field(self, rule_id: str, attribute: str = "") -> str:
+        field = self._rule_fields.get(rule_id, "sections")
+        return f"{field}.{attribute}" if attribute else field
+
+    def variant_field(self, variant_id: str) -> str:
+        return self._variant_fields.get(variant_id, "variants")
+
+    def line(self, field: str) -> int | None:
+        """The line of a field path; a whole array of tables ("cards") points at its first entry."""
+        return self._lines(field) or self._lines(f"{field}[0]") if field else None
+
+    def problem(self, field: str, message: str, hint: str = "", severity: str = "error") -> Problem:
+        return Problem(message, field=field, line=self.line(field),
+                       severity=severity, file=self.deck.source, hint=hint)
+
+    def card_problem(self, card: Card, message: str, hint: str = "", severity: str = "error",
+                     attribute: str = "") -> Problem:
+        """A problem about one card; the message starts with the card's name and code."""
+        return self.problem(self.card_field(card, attribute), f"card {card.name!r} ({card.code}): {message}",
+                            hint, severity)

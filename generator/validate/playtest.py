@@ -1,0 +1,620 @@
+"""Playtests by simulation: can the game still end, and is it fair?
+
+Games are played by the engines' bots through `generator.games.simulate.play_game` (the
+one simulator; its `observe` hook lets us count card plays and lead changes). The work
+is a flat list of `Task`s, each a chunk of games of one (setting, player count), run by a
+process pool. Game `i` of a player count uses `game_seed(run_seed, i)` with `run_seed`
+derived from (seed, player count), so a game's result does not depend on which worker
+played it, and every figure is a sum of integers over games: any split into chunks and
+any number of workers give identical figures. A chunk returns a `Tally` of counters,
+never the games, so memory stays flat however many games are played. Running sweeps on
+Dask or Ray later means mapping `play_chunk` over `tasks(...)` and merging the tallies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import sysconfig
+import traceback
+from statistics import NormalDist
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
+
+from ..errors import DeckgenError, OptionError, Problem
+from ..games.base import Game, GameState, game_for
+from ..games.bots import BOT_KINDS
+from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
+from ..games.simulate import _distribution, derive_seed, game_seed, play_game
+from ..loader import load_deck
+from ..model import Card, Deck
+from .locate import Locator
+from .stats import Z95, bonferroni_z, histogram_bins, wilson
+
+DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
+BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
+CAPPED_WARNING_SHARE = 0.10  # a share of games stopped by the length cap surely above this is worth a warning
+EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
+NEVER_PLAYED_MIN_GAMES = 20  # fewer games say little about a card never played
+BALANCE_MIN_GAMES = 20  # below this, intervals are too wide and too rough to accuse a seat
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Engine parameters to play with: the deck's own, a variant's, or a point of a sweep."""
+
+    name: str
+    params: Mapping[str, Any]
+    variant: str | None = None
+
+
+def _value(text: str) -> Any:
+    """A sweep value as TOML would read it: true/false, a whole number, a decimal, else text."""
+    text = text.strip()
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_sweeps(sweeps: Sequence[str]) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """`players=3..6`, `players=3,5`, `bid_restriction=none,every-round`: the grid of parameter
+    overrides (one dict per point) and the player counts, if swept."""
+    axes: list[tuple[str, list[Any]]] = []
+    players: list[int] | None = None
+    for sweep in sweeps:
+        key, sep, values = sweep.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise OptionError(f"--sweep {sweep!r}: write NAME=V1,V2 or players=LOW..HIGH")
+        if key == "players":
+            try:
+                if ".." in values:
+                    low, high = (int(v) for v in values.split(".."))
+                    players = list(range(low, high + 1))
+                else:
+                    players = [int(v) for v in values.split(",")]
+            except ValueError:
+                raise OptionError(f"--sweep {sweep!r}: player counts are whole numbers, e.g. players=3..6") from None
+            if not players:
+                raise OptionError(f"--sweep {sweep!r}: the range is empty")
+            continue
+        axes.append((key, [_value(v) for v in values.split(",") if v.strip()]))
+    grid = [dict(zip([k for k, _ in axes], point)) for point in product(*[v for _, v in axes])]
+    return grid, players
+
+
+def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collection[str] = ()
+                 ) -> tuple[list[Setting], list[int]]:
+    """What to play: with sweeps, each point of the grid; without, the deck's rules and each
+    variant but those in `skip_variants`."""
+    grid, players = parse_sweeps(sweeps)
+    counts = players or list(range(deck.min_players, deck.max_players + 1))
+    if any(grid):
+        return [Setting(", ".join(f"{k}={v}" for k, v in point.items()), point) for point in grid], counts
+    settings = [Setting("deck rules", {})]
+    if not sweeps:
+        settings += [Setting(f"variant {v.id}", dict(v.params), v.id) for v in deck.variants
+                     if v.id not in skip_variants]
+    return settings, counts
+
+
+@dataclass(frozen=True)
+class Task:
+    """A chunk of games: plain data, so any executor (a process pool today, Dask or Ray
+    tomorrow) can ship it."""
+
+    deck_path: str
+    setting: int
+    params: Mapping[str, Any]
+    players: int
+    run_seed: int
+    start: int
+    stop: int
+    bot: str
+
+
+@dataclass(frozen=True)
+class Failure:
+    kind: str  # "setting", "engine error", "no legal action", "endless"
+    index: int
+    seed: int
+    message: str
+
+
+FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
+
+
+class Tally:
+    """Counters over games of one (setting, player count): merge-able in any order."""
+
+    def __init__(self, players: int, lower_score_wins: bool = False, tracks_cards: bool = False):
+        self.players = players
+        self.lower_score_wins = lower_score_wins
+        self.tracks_cards = tracks_cards
+        self.games = 0  # games that finished or were capped (failures are counted apart)
+        self.capped = 0
+        self.failures: Counter[str] = Counter()
+        self.examples: list[Failure] = []
+        self.wins = [0] * players  # won or shared the win
+        self.outright = [0] * players
+        self.seat_score_sum = [0] * players
+        self.scores: Counter[int] = Counter()
+        self.margins: Counter[int] = Counter()
+        self.lengths: Counter[int] = Counter()  # player decisions per game
+        self.lead_changes: Counter[int] = Counter()
+        self.card_plays: Counter[str] = Counter()  # times played, all games
+        self.card_games: Counter[str] = Counter()  # games in which anyone played it
+        self.card_seat_games: Counter[str] = Counter()  # (seat, game) pairs where the seat played it
+        self.card_seat_wins: Counter[str] = Counter()  # ... and that seat won
+
+    def add_game(self, scores: Sequence[int], winners: Sequence[int], reason: str, decisions: int,
+                 lead_changes: int, plays: Sequence[Counter[str]]) -> None:
+        self.games += 1
+        if reason != "finished":
+            self.capped += 1
+        for seat in winners:
+            self.wins[seat] += 1
+        if len(winners) == 1:
+            self.outright[winners[0]] += 1
+        for seat, score in enumerate(scores):
+            self.seat_score_sum[seat] += score
+            self.scores[score] += 1
+        best = [scores[s] for s in winners]
+        rest = [score for seat, score in enumerate(scores) if seat not in winners]
+        if best and rest:
+            self.margins[abs(best[0] - (min(rest) if self.lower_score_wins else max(rest)))] += 1
+        elif best:
+            self.margins[0] += 1
+        self.lengths[decisions] += 1
+        self.lead_changes[lead_changes] += 1
+        self.card_games.update({code for played in plays for code in played})
+        for seat, played in enumerate(plays):
+            for code, times in played.items():
+                self.card_plays[code] += times
+                self.card_seat_games[code] += 1
+                if seat in winners:
+                    self.card_seat_wins[code] += 1
+
+    def add_failure(self, failure: Failure, games: int = 1) -> None:
+        self.failures[failure.kind] += games
+        self.examples.append(failure)
+        self._trim()
+
+    def _trim(self) -> None:
+        kept: list[Failure] = []
+        for kind in FAILURE_KINDS:
+            kept += sorted((f for f in self.examples if f.kind == kind), key=lambda f: f.index)[:EXAMPLES]
+        self.examples = kept
+
+    def merge(self, other: "Tally") -> None:
+        self.tracks_cards = self.tracks_cards or other.tracks_cards
+        self.games += other.games
+        self.capped += other.capped
+        self.failures.update(other.failures)
+        self.examples += other.examples
+        self._trim()
+        for seat in range(self.players):
+            self.wins[seat] += other.wins[seat]
+            self.outright[seat] += other.outright[seat]
+            self.seat_score_sum[seat] += other.seat_score_sum[seat]
+        for mine, theirs in ((self.scores, other.scores), (self.margins, other.margins),
+                             (self.lengths, other.lengths), (self.lead_changes, other.lead_changes),
+                             (self.card_plays, other.card_plays), (self.card_games, other.card_games),
+                             (self.card_seat_games, other.card_seat_games),
+                             (self.card_seat_wins, other.card_seat_wins)):
+            mine.update(theirs)
+
+    @property
+    def played(self) -> int:
+        return self.games + sum(self.failures.values())
+
+    def seat_rows(self, z: float = Z95) -> list[dict]:
+        """Wins by seat with Wilson intervals at `z` (95% by default)."""
+        rows = []
+        for seat in range(self.players):
+            low, high = wilson(self.wins[seat], self.games, z)
+            rows.append({"seat": seat + 1, "wins": self.wins[seat], "outright": self.outright[seat],
+                         "win_rate": round(self.wins[seat] / self.games, 4) if self.games else None,
+                         "low": round(low, 4), "high": round(high, 4),
+                         "mean_score": round(self.seat_score_sum[seat] / self.games, 2) if self.games else None})
+        return rows
+
+    def fair_share(self) -> float:
+        """The win rate every seat would have in a fair game: all wins (shared ones counted per
+        winner) spread evenly over the seats."""
+        return sum(self.wins) / (self.games * self.players) if self.games else 0.0
+
+    def card_rows(self, deck: Deck) -> list[dict]:
+        """Per card that can be played: how often, in what share of games, and how the win rate
+        of the seat that played it compares with the average seat's (`lift`)."""
+        seat_games = self.games * self.players
+        base = sum(self.wins) / seat_games if seat_games else 0.0
+        by_rule = PROFILES[deck.engine].never_played
+        rows = []
+        for card in deck.cards:
+            if by_rule(card):
+                continue
+            played_in = self.card_seat_games[card.code]
+            rate = self.card_seat_wins[card.code] / played_in if played_in else None
+            rows.append({"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
+                         "games_share": round(self.card_games[card.code] / self.games, 4) if self.games else 0.0,
+                         "win_rate_when_played": round(rate, 4) if rate is not None else None,
+                         "lift": round(rate - base, 4) if rate is not None else None})
+        return rows
+
+    def as_dict(self, deck: Deck) -> dict:
+        data = {
+            "games": self.played, "completed": self.games, "capped": self.capped,
+            "failures": dict(self.failures),
+            "examples": [{"kind": f.kind, "game": f.index + 1, "seed": f.seed, "message": f.message}
+                         for f in self.examples],
+            "seats": self.seat_rows(), "fair_share": round(self.fair_share(), 4),
+            "scores": _distribution(self.scores), "winning_margin": _distribution(self.margins),
+            "length": _distribution(self.lengths),
+            "length_histogram": histogram_bins(self.lengths),
+            "lead_changes": _distribution(self.lead_changes),
+        }
+        if self.tracks_cards:
+            data["cards"] = self.card_rows(deck)
+        return data
+
+
+# -- one chunk of games (runs in a worker process) --------------------------------------------
+
+_GAMES: dict[tuple, Game] = {}
+
+
+def _game(deck_path: str, params: Mapping[str, Any]) -> Game:
+    """The engine for a deck file and parameters, built once per worker process."""
+    path = Path(deck_path)
+    key = (deck_path, path.stat().st_mtime_ns, json.dumps(params, sort_keys=True, default=str))
+    if key not in _GAMES:
+        _GAMES[key] = game_for(load_deck(path), params)
+    return _GAMES[key]
+
+
+class _Watcher:
+    """Follows one game through `play_game`'s observe hook: the leader over time and the cards
+    each seat played."""
+
+    def __init__(self, game: Game, players: int):
+        self.game = game
+        self.state: GameState | None = None
+        profile = PROFILES[game.id]
+        self.by_turns = not profile.lead_by_rounds
+        self.scores = profile.scores
+        self.card_plays = profile.card_plays
+        self.lower_wins = game.lower_score_wins
+        self.leader: int | None = None
+        self.changes = 0
+        self.previous_player = -1
+        self.plays = [Counter() for _ in range(players)]
+
+    def __call__(self, state: GameState, player: int, action) -> None:
+        self.state = state
+        if player < 0:
+            return
+        if self.by_turns and player == 0 and self.previous_player != 0:
+            self.see_scores(self.scores(state))
+        self.previous_player = player
+        if self.card_plays is not None:
+            for code in self.card_plays(self.game, state, player, action):
+                self.plays[player][code] += 1
+
+    def see_scores(self, scores: Sequence[int]) -> None:
+        best = min(scores) if self.lower_wins else max(scores)
+        leaders = [seat for seat, score in enumerate(scores) if score == best]
+        if len(leaders) == 1:
+            if self.leader is not None and leaders[0] != self.leader:
+                self.changes += 1
+            self.leader = leaders[0]
+
+    def finish(self, scores: Sequence[int]) -> int:
+        if not self.by_turns and self.state is not None:
+            for entry in self.state.summary().get("rounds", ()):
+                totals = entry.get("columns", {}).get("total")
+                if totals and not entry.get("in_progress"):
+                    self.see_scores(totals)
+        self.see_scores(scores)
+        return self.changes
+
+
+def _where(error: BaseException) -> str:
+    """The innermost frame outside Python's own library in a traceback: file:line function."""
+    libraries = tuple({sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]})
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(libraries)]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    return f" at {Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+
+
+def _classify(error: Exception, state: GameState | None, index: int, seed: int) -> Failure:
+    if state is not None and state.current_player() >= 0:
+        try:
+            stuck = not state.legal_actions()
+        except Exception:  # noqa: BLE001 - a state that cannot even list its actions is itself the finding
+            stuck = False
+        if stuck:
+            summary = state.summary()
+            return Failure("no legal action", index, seed,
+                           f"{state.player_name(state.current_player())} is to act but has no legal action "
+                           f"(scores {summary.get('scores')})")
+    if isinstance(error, DeckgenError) and "declared length" in str(error):
+        return Failure("endless", index, seed, str(error))
+    return Failure("engine error", index, seed, f"{type(error).__name__}: {error}{_where(error)}")
+
+
+def play_chunk(task: Task) -> Tally:
+    """Play games task.start..task.stop-1 of one (setting, player count) and count them."""
+    try:
+        game = _game(task.deck_path, task.params)
+        game.check_players(task.players)
+        bots = [_bot_kind(game, task.bot)] * task.players
+    except DeckgenError as error:
+        tally = Tally(task.players)
+        tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
+        return tally
+    tally = Tally(task.players, game.lower_score_wins, tracks_cards=PROFILES[game.id].card_plays is not None)
+    for index in range(task.start, task.stop):
+        seed = game_seed(task.run_seed, index)
+        watcher = _Watcher(game, task.players)
+        try:
+            record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
+        except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed
+            tally.add_failure(_classify(error, watcher.state, index, seed))
+            continue
+        tally.add_game(record.scores, record.winners, record.reason, record.decisions,
+                       watcher.finish(record.scores), watcher.plays)
+    return tally
+
+
+def _bot_kind(game: Game, wanted: str) -> str:
+    """The wanted bot, or "random" for an engine without a heuristic player."""
+    if wanted == "random":
+        return wanted
+    try:
+        game.bot(wanted, random.Random(0))
+    except DeckgenError:
+        return "random"
+    return wanted
+
+
+def _quidditch_v2_plays(game: Game, state: GameState, player: int, action: Any) -> Sequence[str]:
+    """A card played from hand; the Golden Snitch, however it came (from hand or by a Search),
+    counts once per showdown for the player whose turn it is, when that player shows Seekers."""
+    if isinstance(action, Play) and action.card != SNITCH:
+        return (game.facts[action.card].code,)
+    if isinstance(action, Reveal) and player == state.active:
+        return (game.facts[SNITCH].code,)
+    return ()
+
+
+@dataclass(frozen=True)
+class EngineProfile:
+    """What the playtest knows about an engine beyond the generic Game API."""
+
+    # Compare the leader after each round the summary lists with totals (trick games), rather
+    # than at the start of each cycle of turns (one long match).
+    lead_by_rounds: bool = False
+    # function(game, state, player, action) -> codes of the cards that action puts into play;
+    # set for games where playing a card is a choice (Dvorak decks), to count card usage.
+    card_plays: Callable[[Game, GameState, int, Any], Sequence[str]] | None = None
+    # The card whose entry into play is the only way a game ends.
+    ending_card: str | None = None
+    # Cards the rules never let anyone play (shown, or always in play).
+    never_played: Callable[[Card], bool] = lambda card: False
+    # The scores so far; the engine's summary() by default, a cheaper read where the state
+    # keeps them (sampled once per cycle of turns, it is the watcher's main cost).
+    scores: Callable[[GameState], Sequence[int]] = lambda state: state.summary()["scores"]
+
+
+PROFILES: dict[str, EngineProfile] = {
+    "wizard": EngineProfile(lead_by_rounds=True),
+    "wizard-hearts": EngineProfile(lead_by_rounds=True),
+    "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)]),
+    "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
+                                  never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",
+                                  scores=lambda state: state.score),
+}
+
+
+# -- a whole playtest -------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    """The figures of one (setting, player count)."""
+
+    setting: Setting
+    players: int
+    run_seed: int
+    tally: Tally
+
+
+@dataclass
+class Playtest:
+    deck: Deck
+    seed: int
+    games: int
+    bot: str
+    runs: list[Run] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"seed": self.seed, "games_per_run": self.games, "bot": self.bot,
+                "runs": [{"setting": run.setting.name, "params": dict(run.setting.params),
+                          "variant": run.setting.variant, "players": run.players, "run_seed": run.run_seed,
+                          **run.tally.as_dict(self.deck)} for run in self.runs]}
+
+
+def run_seed(seed: int, players: int) -> int:
+    return derive_seed(seed, "players", players)
+
+
+def tasks(deck: Deck, settings: Sequence[Setting], counts: Sequence[int], games: int, seed: int, bot: str,
+          chunk: int) -> Iterator[Task]:
+    for setting_index, setting in enumerate(settings):
+        for players in counts:
+            for start in range(0, games, chunk):
+                yield Task(str(deck.source), setting_index, dict(setting.params), players,
+                           run_seed(seed, players), start, min(start + chunk, games), bot)
+
+
+def _execute(all_tasks: list[Task], workers: int) -> Iterator[tuple[Task, Tally]]:
+    if workers <= 1 or len(all_tasks) == 1:
+        for task in all_tasks:
+            yield task, play_chunk(task)
+        return
+    # Build each engine once here: forked workers inherit them instead of each building its own.
+    for task in {(t.deck_path, json.dumps(t.params, sort_keys=True, default=str)): t for t in all_tasks}.values():
+        try:
+            _game(task.deck_path, task.params)
+        except DeckgenError:
+            pass  # the workers report it, game by game
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(play_chunk, task): task for task in all_tasks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int | None = None,
+             sweeps: Sequence[str] = (), bot: str = "heuristic",
+             progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = ()) -> Playtest:
+    """Play `games` games per setting and player count; report dead ends and balance figures.
+    `progress(done, total)` is called as chunks of games finish; `skip_variants` are left out
+    (their composition is already known to be broken)."""
+    if bot not in BOT_KINDS:
+        raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
+    if deck.source is None:
+        raise DeckgenError(f"deck {deck.id!r} has no file, so worker processes cannot load it")
+    settings, counts = settings_for(deck, sweeps, skip_variants)
+    workers = max(1, workers or os.cpu_count() or 1)
+    per_run = len(settings) * len(counts)
+    # Enough chunks to keep every worker busy (about four each), none so big that a progress bar stalls.
+    chunk = max(1, min(50, games, games * per_run // (workers * 4)))
+    all_tasks = list(tasks(deck, settings, counts, games, seed, bot, chunk))
+    totals: dict[tuple[int, int], Tally] = {}
+    done = 0
+    for task, tally in _execute(all_tasks, workers):
+        key = (task.setting, task.players)
+        if key in totals:
+            totals[key].merge(tally)
+        else:
+            totals[key] = tally
+        done += task.stop - task.start
+        if progress:
+            progress(done, games * per_run)
+    result = Playtest(deck, seed, games, bot)
+    for setting_index, setting in enumerate(settings):
+        for players in counts:
+            result.runs.append(Run(setting, players, run_seed(seed, players), totals[setting_index, players]))
+    result.problems = _problems(deck, result)
+    return result
+
+
+# -- findings ---------------------------------------------------------------------------------
+
+def _replay_hint(deck: Deck, run: Run, failure: Failure, bot: str) -> str:
+    if failure.kind == "setting":
+        return "fix the parameter, or narrow the sweep"
+    if run.setting.params and run.setting.variant is None:
+        return (f"replay: play_game(game_for(deck, {dict(run.setting.params)}), {run.players}, "
+                f"seed={failure.seed}, bots=[{bot!r}] * {run.players})")
+    variant = f" --variant {run.setting.variant}" if run.setting.variant else ""
+    return (f"replay: deckgen simulate {deck.id} --players {run.players} --seed {run.run_seed} "
+            f"--games {failure.index + 1} --bot {bot}{variant} (the last game is the one)")
+
+
+def _problems(deck: Deck, result: Playtest) -> list[Problem]:
+    locate = Locator(deck)
+    # Every seat of every run is one test of fairness: together they may raise a false alarm
+    # at most 5% of the time.
+    seat_z = bonferroni_z(sum(run.players for run in result.runs))
+    problems = []
+    for run in result.runs:
+        tally = run.tally
+        field = locate.variant_field(run.setting.variant) if run.setting.variant else (
+            "engine" if run.setting.params else "deck.engine")
+        where = f"{run.setting.name}, {run.players} players"
+        for kind in FAILURE_KINDS:
+            if not tally.failures[kind]:
+                continue
+            example = next(f for f in tally.examples if f.kind == kind)
+            seeds = ", ".join(f"game {f.index + 1} seed {f.seed}" for f in tally.examples if f.kind == kind)
+            lead = {"setting": "the engine refuses this setting",
+                    "engine error": "the engine failed",
+                    "no legal action": "dead end: a player had no legal action",
+                    "endless": "a game ran past the engine's declared maximum length"}[kind]
+            count = "" if kind == "setting" else f" in {tally.failures[kind]} of {tally.played} games ({seeds})"
+            problems.append(locate.problem(field, f"{where}: {lead}{count}: {example.message}",
+                                           hint=_replay_hint(deck, run, example, result.bot)))
+        if tally.games and tally.capped == tally.games:
+            problems.append(locate.problem(
+                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
+                hint="the game cannot end with this setting: check how it is meant to finish"))
+        elif tally.games and wilson(tally.capped, tally.games)[0] > CAPPED_WARNING_SHARE:
+            problems.append(locate.problem(
+                field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
+                       "stopped at the engine's length cap instead of ending by the rules",
+                hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
+                     "may never end at a real table", severity="warning"))
+        problems += _seat_balance(locate, field, where, tally, seat_z)
+        problems += _card_usage(deck, locate, field, where, tally, result.bot)
+    return problems
+
+
+def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tally, bot: str) -> list[Problem]:
+    if not tally.tracks_cards or not tally.games:
+        return []
+    profile = PROFILES[deck.engine]
+    problems = []
+    ending = deck.find_card(profile.ending_card) if profile.ending_card else None
+    if ending is not None and not tally.card_plays[ending.code]:
+        problems.append(locate.problem(
+            field, f"{where}: the {ending.name} never entered play in {tally.games} games, and it is the only "
+                   "way a game ends", hint="check what keeps it out: where it starts, the turn cap, the deck size"))
+    # Heuristic bots skip cards they undervalue; only random bots, which try every legal
+    # action, make a card never played a sign that it cannot be played.
+    never = never_played(deck, tally)
+    if bot == "random" and never and tally.games >= NEVER_PLAYED_MIN_GAMES:
+        problems.append(locate.problem(
+            field, f"{where}: never played in {tally.games} games of random play: {', '.join(never)}",
+            hint="random bots try every legal play, so these cards may be unplayable: check their conditions",
+            severity="warning"))
+    return problems
+
+
+def never_played(deck: Deck, tally: Tally) -> list[str]:
+    """Names of the cards nobody played, leaving out the ending card and cards never played by rule."""
+    profile = PROFILES[deck.engine]
+    return [card.name for card in deck.cards
+            if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
+
+
+def _seat_balance(locate: Locator, field: str, where: str, tally: Tally, z: float) -> list[Problem]:
+    """A warning for each seat whose win rate misses the fair share even by an interval at `z`."""
+    if tally.games < BALANCE_MIN_GAMES or tally.players < 2:
+        return []
+    share = tally.fair_share()
+    confidence = 1 - 2 * (1 - NormalDist().cdf(z))
+    problems = []
+    for row in tally.seat_rows(z=z):
+        if row["low"] > share or row["high"] < share:
+            side = "more" if row["low"] > share else "less"
+            problems.append(locate.problem(
+                field, f"{where}: seat {row['seat']} wins {row['win_rate']:.1%} of {tally.games} games, "
+                       f"{side} than a fair {share:.1%} even allowing for chance ({confidence:.2%} interval "
+                       f"{row['low']:.1%}-{row['high']:.1%})",
+                hint="look at who starts and who deals; bots play every seat the same way", severity="warning"))
+    return problems

@@ -1,0 +1,208 @@
+"""The validator's outputs: a terminal summary (problems first, then figures), an HTML report
+with inline SVG charts, and the `deckgen build` step that writes both for every deck."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator
+
+from ..errors import InvalidDeck, Problem
+from ..model import Deck
+from ..output import write_text
+from . import charts
+from .playtest import BUILD_GAMES
+
+if TYPE_CHECKING:
+    from . import DeckReport, Report
+    from .playtest import Run
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "validate"
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress bar on stderr while playtests run, one line per deck; nothing when stderr
+    is not a terminal (pipes, CI, tests)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, int] = {}
+
+        def advance(label: str, done: int, total: int) -> None:
+            if label not in tasks:
+                tasks[label] = bar.add_task(label, total=total)
+            bar.update(tasks[label], completed=done)
+
+        yield advance
+
+
+def problem_line(problem: Problem) -> str:
+    """`file:line: severity: field: message`, the way compilers write it, without the hint."""
+    where = str(problem.file) if problem.file else "<input>"
+    if problem.line:
+        where += f":{problem.line}"
+    field = f"{problem.field}: " if problem.field else ""
+    return f"{where}: {problem.severity}: {field}{problem.message}"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def _points(lift: float | None) -> str:
+    """A difference of win rates in percentage points: +4, -12, ±0."""
+    if lift is None:
+        return ""
+    points = round(lift * 100)
+    return f"{points:+d}" if points else "±0"
+
+
+def run_title(run: "Run") -> str:
+    return f"{run.setting.name}, {run.players} players"
+
+
+def _run_table(deck: Deck, runs: list["Run"]) -> list[str]:
+    """One line per (setting, player count); intervals and card figures are in --json and --report."""
+    width = max(len(run.setting.name) for run in runs)
+    lines = [f"  {'setting':<{width}}  players  games  capped  failed  {'moves (5-95%)':<18}  leads  margin"
+             "  wins by seat (fair share, 95% interval ±)"]
+    for run in runs:
+        data = run.tally.as_dict(deck)
+        row = (f"  {run.setting.name:<{width}}  {run.players:>7}  {data['games']:>5}  {data['capped']:>6}  "
+               f"{sum(data['failures'].values()):>6}  ")
+        if data["completed"]:
+            length = data["length"]
+            spread = max(max(seat["win_rate"] - seat["low"], seat["high"] - seat["win_rate"]) for seat in data["seats"])
+            wins = "/".join(f"{seat['win_rate'] * 100:.0f}" for seat in data["seats"])
+            moves = f"{length['p50']} ({length['p5']}-{length['p95']})"
+            row += (f"{moves:<18}  {data['lead_changes']['mean']:>5}  {data['winning_margin']['p50']:>6}  "
+                    f"{wins}% ({_percent(data['fair_share'])}, ±{spread * 100:.0f})")
+        lines.append(row.rstrip())
+    return lines
+
+
+def _card_lines(deck: Deck, run: "Run") -> list[str]:
+    from .playtest import never_played
+
+    played = sorted((row for row in run.tally.card_rows(deck) if row["plays"]), key=lambda row: -row["games_share"])
+
+    def card(row: dict) -> str:
+        lift = "" if row["lift"] is None else f" ({_points(row['lift'])})"
+        return f"{row['name']} {_percent(row['games_share'])}{lift}"
+
+    lines = [f"  cards, {run_title(run)}: share of games a card was played in (its player's win rate "
+             "against the average, in points)",
+             "    most: " + "; ".join(card(row) for row in played[:5]),
+             "    least: " + "; ".join(card(row) for row in played[-5:])]
+    never = never_played(deck, run.tally)
+    if never:
+        lines.append(f"    never played by these bots: {', '.join(never)}")
+    return lines
+
+
+def problems_text(report: "DeckReport") -> list[str]:
+    """Every problem with its fix, then the deck's status line."""
+    lines = []
+    for problem in report.sorted_problems():
+        lines.append(problem_line(problem))
+        if problem.hint:
+            lines.append(f"    fix: {problem.hint}")
+    if report.unreadable:
+        status = "unreadable"
+    elif report.problems:
+        status = f"{len(report.errors)} error(s), {len(report.warnings)} warning(s)"
+    else:
+        status = "ok"
+    lines.append(f"{report.ref}: {status}")
+    return lines
+
+
+def figures_text(report: "DeckReport") -> list[str]:
+    """Composition by player count and the playtest table."""
+    per_players = report.composition.get("per_players", {})
+    lines = []
+    if per_players or report.note or report.playtest:
+        lines.append(f"{report.deck.id if report.deck else report.ref}:")
+    if per_players:
+        counts = list(per_players)
+        names = list(dict.fromkeys(name for figures in per_players.values() for name in figures))
+        lines.append("  " + f"{'players':<14}" + "".join(f"{n:>6}" for n in counts))
+        for name in names:
+            lines.append("  " + f"{name:<14}" + "".join(f"{per_players[n].get(name, '-'):>6}" for n in counts))
+    if report.note:
+        lines.append(f"  {report.note}")
+    if report.playtest:
+        playtest = report.playtest
+        lines.append(f"  playtest: {playtest.games} games per setting and player count, {playtest.bot} bots, "
+                     f"seed {playtest.seed}")
+        lines += _run_table(playtest.deck, playtest.runs)
+        for run in playtest.runs:
+            if run.tally.tracks_cards and run.tally.games and not run.setting.params:
+                lines += _card_lines(playtest.deck, run)
+    return lines
+
+
+def report_text(report: "Report") -> str:
+    """Problems of every deck first, then the figures."""
+    lines = [line for deck in report.decks for line in problems_text(deck)]
+    figures = [line for deck in report.decks for line in figures_text(deck)]
+    return "\n".join(lines + ([""] + figures if figures else []))
+
+
+# -- HTML ---------------------------------------------------------------------------------------
+
+def _run_view(deck: Deck, run: "Run") -> dict:
+    data = run.tally.as_dict(deck)
+    view = {"title": run_title(run), "setting": run.setting.name, "players": run.players, "data": data, "params": dict(run.setting.params), "run_seed": run.run_seed}
+    if data["completed"]:
+        view["length_chart"] = charts.histogram(data["length_histogram"], f"Game length, {run_title(run)}",
+                                                "moves per game")
+        view["seat_chart"] = charts.intervals(
+            [(f"seat {row['seat']}", row["win_rate"], row["low"], row["high"]) for row in data["seats"]],
+            f"Win rate by seat, {run_title(run)}", reference=data["fair_share"])
+    if data.get("cards"):
+        rows = sorted(data["cards"], key=lambda row: -row["games_share"])
+        peak = max(row["games_share"] for row in rows) or 1
+        view["card_chart"] = charts.bars(
+            [(row["name"], row["games_share"] / peak,
+              _percent(row["games_share"]) + ("" if row["lift"] is None else f" ({_points(row['lift'])})"))
+             for row in rows], f"Card usage, {run_title(run)}")
+    return view
+
+
+def report_html(report: "DeckReport") -> str:
+    import jinja2
+
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                                     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    deck = report.deck
+    runs = [_run_view(deck, run) for run in report.playtest.runs] if report.playtest else []
+    return environment.get_template("report.html.j2").render(
+        report=report, deck=deck, problems=report.sorted_problems(), runs=runs, percent=_percent,
+        playtest=report.playtest, per_players=report.composition.get("per_players", {}))
+
+
+def write_report(report: "DeckReport", out_dir: Path) -> list[Path]:
+    """validation.html and validation.json for one deck into out_dir."""
+    html = write_text(out_dir / "validation.html", report_html(report))
+    data = write_text(out_dir / "validation.json", json.dumps(report.as_dict(), indent=1, ensure_ascii=False) + "\n")
+    return [html, data]
+
+
+def build_validation(deck: Deck, out_dir: Path) -> list[Path]:
+    """The build step: validate with a short playtest, write the report, and stop the deck's
+    build when an error is found (so nothing broken gets printed)."""
+    from . import validate_deck
+
+    report = validate_deck(deck.source, simulate=BUILD_GAMES)
+    if report.errors:
+        raise InvalidDeck(report.errors)
+    return write_report(report, out_dir)

@@ -1,0 +1,386 @@
+"""MUSHcode export: escaping rules, and both export styles replayed on a real TinyMUX server.
+
+The server tests paste the export into TinyMUX (Debian's ``tinymux`` package, started by
+tests/mushserver.py on 127.0.0.1) and read every card back. Without TinyMUX they are skipped,
+except on CI (``CI`` set), where a missing server is a failure: run .ci/install-tinymux.sh.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.export.mush import (
+    MAX_LINE_BYTES,
+    SLASH_LOOKALIKE,
+    deck_object_name,
+    dvorak_card,
+    escape_mush,
+    render_dvorak,
+    render_softcode,
+)
+from tests.mushserver import MushClient, MushServer, tinymux_installed
+
+
+@dataclass(frozen=True)
+class FakeCard:
+    name: str
+    code: str
+    kind: str
+    type_line: str
+    text: str = ""
+    flavor: str = ""
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class FakeDeck:
+    id: str
+    name: str
+    cards: tuple[FakeCard, ...] = ()
+
+
+# Everything that could be evaluated, split, squeezed or garbled on the way in.
+HOSTILE_CARDS = (
+    FakeCard(
+        "[pemit(*wizard,hi)]",
+        "H01",
+        "seeker",
+        "Thing - Player",
+        'Literal %r, 100% and %%, a \\ backslash, {braces}; semicolon, comma, (parens), a/slash, "double" \'single\'',
+    ),
+    FakeCard(
+        "Either/Or",
+        "H02",
+        "action",
+        "Action - Spell",
+        "First line\nSecond line\n\nFourth line after a blank one",
+        "Flavour: with a colon",
+        count=2,
+    ),
+    FakeCard("  Spaced  Out  ", "H03", "thing", "Thing", "  two  leading, double  and trailing spaces  "),
+    FakeCard(
+        "Ωmega é ü ß",
+        "H04",
+        "wizard",
+        "Thing - Wizard",
+        "Greek αβγ ΔΣΩ, German Straße, suits ♠♥♦♣, a playing card beyond the BMP 🂡",
+        "Déjà vu",
+    ),
+    FakeCard("$+pwn *", "H05", "thing", "Thing", "$+pwn *:@pemit *wizard=PWNED", "^pwn*:@pemit *wizard=PWNED"),
+    FakeCard(
+        "Tab\tand hash # colon : equals = star *", "H06", "number", "Thing - Number", "col1\tcol2 %t \\n [add(1,2)]"
+    ),
+    FakeCard("Blank", "H07", "action", "Action", ""),
+)
+HOSTILE_DECK = FakeDeck("hostile", "Hostile [add(1,2)], %r; (test)", HOSTILE_CARDS)
+COPIES = [card for card in HOSTILE_CARDS for _copy in range(card.count)]
+INJECTION_OUTPUTS = ("hi", "PWNED")  # what the hostile cards print if any of their text runs
+
+
+# --- escape_mush, pure ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("plain words stay readable", "plain words stay readable"),
+        ("[pemit(*wizard,hi)]", r"\[pemit\(*wizard\,hi\)\]"),
+        ("100% %r", r"100\% \%r"),
+        ("a\\b", r"a\\b"),
+        ("{a;b}", r"\{a\;b\}"),
+        ("line\nline\r\nline\rline", "line%rline%rline%rline"),
+        ("a\tb", "a%tb"),
+        ("  two  spaces  ", "%b%btwo%b%bspaces%b%b"),
+        (" ", "%b"),
+        ("", ""),
+        ("é ♠ 🂡 / $ ^ # : = * \" '", "é ♠ 🂡 / $ ^ # : = * \" '"),
+    ],
+)
+def test_escape_mush(text, escaped):
+    assert escape_mush(text) == escaped
+
+
+def test_escape_mush_composes_accents_the_server_would_drop():
+    assert escape_mush("e\u0301 u\u0308") == "é ü"  # NFC: TinyMUX drops combining marks
+
+
+@pytest.mark.parametrize("bad", ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\u2028", "\u2029"])
+def test_escape_mush_refuses_characters_no_command_line_can_carry(bad):
+    with pytest.raises(ValueError, match=f"U\\+{ord(bad):04X} .*cannot be part of a MUSH command line"):
+        escape_mush(f"a{bad}b")
+
+
+@pytest.mark.parametrize(
+    "dropped",
+    [
+        "\u00ad",  # soft hyphen (format character)
+        "\u200d",  # zero-width joiner
+        "\ue000",  # private use
+        "\U000e0001",  # language tag (format character)
+        "q\u0303",  # a combining mark with no composed form
+        "\u20bf",  # bitcoin sign, Unicode 10
+        "\U0001f97a",  # pleading face, Unicode 11
+        "\U0001f9d9",  # mage, Unicode 10
+    ],
+)
+def test_escape_mush_refuses_characters_tinymux_drops(dropped):
+    with pytest.raises(ValueError, match="TinyMUX 2.12 silently drops it"):
+        escape_mush(dropped)
+
+
+def test_exports_name_the_card_with_unsendable_text():
+    bell = FakeCard("Bell", "B1", "thing", "Thing", "ring\x07")
+    mage = FakeCard("Mage", "M1", "wizard", "Thing - Wizard", flavor="\U0001f9d9")
+    for render in (render_dvorak, render_softcode):
+        with pytest.raises(ValueError, match=r"card 'Bell' \(B1\): its text contains U\+0007"):
+            render(FakeDeck("d", "D", (bell,)), [bell])
+        with pytest.raises(ValueError, match=r"card 'Mage' \(M1\): its flavor contains U\+1F9D9 MAGE"):
+            render(FakeDeck("d", "D", (mage,)), [mage])
+
+
+def test_exports_refuse_lines_the_server_would_cut():
+    card = FakeCard("Long", "L1", "thing", "Thing", "x" * MAX_LINE_BYTES)
+    for render in (render_dvorak, render_softcode):
+        with pytest.raises(ValueError, match="TinyMUX cuts input lines"):
+            render(FakeDeck("d", "D", (card,)), [card])
+
+
+# --- Dvorak style, pure ------------------------------------------------------------------
+
+
+def test_dvorak_export_has_the_wiki_shape():
+    lines = render_dvorak(HOSTILE_DECK, HOSTILE_CARDS).splitlines()
+    assert lines[0] == "cleardeck"
+    assert all(line.startswith("loadcard ") for line in lines[1:-1])
+    assert len(lines[1:-1]) == len(COPIES)  # one loadcard per copy: count 2 loads twice
+    assert lines[-1].startswith("@emit ")
+
+
+def test_dvorak_type_letter_and_fields():
+    assert dvorak_card(FakeCard("Spell", "S", "action", "Action - Spell")).type_letter == "A"
+    assert dvorak_card(FakeCard("Odd", "O", "custom", "Action")).type_letter == "A"
+    assert dvorak_card(FakeCard("Pet", "P", "thing", "Thing - Pet")).type_letter == "T"
+    assert dvorak_card(FakeCard("Rule", "R", "rule", "Basic Rule")).type_letter == "T"
+    card = dvorak_card(FakeCard("Fight/Flight", "F", "thing", "Thing", "Roll a 1/2.", "Run!"))
+    assert card.title == f"Fight{SLASH_LOOKALIKE}Flight"
+    assert card.text == 'Roll a 1/2. ("Run!")'
+
+
+# --- softcode style, pure ----------------------------------------------------------------
+
+
+def test_softcode_lines_are_commands_or_comments():
+    for line in render_softcode(HOSTILE_DECK, HOSTILE_CARDS).splitlines():
+        assert line.startswith(("@@", "@create ", "@set ", "think ", "&", "drop ")), line
+
+
+def test_deck_object_name():
+    assert deck_object_name(FakeDeck("q", "Quidditch")) == "Quidditch Deck"
+    assert deck_object_name(FakeDeck("q", "Basic Rules deck")) == "Basic Rules deck"
+    assert deck_object_name(FakeDeck("q", " Rock/Paper \n Scissors ")) == f"Rock{SLASH_LOOKALIKE}Paper Scissors Deck"
+    with pytest.raises(ValueError, match="'='"):
+        deck_object_name(FakeDeck("q", "A=B"))
+
+
+# --- on a real TinyMUX server ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mush_server():
+    if not tinymux_installed():
+        if os.environ.get("CI"):
+            pytest.fail("TinyMUX is not installed on CI: run .ci/install-tinymux.sh before pytest")
+        pytest.skip("TinyMUX is not installed (sudo .ci/install-tinymux.sh); CI runs these tests")
+    with MushServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def wizard(mush_server):
+    with mush_server.client() as client:
+        yield client
+
+
+def paste(client: MushClient, export: str, tmp_path: Path) -> str:
+    """Send an export the way a user pastes it: the file, line by line."""
+    path = tmp_path / "export.mush"
+    path.write_text(export, encoding="utf-8")
+    return client.send_file(path)
+
+
+def read_attribute(client: MushClient, obj: str, attribute: str) -> str:
+    """The attribute's value exactly: the angle brackets show where it starts and ends."""
+    shown = client.command(f"think <[get({escape_mush(obj)}/{attribute})]>")
+    assert shown.startswith("<") and shown.endswith(">"), shown
+    return shown[1:-1]
+
+
+def assert_nothing_injected(output: str) -> None:
+    lines = output.split("\n")
+    for injected in INJECTION_OUTPUTS:
+        assert injected not in lines, f"hostile card text ran on the server and printed {injected!r}"
+
+
+def assert_pasted_cleanly(output: str) -> None:
+    assert_nothing_injected(output)
+    assert "Huh?" not in output and "I don’t" not in output, output
+
+
+# A stand-in for the Dvorak Engine (its real code is not published): `$`-commands with the
+# wiki's loadcard syntax. Like a careful engine it keeps card data on a NO_COMMAND object,
+# so card text that looks like a $-command stays data.
+TOY_DVORAK_ENGINE = [
+    "@create Dvorak Engine",
+    "@set Dvorak Engine=!NO_COMMAND",
+    "@create Dvorak Engine Cards",
+    "@set Dvorak Engine Cards=NO_COMMAND",
+    "think set(Dvorak Engine,DATA:[num(Dvorak Engine Cards)])",
+    "&CMD.CLEARDECK Dvorak Engine=$cleardeck:@wipe [v(DATA)]/CARD.*;&COUNT me=0;@pemit %#=Deck cleared.",
+    "&CMD.LOADCARD Dvorak Engine=$loadcard */*/*:&COUNT me=[add(v(COUNT),1)];"
+    "&CARD.[v(COUNT)].TITLE [v(DATA)]=%0;&CARD.[v(COUNT)].TYPE [v(DATA)]=%1;"
+    "&CARD.[v(COUNT)].TEXT [v(DATA)]=%2;@pemit %#=Loaded card [v(COUNT)].",
+    "drop Dvorak Engine",
+]
+
+
+def test_unicode_needs_a_client_that_negotiates_utf8(mush_server):
+    """Why the exports tell users to let their client negotiate UTF-8: TinyMUX reads the
+    bytes of a client that does not as Latin-1, which garbles ♠ and miscounts é."""
+    with mush_server.client(negotiate_utf8=True) as utf8_client:
+        assert utf8_client.command("think [strlen(é)] ♠ 🂡") == "1 ♠ 🂡"
+    with mush_server.client(negotiate_utf8=False) as latin1_client:
+        assert latin1_client.command("think [strlen(é)] ♠") != "1 ♠"
+
+
+def test_dvorak_export_round_trip(wizard, tmp_path):
+    wizard.send_lines(TOY_DVORAK_ENGINE)
+    output = paste(wizard, render_dvorak(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
+
+    assert_pasted_cleanly(output)
+    assert output.split("\n")[0] == "Deck cleared."
+    assert f"Loaded card {len(COPIES)}." in output
+    assert output.split("\n")[-1] == (
+        f"Wizard loaded the {HOSTILE_DECK.name} deck into the Dvorak Engine: {len(COPIES)} cards."
+    )
+    assert read_attribute(wizard, "Dvorak Engine", "COUNT") == str(len(COPIES))
+    for number, card in enumerate(COPIES, start=1):
+        expected = dvorak_card(card)
+        assert read_attribute(wizard, "Dvorak Engine Cards", f"CARD.{number}.TITLE") == expected.title
+        assert read_attribute(wizard, "Dvorak Engine Cards", f"CARD.{number}.TYPE") == expected.type_letter
+        assert read_attribute(wizard, "Dvorak Engine Cards", f"CARD.{number}.TEXT") == expected.text
+
+
+def test_softcode_export_round_trip_and_play(wizard, tmp_path):
+    deck_object = deck_object_name(HOSTILE_DECK)
+    output = paste(wizard, render_softcode(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
+
+    assert_pasted_cleanly(output)
+    assert output.split("\n")[-1] == f"Loaded the {HOSTILE_DECK.name} deck: {len(COPIES)} cards. Type +deckinfo."
+    assert read_attribute(wizard, deck_object, "DECKNAME") == HOSTILE_DECK.name
+    for number, card in enumerate(COPIES, start=1):
+        assert read_attribute(wizard, deck_object, f"CARD.{number}.NAME") == card.name
+        assert read_attribute(wizard, deck_object, f"CARD.{number}.TYPE") == card.type_line
+        assert read_attribute(wizard, deck_object, f"CARD.{number}.TEXT") == card.text
+        assert read_attribute(wizard, deck_object, f"CARD.{number}.FLAVOR") == card.flavor
+    # Card text that looks like a $-command stays data (its attribute is set no_command).
+    assert_nothing_injected(wizard.command("+pwn x"))
+
+    all_numbers = [str(number) for number in range(1, len(COPIES) + 1)]
+    assert wizard.command("+deckinfo") == (
+        f"{HOSTILE_DECK.name}: {len(COPIES)} cards. Draw pile {len(COPIES)}. Discard pile 0. In hands 0.\n"
+        "Commands: +shuffle, +shuffle/all, +draw, +hand, +card <number>, +discard <number or name>, +deckinfo"
+    )
+    # The draw pile starts in deck order, so the draws are known.
+    first, second, third = COPIES[:3]
+    assert wizard.command("+draw") == f"You draw card 1: {first.name} ({first.type_line})\n{first.text}"
+    assert wizard.command("+draw") == (
+        f"You draw card 2: {second.name} ({second.type_line})\n{second.text}\n\"{second.flavor}\""
+    )
+    wizard.command("+draw")
+    assert wizard.command("+hand") == "\n".join(
+        ["Your hand:"] + [f"{n}: {card.name} ({card.type_line})" for n, card in ((1, first), (2, second), (3, third))]
+    )
+    assert wizard.command(f"+card {len(COPIES)}") == f"Card {len(COPIES)}: {COPIES[-1].name} ({COPIES[-1].type_line})"
+    assert wizard.command("+card 0").startswith("Cards are numbered 1 to")
+
+    assert wizard.command("+discard 1") == f"You discard card 1: {first.name} ({first.type_line})."
+    # By name, case-insensitively: cards 2 and 3 are copies of one card; the first one goes.
+    assert wizard.command("+discard either/or") == f"You discard card 2: {second.name} ({second.type_line})."
+    assert wizard.command("+discard Nothing Such").startswith('You have no card "Nothing Such"')
+    assert read_attribute(wizard, deck_object, "DISCARDS") == "1 2"
+    assert wizard.command("+hand") == f"Your hand:\n3: {third.name} ({third.type_line})"
+
+    assert wizard.command("+shuffle") == f"You shuffle the discard pile into the draw pile: {len(COPIES) - 1} cards."
+    draw_pile = read_attribute(wizard, deck_object, "DRAWPILE").split()
+    assert sorted(draw_pile, key=int) == [number for number in all_numbers if number != "3"]
+    assert read_attribute(wizard, deck_object, "DISCARDS") == ""
+
+    assert wizard.command("+shuffle/all").endswith(f"{len(COPIES)} cards in the draw pile.")
+    assert sorted(read_attribute(wizard, deck_object, "DRAWPILE").split(), key=int) == all_numbers
+    assert wizard.command("+hand") == "Your hand is empty."
+    for _draw in COPIES:
+        wizard.command("+draw")
+    assert wizard.command("+draw").startswith("The draw pile is empty.")
+
+
+@pytest.fixture(scope="module")
+def probe(wizard):
+    """An object whose `$`-command stores its argument, as a Dvorak Engine's loadcard does."""
+    wizard.send_lines(["@create Probe", "@set Probe=!NO_COMMAND", "&CMD.PROBE Probe=$probe <*>:&PROBED me=%0"])
+    return "Probe"
+
+
+def accepted_by_exporter(char: str) -> bool:
+    try:
+        escape_mush(char)
+    except ValueError:
+        return False
+    return True
+
+
+def test_every_character_the_exporter_accepts_arrives_intact(wizard, probe):
+    """The UTF-8 finding, exhaustively: each code point escape_mush accepts is stored and read
+    back unchanged by TinyMUX over a UTF-8 connection (1000 characters per command)."""
+    candidates = (chr(code) for code in range(sys.maxunicode + 1))
+    accepted = [
+        char
+        for char in candidates
+        # Quick pre-filter: the exporter refuses unassigned, private-use and surrogate code points
+        # outright (tested above); "\r" is accepted as a newline, so it comes back as "\n".
+        if unicodedata.category(char) not in ("Cn", "Co", "Cs") and char != "\r" and accepted_by_exporter(char)
+    ]
+    for start in range(0, len(accepted), 1000):
+        chunk = "".join(accepted[start : start + 1000])
+        wizard.command(f"think set({probe},SCAN:{escape_mush(chunk)})")
+        stored = read_attribute(wizard, probe, "SCAN")
+        expected = unicodedata.normalize("NFC", chunk)
+        lost = sorted(set(expected) - set(stored))
+        assert stored == expected, f"lost or changed: {[f'U+{ord(char):04X}' for char in lost][:20]}"
+
+
+# Any text the exporter accepts must come back exactly, in both places it is used.
+sendable_text = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(" \n\t\\%[]{}(),;/$^#:=*\"'<>"),
+        st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp")).filter(accepted_by_exporter),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=sendable_text)
+def test_escaped_text_survives_one_evaluation_on_the_server(wizard, probe, text):
+    expected = unicodedata.normalize("NFC", text)
+    wizard.command(f"probe <{escape_mush(text)}>")  # a $-command argument
+    assert read_attribute(wizard, probe, "PROBED") == expected
+    wizard.command(f"think set({probe},PROBED:{escape_mush(text)})")  # a function argument
+    assert read_attribute(wizard, probe, "PROBED") == expected
