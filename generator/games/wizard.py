@@ -747,16 +747,16 @@ class WizardHeuristicBot(HeuristicBot):
         # Would each card take the trick as it stands? It must out-claim every card before it.
         if led == NO_SUIT:  # no suit yet (an empty trick, or only Jesters): each card would set it
             best = -1 if trick else -2  # a Jester's claim is -1 in every table
-            strengths = game.strengths
-            wins = [strengths[trump, game.sets_led[card]][card] > best for card in legal]
+            strengths, sets_led = game.strengths, game.sets_led
+            winning = [card for card in legal if strengths[trump, sets_led[card]][card] > best]
         else:
             claims = game.strengths[trump, led]
             best = max(map(claims.__getitem__, trick))
-            wins = [claims[card] > best for card in legal]
+            winning = [card for card in legal if claims[card] > best]
         power = game.bot_power[trump].__getitem__  # Wizards top, Jesters bottom, trumps above plain cards
         if need > 0:
-            return min([card for card, win in zip(legal, wins) if win] or legal, key=power)
-        losing = [card for card, win in zip(legal, wins) if not win]
+            return min(winning or legal, key=power)
+        losing = [card for card in legal if card not in winning] if winning else legal
         if losing:
             return max(losing, key=power)
         return min(legal, key=power)
