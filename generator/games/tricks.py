@@ -66,6 +66,19 @@ class CardTable:
         return None
 
 
+class CardTables(dict):
+    """Per-card tables by key (a trump suit, a suit led...), each built on first use by
+    `build(key)`, so making a game stays cheap when most are never needed."""
+
+    def __init__(self, build):
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key):
+        table = self[key] = self.build(key)
+        return table
+
+
 def shuffled(cards: Sequence[int], rng) -> list[int]:
     """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
     several times faster than `random.shuffle` for a deck."""

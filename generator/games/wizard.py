@@ -29,6 +29,7 @@ from .tricks import (
     NO_SUIT,
     PLAY,
     CardTable,
+    CardTables,
     ChooseSeat,
     Deal,
     TrickState,
@@ -94,17 +95,15 @@ class WizardGame(Game):
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
-        self.strengths = {(trump, led): card_strengths(trump, led, self.is_wizard, table.suit, table.rank)
-                          for trump in range(NO_SUIT, self.num_suits) for led in range(WIZARD_LED, self.num_suits)}
-        # what the heuristic bot reads: the suit each card would set if led, and each card's power by trump
+        self.strengths = CardTables(lambda key: card_strengths(*key, self.is_wizard, table.suit, table.rank))
+        # what the heuristic bot reads: the suit each card would set if led, each card's power
+        # by trump, and the tricks it may take by (trump, players)
         self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
                               for card in range(len(table.code)))
-        self.bot_power = {trump: tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
-                                       for wizard, jester, suit, rank in
-                                       zip(self.is_wizard, self.is_jester, table.suit, table.rank))
-                          for trump in range(NO_SUIT, self.num_suits)}
-        self.bot_worth = {(trump, n): tuple(expected_tricks(card, trump, n, self) for card in range(len(table.code)))
-                          for trump in range(NO_SUIT, self.num_suits) for n in range(self.min_players, self.max_players + 1)}
+        self.bot_power = CardTables(lambda trump: tuple(
+            1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
+            for wizard, jester, suit, rank in zip(self.is_wizard, self.is_jester, table.suit, table.rank)))
+        self.bot_worth = CardTables(lambda key: tuple(expected_tricks(card, *key, self) for card in range(len(table.code))))
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))

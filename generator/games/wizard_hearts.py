@@ -31,6 +31,7 @@ from .tricks import (
     NO_SUIT,
     PLAY,
     CardTable,
+    CardTables,
     ChooseSeat,
     Deal,
     TrickState,
@@ -125,10 +126,10 @@ class WizardHeartsGame(Game):
         self.shun_suits = tuple(sorted(self.opposite_queen))
         self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
         # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
-        self.strengths = {led: tuple(rank if suit == led else -1 for suit, rank in zip(table.suit, table.rank))
-                          for led in range(NO_SUIT, len(table.suits))}
+        self.strengths = CardTables(lambda led: tuple(rank if suit == led else -1
+                                                      for suit, rank in zip(table.suit, table.rank)))
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
-        self.bot_orders = {shun: BotOrders.for_shun(self, shun) for shun in self.shun_suits}
+        self.bot_orders = CardTables(lambda shun: BotOrders.for_shun(self, shun))  # by Shun suit
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
 
     def _points_for(self, shun: int) -> tuple[int, ...]:
