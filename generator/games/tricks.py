@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import copy
 import re
-from math import ceil, log
 from dataclasses import dataclass
+from math import ceil, log
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import DeckgenError
