@@ -8,6 +8,7 @@ the log round trip (write, parse, referee) on every REPLAY_EVERY-th, so the file
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -184,6 +185,22 @@ def test_wizard_hearts_random_games_keep_the_invariants():
             assert len(state.history) == game.params["max_hands"]
         if actions is not None:
             check_replay(HEARTS, game, n, state, count, actions)
+
+
+@pytest.mark.parametrize("deck", [WIZARD, HEARTS], ids=["wizard", "wizard-hearts"])
+def test_a_state_in_play_pickles_and_plays_on_alike(deck):
+    """Games and states pickle (for process pools), lazily built card tables included."""
+    game = game_for(deck)
+    state, _, actions = play_random(game, 4, 5, record=True)
+    halfway = game.new_state(4)
+    for action in actions[: len(actions) // 2]:
+        halfway.apply(action)
+    copy = pickle.loads(pickle.dumps(halfway))
+    for action in actions[len(actions) // 2:]:
+        assert copy.legal_actions() == halfway.legal_actions()
+        halfway.apply(action)
+        copy.apply(action)
+    assert copy.summary() == halfway.summary() == state.summary()
 
 
 def test_sample_cards_draws_as_the_standard_library_does():

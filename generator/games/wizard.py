@@ -95,21 +95,30 @@ class WizardGame(Game):
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
-        self.strengths = CardTables(lambda key: card_strengths(*key, self.is_wizard, table.suit, table.rank))
+        self.strengths = CardTables(self._strengths)
         # what the heuristic bot reads: the suit each card would set if led, each card's power
         # by trump, and the tricks it may take by (trump, players)
         self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
                               for card in range(len(table.code)))
-        self.bot_power = CardTables(lambda trump: tuple(
-            1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
-            for wizard, jester, suit, rank in zip(self.is_wizard, self.is_jester, table.suit, table.rank)))
-        self.bot_worth = CardTables(lambda key: tuple(expected_tricks(card, *key, self) for card in range(len(table.code))))
+        self.bot_power = CardTables(self._bot_power)
+        self.bot_worth = CardTables(self._bot_worth)
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
                                        for suit in range(self.num_suits))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
+
+    # builders of the card tables (methods rather than lambdas, so a game still pickles)
+    def _strengths(self, key: tuple[int, int]) -> tuple[int, ...]:
+        return card_strengths(*key, self.is_wizard, self.table.suit, self.table.rank)
+
+    def _bot_power(self, trump: int) -> tuple[int, ...]:
+        return tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
+                     for wizard, jester, suit, rank in zip(self.is_wizard, self.is_jester, self.table.suit, self.table.rank))
+
+    def _bot_worth(self, key: tuple[int, int]) -> tuple[float, ...]:
+        return tuple(expected_tricks(card, *key, self) for card in range(len(self.table.code)))
 
     def num_rounds(self, num_players: int) -> int:
         return self.table.total // num_players

@@ -126,11 +126,17 @@ class WizardHeartsGame(Game):
         self.shun_suits = tuple(sorted(self.opposite_queen))
         self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
         # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
-        self.strengths = CardTables(lambda led: tuple(rank if suit == led else -1
-                                                      for suit, rank in zip(table.suit, table.rank)))
+        self.strengths = CardTables(self._strengths)
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
-        self.bot_orders = CardTables(lambda shun: BotOrders.for_shun(self, shun))  # by Shun suit
+        self.bot_orders = CardTables(self._bot_orders)  # by Shun suit
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
+
+    # builders of the card tables (methods rather than lambdas, so a game still pickles)
+    def _strengths(self, led: int) -> tuple[int, ...]:
+        return tuple(rank if suit == led else -1 for suit, rank in zip(self.table.suit, self.table.rank))
+
+    def _bot_orders(self, shun: int) -> "BotOrders":
+        return BotOrders.for_shun(self, shun)
 
     def _points_for(self, shun: int) -> tuple[int, ...]:
         p, table = self.params, self.table
