@@ -1,10 +1,14 @@
 """Engine speed: full random games per second and actions per second for each engine
-(with every rule checked on every action), the time to referee a complete 6-player Wizard
-log, and OpenSpiel's oh_hell and hearts driven from Python the same way, if installed.
+(with every rule checked on every action), games with the heuristic bots the validator
+plays with, the time to referee a complete 6-player Wizard log, and OpenSpiel's oh_hell
+and hearts driven from Python the same way, if installed.
 
     python benchmarks/bench_engines.py [--seconds 2] [--repeats 3]
 
 Figures are medians over repeats of CPU time (so other load on the machine matters less).
+Each repeat runs every row once, in turn, so load that comes and goes falls on all rows
+alike; "vs OpenSpiel" is the median over repeats of our actions/s divided by OpenSpiel's
+in the same repeat (Wizard against oh_hell, Wizard Hearts against hearts).
 "actions" counts what our engines count: a whole deal is one chance action. OpenSpiel deals
 one card per chance action, so "card actions" also counts each dealt card as one action,
 for a like-for-like comparison.
@@ -33,6 +37,7 @@ from generator.games.tricks import Deal  # noqa: E402
 from generator.loader import deck_paths, load_deck  # noqa: E402
 
 PLAYERS = {"wizard": 4, "wizard-hearts": 5, "muggle-quidditch": 2, "quidditch-v2": 2}
+OPENSPIEL_PEER = {"wizard": "oh_hell", "wizard-hearts": "hearts"}
 
 
 def engine_decks():
@@ -45,10 +50,11 @@ def engine_decks():
     return decks
 
 
-def random_games(game, num_players: int, seconds: float, seed: int) -> dict:
-    """Play random games for about `seconds` of CPU time; count games and actions."""
+def bot_games(game, num_players: int, seconds: float, seed: int, kind: str = "random") -> dict:
+    """Play games between bots of `kind` for about `seconds` of CPU time; count games and actions."""
     rng = random.Random(seed)
-    bots = [RandomBot(random.Random(seed + seat)) for seat in range(num_players)]
+    bots = [RandomBot(random.Random(seed + seat)) if kind == "random" else game.bot(kind, random.Random(seed + seat))
+            for seat in range(num_players)]
     games = actions = card_actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
@@ -71,11 +77,9 @@ def random_games(game, num_players: int, seconds: float, seed: int) -> dict:
             "card actions/s": (actions + card_actions) / elapsed, "actions/game": actions / games}
 
 
-def openspiel_games(name: str, seconds: float, seed: int) -> dict | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
+def openspiel_games(name: str, seconds: float, seed: int) -> dict:
+    import pyspiel
+
     game = pyspiel.load_game(name)
     rng = random.Random(seed)
     games = actions = 0
@@ -86,8 +90,9 @@ def openspiel_games(name: str, seconds: float, seed: int) -> dict | None:
             if state.is_chance_node():
                 outcomes, weights = zip(*state.chance_outcomes())
                 action = rng.choices(outcomes, weights)[0]
-            else:
-                action = rng.choice(state.legal_actions())
+            else:  # picked as our RandomBot picks
+                legal = state.legal_actions()
+                action = legal[int(rng.random() * len(legal))]
             state.apply_action(action)
             actions += 1
         games += 1
@@ -124,24 +129,39 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
 
+    # (label, peer OpenSpiel game or None, one timed run from a seed)
     rows = []
     for engine_id, deck in sorted(engine_decks().items()):
         game = game_for(deck)
         n = PLAYERS.get(engine_id, game.min_players)
-        runs = [random_games(game, n, args.seconds, seed) for seed in range(args.repeats)]
-        rows.append((f"deckgen {engine_id} ({n}p)", median_of(runs)))
-    for name in ("oh_hell", "hearts"):
-        runs = [openspiel_games(name, args.seconds, seed) for seed in range(args.repeats)]
-        if runs[0] is not None:
-            rows.append((f"OpenSpiel {name} (Python loop)", median_of(runs)))
-    if not any(label.startswith("OpenSpiel") for label, _ in rows):
+        rows.append((f"deckgen {engine_id} ({n}p)", OPENSPIEL_PEER.get(engine_id),
+                     lambda seed, game=game, n=n: bot_games(game, n, args.seconds, seed)))
+        rows.append((f"deckgen {engine_id} ({n}p), heuristic bots", None,
+                     lambda seed, game=game, n=n: bot_games(game, n, args.seconds, seed, "heuristic")))
+    if importlib.util.find_spec("pyspiel"):
+        for name in ("oh_hell", "hearts"):
+            rows.append((f"OpenSpiel {name} (Python loop)", None,
+                         lambda seed, name=name: openspiel_games(name, args.seconds, seed)))
+    else:
         print("(OpenSpiel not installed: `pip install open_spiel` to compare)")
 
-    print(f"random full games, median of {args.repeats} x {args.seconds:g} CPU s")
-    print(f"{'engine':<34} {'games/s':>9} {'actions/s':>11} {'card actions/s':>15} {'actions/game':>13}")
-    for label, figures in rows:
-        print(f"{label:<34} {figures['games/s']:>9.0f} {figures['actions/s']:>11.0f} "
-              f"{figures['card actions/s']:>15.0f} {figures['actions/game']:>13.0f}")
+    runs: dict[str, list[dict]] = {label: [] for label, _, _ in rows}
+    for seed in range(args.repeats):  # every row once per repeat
+        for label, _, run in rows:
+            runs[label].append(run(seed))
+    spiel = {label.split()[1]: by_repeat for label, by_repeat in runs.items() if label.startswith("OpenSpiel")}
+
+    print(f"full games, median of {args.repeats} x {args.seconds:g} CPU s")
+    print(f"{'engine':<42} {'games/s':>9} {'actions/s':>11} {'card actions/s':>15} {'actions/game':>13} "
+          f"{'vs OpenSpiel':>13}")
+    for label, peer, _ in rows:
+        figures = median_of(runs[label])
+        versus = ""
+        if peer in spiel:
+            ratios = [ours["actions/s"] / theirs["actions/s"] for ours, theirs in zip(runs[label], spiel[peer])]
+            versus = f"{statistics.median(ratios):.2f}x"
+        print(f"{label:<42} {figures['games/s']:>9.0f} {figures['actions/s']:>11.0f} "
+              f"{figures['card actions/s']:>15.0f} {figures['actions/game']:>13.0f} {versus:>13}")
 
     seconds, actions = replay_time(max(5, args.repeats * 5))
     print(f"\nreferee a complete 6-player Wizard log ({actions} actions, TOML parse included): "

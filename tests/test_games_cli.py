@@ -124,7 +124,7 @@ def test_simulate_games_are_independent_of_the_run_length(run_cli):
 def test_simulate_rejects_bad_options(run_cli):
     assert run_cli("simulate", "wizard", "--players", "2").exit_code == 2
     result = run_cli("simulate", "wizard", "--bot", "random,heuristic", "--players", "4")
-    assert result.exit_code == 1 and "one per seat" in result.stderr
+    assert result.exit_code == 2 and "one per seat" in result.stderr
 
 
 def test_logs_in_the_docs_are_legal(run_cli, tmp_path):

@@ -229,7 +229,7 @@ def test_how_many_cards_a_seeker_dives_with(run_cli):
 ])
 def test_an_unclear_question_says_how_to_ask(run_cli, question, message):
     result = run_cli("rule", "muggle-quidditch", question)
-    assert result.exit_code == 1 and message in result.stderr
+    assert result.exit_code == 2 and message in result.stderr
 
 
 # --- simulations ------------------------------------------------------------------------------------

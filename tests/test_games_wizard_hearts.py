@@ -122,6 +122,17 @@ def test_deal_must_use_every_card_once():
     assert illegal(state, Deal(tuple(map(tuple, hands)))).rule == "wh.components.deck"
     short = suit_hands()
     assert illegal(state, Deal(tuple(tuple(h[:13]) for h in short))).rule == "wh.setup.deal"
+    five = game().new_state(5)
+    five.apply(ChooseSeat(0))
+    five.apply(Shun(0))
+    deal = five.sample_chance(random.Random(2))
+    error = illegal(five, Deal(deal.hands, deal.aside[1:]))  # a card neither dealt nor set aside
+    assert error.rule == "wh.setup.deal" and "neither dealt nor in the Cauldron" in error.message
+    last = len(TABLE.code) - 1  # written as -1, which is no card
+    hands = tuple(tuple(-1 if c == last else c for c in hand) for hand in deal.hands)
+    aside = tuple(-1 if c == last else c for c in deal.aside)
+    assert illegal(five, Deal(hands, aside)).rule == "wh.components.deck"
+    five.apply(deal)
 
 
 @pytest.mark.parametrize("players, directions", [
@@ -223,11 +234,16 @@ def test_follow_suit():
 
 
 def test_trick_winner_rank_order():
-    suit, rank = TABLE.suit, TABLE.rank
-    assert trick_winner(cards("10F WF 9F"), suit, rank) == 1  # the Wizard beats the Ten
-    assert trick_winner(cards("WF JF 2F"), suit, rank) == 1   # the Jack beats the Wizard
-    assert trick_winner(cards("2F AS AL KF"), suit, rank) == 3  # other suits never win
-    assert trick_winner(cards("5E 4E 3E"), suit, rank) == 0
+    strengths = game().strengths
+
+    def winner(codes: str) -> int:
+        played = cards(codes)
+        return trick_winner(played, strengths[TABLE.suit[played[0]]])
+
+    assert winner("10F WF 9F") == 1  # the Wizard beats the Ten
+    assert winner("WF JF 2F") == 1   # the Jack beats the Wizard
+    assert winner("2F AS AL KF") == 3  # other suits never win
+    assert winner("5E 4E 3E") == 0
 
 
 def test_winner_leads_the_next_trick_and_scores_what_it_caught():

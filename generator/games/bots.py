@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from ..errors import DeckgenError
+from ..errors import OptionError
 from .base import Action, Bot, Game, GameState
 
 BOT_KINDS = ("random", "heuristic")
@@ -40,7 +40,7 @@ def make_bot(game: Game, kind: str, rng: random.Random) -> Bot:
     if kind == "random":
         return RandomBot(rng)
     if kind not in BOT_KINDS:
-        raise DeckgenError(f"unknown bot {kind!r}; known: {', '.join(BOT_KINDS)}")
+        raise OptionError(f"unknown bot {kind!r}; known: {', '.join(BOT_KINDS)}")
     return game.bot(kind, rng)
 
 
@@ -49,9 +49,9 @@ def parse_bot_kinds(text: str, num_players: int) -> list[str]:
     kinds = [part.strip() for part in text.split(",") if part.strip()]
     for kind in kinds:
         if kind not in BOT_KINDS:
-            raise DeckgenError(f"unknown bot {kind!r}; known: {', '.join(BOT_KINDS)}")
+            raise OptionError(f"unknown bot {kind!r}; known: {', '.join(BOT_KINDS)}")
     if len(kinds) == 1:
         return kinds * num_players
     if len(kinds) != num_players:
-        raise DeckgenError(f"--bot lists {len(kinds)} bots for {num_players} players; give one, or one per seat")
+        raise OptionError(f"--bot lists {len(kinds)} bots for {num_players} players; give one, or one per seat")
     return kinds

@@ -10,8 +10,10 @@ trump, passing) and says who wins a trick and what is legal.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
+from math import ceil, log
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -37,7 +39,7 @@ class CardTable:
         self.rank = tuple(deck.rank(card.rank).order if card.rank else -1 for card in deck.cards)
         self.copies = tuple(card.count for card in deck.cards)
         self.by_id = {card.id: index for index, card in enumerate(deck.cards)}
-        self.physical = [index for index, card in enumerate(deck.cards) for _ in range(card.count)]
+        self.physical = [index for index, card in enumerate(deck.cards) for _ in range(card.count)]  # sorted
         self.total = len(self.physical)
         self.unique = all(copies == 1 for copies in self.copies)
 
@@ -64,6 +66,19 @@ class CardTable:
         return None
 
 
+class CardTables(dict):
+    """Per-card tables by key (a trump suit, a suit led...), each built on first use by
+    `build(key)`, so making a game stays cheap when most are never needed."""
+
+    def __init__(self, build):
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key):
+        table = self[key] = self.build(key)
+        return table
+
+
 def shuffled(cards: Sequence[int], rng) -> list[int]:
     """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
     several times faster than `random.shuffle` for a deck."""
@@ -71,9 +86,78 @@ def shuffled(cards: Sequence[int], rng) -> list[int]:
     return sorted(cards, key=lambda _: draw())
 
 
+def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
+    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt),
+    with the library's per-card Python call to its random-below helper inlined."""
+    n = len(population)
+    getrandbits = rng.getrandbits
+    result = [0] * k
+    setsize = 21  # the library's switch between a shrinking pool and a set of picks
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    if n <= setsize:
+        pool = list(population)
+        for i in range(k):
+            left = n - i
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
+                j = getrandbits(bits)
+            result[i] = pool[j]
+            pool[j] = pool[left - 1]
+    else:
+        bits = n.bit_length()
+        picked: set[int] = set()
+        for i in range(k):
+            j = getrandbits(bits)
+            while j >= n or j in picked:
+                j = getrandbits(bits)
+            picked.add(j)
+            result[i] = population[j]
+    return result
+
+
 def distinct(cards: list[int], unique: bool) -> list[int]:
     """The distinct cards of a list (a copy); `unique` says the deck has one copy of each."""
     return list(cards) if unique else list(dict.fromkeys(cards))
+
+
+def cards_left(copies: Sequence[int], groups: Iterable[Sequence[int]]) -> list[int]:
+    """For a deck with `copies` of each card: the copies of each card in none of the groups
+    (hands...), negative when a card is dealt more often than the deck has it."""
+    left = list(copies)
+    for group in groups:
+        for card in group:
+            left[card] -= 1
+    return left
+
+
+def count_suits(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[int]]:
+    """For each hand, how many cards of each suit it holds, by suit index; cards without a
+    suit are counted in a spare last slot, so `counts[NO_SUIT]` finds them."""
+    suit_of = table.suit
+    width = len(table.suits) + 1
+    counts = []
+    for hand in hands:
+        held = [0] * width
+        for card in hand:
+            held[suit_of[card]] += 1
+        counts.append(held)
+    return counts
+
+
+def split_by_suit(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[list[int]]]:
+    """For each hand, its cards of each suit in hand order, by suit index; cards without a
+    suit go in a spare last list, so `[NO_SUIT]` finds them."""
+    suit_of = table.suit
+    width = len(table.suits) + 1
+    split = []
+    for hand in hands:
+        by_suit: list[list[int]] = [[] for _ in range(width)]
+        for card in hand:
+            by_suit[suit_of[card]].append(card)
+        split.append(by_suit)
+    return split
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:
@@ -83,11 +167,13 @@ def count_cards(cards: Iterable[int], size: int) -> list[int]:
     return counts
 
 
-def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[list[int]]:
-    """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`."""
-    hands: list[list[int]] = [[] for _ in range(num_players)]
+def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[Sequence[int]]:
+    """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`;
+    each hand is a slice of `order` (a list from a list, a tuple from a tuple)."""
+    hands: list[Sequence[int]] = [()] * num_players
+    end = num_players * hand_size
     for offset in range(num_players):
-        hands[(first_seat + offset) % num_players] = list(order[offset:offset + num_players * hand_size:num_players])
+        hands[(first_seat + offset) % num_players] = order[offset:end:num_players]
     return hands
 
 
@@ -117,18 +203,26 @@ class ChooseSeat:
     seat: int
 
 
+PLAY = 100  # the phase in which cards are played to tricks
+
+
 class TrickState(GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
-    Subclasses set `phase`, check a card and note what it changes before `play_card`, and
+    Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it
+    from the hand to `trick` and pass the turn on, calling `close_trick` once every seat
+    has played (written out in each engine: it is the hottest path of a simulation). They
     implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
-    `after_trick` and `end_round`."""
+    `after_trick` and `end_round`. Tuples held by a state (card tables, points) are
+    never changed, so clones share them. Keep a state's attributes under 30: past that
+    CPython 3.11 stops sharing instance dictionary keys and every attribute read slows."""
 
-    PLAY = 100
+    PLAY = PLAY
 
     def __init__(self, game, num_players: int):
         self.game = game
         self.table: CardTable = game.table
+        self.suit_of = game.table.suit  # read on every card played
         self.num_players = num_players
         self.phase = CHANCE
         self.round = 0  # 0-based round (hand) number
@@ -154,16 +248,10 @@ class TrickState(GameState):
             raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
                                 self.table.codes(self.play_options(seat)), self.where(seat))
 
-    def play_card(self, card: int) -> None:
-        """Put a checked card on the trick; close the trick and the round when complete.
-        (Engines update what a card changes, such as the suit led, before calling this.)"""
-        seat = self.turn
-        self.hands[seat].remove(card)
+    def close_trick(self) -> None:
+        """Every seat has played to the trick: score it, let the winner lead, end the round
+        when the hands are empty."""
         trick = self.trick
-        trick.append(card)
-        if len(trick) < self.num_players:
-            self.turn = seat + 1 if seat + 1 < self.num_players else 0
-            return
         winner = (self.leader + self.trick_winner(trick)) % self.num_players
         self.won[winner] += 1
         self.after_trick(winner, trick)
@@ -190,6 +278,14 @@ class TrickState(GameState):
 
     def is_terminal(self) -> bool:
         return self.phase == TERMINAL
+
+    def clone(self) -> "TrickState":
+        """An independent copy that shares the game, its card tables and other tuples
+        (a plain deep copy would copy the whole deck)."""
+        memo = {id(value): value for value in vars(self).values() if type(value) is tuple}
+        memo[id(self.game)] = self.game
+        memo[id(self.table)] = self.table
+        return copy.deepcopy(self, memo)
 
 
 # -- logs shared by the trick-taking games -------------------------------------------------------

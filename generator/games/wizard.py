@@ -27,16 +27,20 @@ from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
+    PLAY,
     CardTable,
+    CardTables,
     ChooseSeat,
     Deal,
     TrickState,
-    count_cards,
+    cards_left,
+    count_suits,
     deal_hands,
     parse_trick_question,
     read_dealer,
     read_hands,
     read_tricks,
+    sample_cards,
     words,
 )
 
@@ -90,8 +94,31 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
+        # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
+        self.strengths = CardTables(self._strengths)
+        # what the heuristic bot reads: the suit each card would set if led, each card's power
+        # by trump, and the tricks it may take by (trump, players)
+        self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
+                              for card in range(len(table.code)))
+        self.bot_power = CardTables(self._bot_power)
+        self.bot_worth = CardTables(self._bot_worth)
+        # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
+        # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
+        self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
+                                       for suit in range(self.num_suits))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
+
+    # builders of the card tables (methods rather than lambdas, so a game still pickles)
+    def _strengths(self, key: tuple[int, int]) -> tuple[int, ...]:
+        return card_strengths(*key, self.is_wizard, self.table.suit, self.table.rank)
+
+    def _bot_power(self, trump: int) -> tuple[int, ...]:
+        return tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
+                     for wizard, jester, suit, rank in zip(self.is_wizard, self.is_jester, self.table.suit, self.table.rank))
+
+    def _bot_worth(self, key: tuple[int, int]) -> tuple[float, ...]:
+        return tuple(expected_tricks(card, *key, self) for card in range(len(self.table.code)))
 
     def num_rounds(self, num_players: int) -> int:
         return self.table.total // num_players
@@ -264,7 +291,7 @@ class WizardGame(Game):
                                f"{', '.join(s.name for s in self.deck.suits)} or `no trump`")
         cards = [card for _, card in asked.cards]
         led = trick_led_suit(cards, self.is_wizard, self.is_jester, table.suit)
-        winner = trick_winner(cards, trump, led, self.is_wizard, table.suit, table.rank)
+        winner = trick_winner(cards, self.strengths[trump, led])
         card = cards[winner]
         who = asked.player(winner)
         reasons, rules, rulings = [], [R_WINNER], []
@@ -401,25 +428,28 @@ def trick_led_suit(cards: Sequence[int], is_wizard, is_jester, suit_of) -> int:
     return NO_SUIT
 
 
-def trick_winner(cards: Sequence[int], trump: int, led: int, is_wizard, suit_of, rank_of) -> int:
-    """Position of the winning card: first Wizard, else highest trump, else highest of the
-    led suit, else (all Jesters) the first card (wizard.trick.winner)."""
-    best, best_key = 0, -1
-    for position, card in enumerate(cards):
+def card_strengths(trump: int, led: int, is_wizard, suit_of, rank_of) -> tuple[int, ...]:
+    """Each card's claim on a trick with this trump and suit led (wizard.trick.winner): a
+    Wizard beats everything, a trump beats the suit led, the suit led beats the rest by
+    rank; Jesters and other suits have no claim (-1)."""
+    def strength(card: int) -> int:
         if is_wizard[card]:
-            return position
+            return 1000
         suit = suit_of[card]
         if suit == NO_SUIT:
-            continue
+            return -1
         if suit == trump:
-            key = 100 + rank_of[card]
-        elif suit == led:
-            key = rank_of[card]
-        else:
-            continue
-        if key > best_key:
-            best, best_key = position, key
-    return best
+            return 100 + rank_of[card]
+        return rank_of[card] if suit == led else -1
+
+    return tuple(strength(card) for card in range(len(suit_of)))
+
+
+def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
+    """Position of the winning card: the first of the greatest strength (so the first Wizard,
+    and the first Jester of a trick of Jesters)."""
+    claims = [strengths[card] for card in cards]
+    return claims.index(max(claims))
 
 
 # Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
@@ -445,11 +475,20 @@ class WizardState(TrickState):
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase == self.PLAY:
-            return self.play_options(self.turn)
+        if phase == PLAY:  # play_options(self.turn), inlined: the hottest path of a simulation
+            seat = self.turn
+            led = self.led
+            if led >= 0 and self.suit_counts[seat][led]:
+                playable = self.game.playable_when_led[led]
+                return list({card for card in self.hands[seat] if playable[card]})  # each card once
+            return list(set(self.hands[seat]))
         if phase == BIDDING:
-            forbidden = self.forbidden()[0]
-            return [BID + b for b in range(self.round + 2) if b != forbidden]
+            bids = list(range(BID, BID + self.round + 2))
+            if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
+                forbidden = self.forbidden()[0]
+                if forbidden is not None:
+                    bids.remove(BID + forbidden)
+            return bids
         if phase == CHOOSE_TRUMP:
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
@@ -458,28 +497,40 @@ class WizardState(TrickState):
         hand = self.hands[seat]
         led = self.led
         if led >= 0 and self.suit_counts[seat][led]:
-            suit_of, free = self.table.suit, self.game.free
-            return list(set([c for c in hand if suit_of[c] == led or free[c]]))
+            playable = self.game.playable_when_led[led]
+            return list({card for card in hand if playable[card]})
         return list(set(hand))
 
     def apply(self, action: Action) -> None:
         phase = self.phase
-        if phase == self.PLAY:
+        if phase == PLAY:
             seat = self.turn
-            if type(action) is not int or action not in self.hands[seat]:
+            hand = self.hands[seat]
+            try:  # one scan of the hand finds the card and where to take it from
+                position = hand.index(action) if type(action) is int else -1
+            except ValueError:
+                position = -1
+            if position < 0:
                 self._refuse_card(seat, action)
-            suit = self.table.suit[action]
+            suit = self.suit_of[action]
             led = self.led
+            held = self.suit_counts[seat]
             if led >= 0:
-                if suit != led and suit >= 0 and self.suit_counts[seat][led]:
+                if suit != led and suit >= 0 and held[led]:
                     self._refuse_card(seat, action)
             elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
                 if suit >= 0:
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            self.suit_counts[seat][suit] -= 1
-            self.play_card(action)
+            held[suit] -= 1
+            del hand[position]
+            trick = self.trick
+            trick.append(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            else:
+                self.close_trick()
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:
@@ -501,7 +552,7 @@ class WizardState(TrickState):
                             f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
 
     def trick_winner(self, cards: list[int]) -> int:
-        return trick_winner(cards, self.trump, self.led, self.game.is_wizard, self.table.suit, self.table.rank)
+        return trick_winner(cards, self.game.strengths[self.trump, self.led])
 
     def after_trick(self, winner: int, cards: list[int]) -> None:
         self.led = NO_SUIT
@@ -539,7 +590,7 @@ class WizardState(TrickState):
             shown = bid if bid is not None else action
             raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
                                 [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
-        forbidden, rule = self.forbidden()
+        forbidden, rule = self.forbidden() if self.bids_made == self.num_players - 1 else (None, "")
         if bid == forbidden:
             why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
                    else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
@@ -549,7 +600,7 @@ class WizardState(TrickState):
         self.bids[seat] = bid
         self.bids_made += 1
         if self.bids_made == self.num_players:
-            self.phase = self.PLAY
+            self.phase = PLAY
             self.leader = self.turn = (self.dealer + 1) % self.num_players
         else:
             self.turn = (seat + 1) % self.num_players
@@ -607,20 +658,17 @@ class WizardState(TrickState):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
                                 f"not {sizes}", R_DEAL, where=where)
-        counts = count_cards((card for hand in deal.hands for card in hand), len(self.table.code))
-        for card, count in enumerate(counts):
-            if count > self.table.copies[card]:
-                raise IllegalAction(f"{count} copies of {self.table.name[card]} dealt; the deck has "
-                                    f"{self.table.copies[card]}", R_COUNTS, where=where)
-        self.hands = [list(hand) for hand in deal.hands]
-        suit_of = self.table.suit
-        self.suit_counts = [[0] * (self.game.num_suits + 1) for _ in deal.hands]
-        for counts_of_seat, hand in zip(self.suit_counts, deal.hands):
-            for card in hand:
-                counts_of_seat[suit_of[card]] += 1  # Wizards and Jesters (suit -1) land in the spare last slot
+        copies = self.table.copies
+        undealt = cards_left(copies, deal.hands)
+        if min(undealt) < 0:
+            card = next(card for card, left in enumerate(undealt) if left < 0)
+            raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
+                                f"{copies[card]}", R_COUNTS, where=where)
+        self.hands = list(map(list, deal.hands))
+        self.suit_counts = count_suits(deal.hands, self.table)  # Wizards and Jesters (no suit) in the last slot
         self.trump = NO_SUIT
         self.turned = None
-        self.undealt = [copies - dealt for copies, dealt in zip(self.table.copies, counts)]
+        self.undealt = undealt
         if (self.round + 1) * self.num_players < self.table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
@@ -630,9 +678,8 @@ class WizardState(TrickState):
         if self.chance == "dealer":
             return ChooseSeat(rng.randrange(self.num_players))
         if self.chance == "deal":
-            order = rng.sample(self.table.physical, (self.round + 1) * self.num_players)
-            hands = deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)
-            return Deal(tuple(tuple(hand) for hand in hands))
+            order = tuple(sample_cards(self.table.physical, (self.round + 1) * self.num_players, rng))
+            return Deal(tuple(deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)))
         position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
         return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
 
@@ -667,7 +714,7 @@ class WizardState(TrickState):
                 "columns": {"bid": entry["bids"], "tricks": entry["won"], "points": entry["points"],
                             "total": entry["totals"]},
             })
-        if self.phase in (CHOOSE_TRUMP, BIDDING, self.PLAY) or (self.phase == CHANCE and self.chance == "turn"):
+        if self.phase in (CHOOSE_TRUMP, BIDDING, PLAY) or (self.phase == CHANCE and self.chance == "turn"):
             rounds.append({
                 "round": self.round + 1, "dealer": self.dealer, "in_progress": True,
                 "title": f"Round {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, "
@@ -693,45 +740,46 @@ class WizardHeuristicBot(HeuristicBot):
             return min(legal, key=lambda action: (abs(action - BID - wanted), action))
         return self._play(state, legal)
 
-    def _expected_tricks(self, state: WizardState) -> float:
-        game, table = state.game, state.table
-        n = state.num_players
+    @staticmethod
+    def _expected_tricks(state: WizardState) -> float:
+        worth = state.game.bot_worth[state.trump, state.num_players]
         expected = 0.0
-        for card in state.hands[state.turn]:
-            if game.is_wizard[card]:
-                expected += 1
-            elif game.is_jester[card]:
-                continue
-            elif table.suit[card] == state.trump:
-                expected += 0.35 + 0.6 * table.rank[card] / 12
-            elif table.rank[card] >= 11:  # King or Ace of a plain suit
-                expected += (0.9 if table.rank[card] == 12 else 0.5) * (4 / (n + 1))
+        for card in state.hands[state.turn]:  # added in hand order, so the float sum never varies
+            expected += worth[card]
         return expected
 
     def _play(self, state: WizardState, legal: list[int]) -> int:
         seat = state.turn
         need = state.bids[seat] - state.won[seat]
-        game, table = state.game, state.table
-        trick = state.trick
-
-        def wins(card: int) -> bool:
-            cards = trick + [card]
-            led = trick_led_suit(cards, game.is_wizard, game.is_jester, table.suit)
-            return trick_winner(cards, state.trump, led, game.is_wizard, table.suit, table.rank) == len(trick)
-
-        def power(card: int) -> int:
-            if game.is_wizard[card]:
-                return 1000
-            if game.is_jester[card]:
-                return -1
-            return table.rank[card] + (100 if table.suit[card] == state.trump else 0)
-
-        winning = [card for card in legal if wins(card)]
-        losing = [card for card in legal if card not in winning]
+        game, trump, led, trick = state.game, state.trump, state.led, state.trick
+        # Would each card take the trick as it stands? It must out-claim every card before it.
+        if led == NO_SUIT:  # no suit yet (an empty trick, or only Jesters): each card would set it
+            best = -1 if trick else -2  # a Jester's claim is -1 in every table
+            strengths, sets_led = game.strengths, game.sets_led
+            winning = [card for card in legal if strengths[trump, sets_led[card]][card] > best]
+        else:
+            claims = game.strengths[trump, led]
+            best = max(map(claims.__getitem__, trick))
+            winning = [card for card in legal if claims[card] > best]
+        power = game.bot_power[trump].__getitem__  # Wizards top, Jesters bottom, trumps above plain cards
         if need > 0:
-            if winning:
-                return min(winning, key=power)
-            return min(legal, key=power)
+            return min(winning or legal, key=power)
+        losing = [card for card in legal if card not in winning] if winning else legal
         if losing:
             return max(losing, key=power)
         return min(legal, key=power)
+
+
+def expected_tricks(card: int, trump: int, num_players: int, game: WizardGame) -> float:
+    """The heuristic bot's guess of the tricks a card takes: a Wizard one, a trump by its
+    rank, a plain King or Ace some, the rest none."""
+    table = game.table
+    if game.is_wizard[card]:
+        return 1
+    if game.is_jester[card]:
+        return 0
+    if table.suit[card] == trump:
+        return 0.35 + 0.6 * table.rank[card] / 12
+    if table.rank[card] >= 11:  # King or Ace of a plain suit
+        return (0.9 if table.rank[card] == 12 else 0.5) * (4 / (num_players + 1))
+    return 0

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -28,10 +29,13 @@ from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep
 from .tricks import (
     NO_SUIT,
+    PLAY,
     CardTable,
+    CardTables,
     ChooseSeat,
     Deal,
     TrickState,
+    cards_left,
     count_cards,
     deal_hands,
     distinct,
@@ -41,6 +45,7 @@ from .tricks import (
     read_hands,
     read_tricks,
     shuffled,
+    split_by_suit,
     words,
 )
 
@@ -120,6 +125,18 @@ class WizardHeartsGame(Game):
                                                   if table.suit[card] == opposite and table.rank[card] == self.queen_rank)
         self.shun_suits = tuple(sorted(self.opposite_queen))
         self._points = {suit: self._points_for(suit) for suit in self.shun_suits}
+        # strengths[led][card]: the card's claim on a trick of that suit (wh.play.winner)
+        self.strengths = CardTables(self._strengths)
+        self.shun_must_be_broken = bool(p["shun_must_be_broken"])
+        self.bot_orders = CardTables(self._bot_orders)  # by Shun suit
+        self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
+
+    # builders of the card tables (methods rather than lambdas, so a game still pickles)
+    def _strengths(self, led: int) -> tuple[int, ...]:
+        return tuple(rank if suit == led else -1 for suit, rank in zip(self.table.suit, self.table.rank))
+
+    def _bot_orders(self, shun: int) -> "BotOrders":
+        return BotOrders.for_shun(self, shun)
 
     def _points_for(self, shun: int) -> tuple[int, ...]:
         p, table = self.params, self.table
@@ -277,7 +294,7 @@ class WizardHeartsGame(Game):
         if shun_word is not None and shun not in self.opposite_queen:
             raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
         cards = [card for _, card in asked.cards]
-        winner = trick_winner(cards, table.suit, table.rank)
+        winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
         card = cards[winner]
         led = self.deck.suits[table.suit[cards[0]]].name
         who = asked.player(winner)
@@ -305,43 +322,48 @@ def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
     return table.by_id[log.card(code, field).id]
 
 
-def trick_winner(cards: Sequence[int], suit_of, rank_of) -> int:
-    """Position of the highest card of the led suit (wh.play.winner)."""
-    led = suit_of[cards[0]]
-    best = 0
-    for position in range(1, len(cards)):
-        card = cards[position]
-        if suit_of[card] == led and rank_of[card] > rank_of[cards[best]]:
-            best = position
-    return best
+def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
+    """Position of the highest card of the led suit (wh.play.winner), given the strengths
+    for the suit of the first card (the first of equal cards wins)."""
+    claims = [strengths[card] for card in cards]
+    return claims.index(max(claims))
 
 
 class WizardHeartsState(TrickState):
     def __init__(self, game: WizardHeartsGame, num_players: int):
         super().__init__(game, num_players)
         self.chance = "dealer"  # which chance node: dealer, shun, deal
-        self.hand_size = game.hand_size(num_players)
         self.shun = NO_SUIT
         self.queen = -1
         self.points: tuple[int, ...] = ()
         self.cauldron: tuple[int, ...] = ()
-        self.direction = "hold"
         self.passed: list[list[int]] = [[] for _ in range(num_players)]
         self.passes_made = 0
         self.first_card = game.lead_card  # the card that must lead the first trick
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
-        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit (set once passing is done)
+        # per seat and suit, the cards held in hand order (set once passing is done): following
+        # suit is a copy of one list
+        self.by_suit: list[list[list[int]]] = []
         self.totals = [0] * num_players
         self.history: list[dict] = []
-        self.capped = False
+
+    @property
+    def direction(self) -> str:
+        """This hand's passing direction."""
+        return self.game.pass_direction(self.num_players, self.round)
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        if self.phase == self.PLAY:
+        phase = self.phase
+        if phase == PLAY:
+            trick = self.trick
+            if trick and self.trick_number:  # following after the first trick: `_options`, inlined (the hottest path)
+                seat = self.turn
+                return distinct(self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat], self.table.unique)
             return self._options(self.turn)[0]
-        if self.phase == PASSING:
+        if phase == PASSING:
             return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
@@ -351,17 +373,16 @@ class WizardHeartsState(TrickState):
     def _options(self, seat: int) -> tuple[list[int], str]:
         """The distinct playable cards and the rule that narrowed them (for messages)."""
         hand = self.hands[seat]
-        suit_of = self.table.suit
+        suit_of = self.suit_of
         if not self.trick:
             if self.trick_number == 0:
                 return [self.first_card], R_FIRST_LEAD
-            if self.game.params["shun_must_be_broken"] and not self.broken:
+            if self.game.shun_must_be_broken and not self.broken:
                 unbroken = [c for c in hand if suit_of[c] != self.shun]
                 if unbroken:
                     return distinct(unbroken, self.table.unique), R_BROKEN
             return distinct(hand, self.table.unique), R_LEAD
-        led = suit_of[self.trick[0]]
-        options = [c for c in hand if suit_of[c] == led] if self.suit_counts[seat][led] else hand
+        options = self.by_suit[seat][suit_of[self.trick[0]]] or hand
         rule = R_FOLLOW
         if self.trick_number == 0:
             shun, queen = self.shun, self.queen
@@ -374,23 +395,35 @@ class WizardHeartsState(TrickState):
 
     def apply(self, action: Action) -> None:
         phase = self.phase
-        if phase == self.PLAY:
+        if phase == PLAY:
             seat = self.turn
-            if type(action) is not int or action not in self.hands[seat]:
+            hand = self.hands[seat]
+            try:  # one scan of the hand finds the card and where to take it from
+                position = hand.index(action) if type(action) is int else -1
+            except ValueError:
+                position = -1
+            if position < 0:
                 self._refuse(seat, action)
-            suit = self.table.suit[action]
+            suit_of = self.suit_of
+            suit = suit_of[action]
             trick = self.trick
-            if self.trick_number == 0 or (not trick and self.game.params["shun_must_be_broken"]):
-                if action not in self._options(seat)[0]:
+            held = self.by_suit[seat]
+            if trick and self.trick_number:  # the common case: follow suit if you can
+                led = suit_of[trick[0]]
+                if suit != led and held[led]:
                     self._refuse(seat, action)
-            elif trick:
-                led = self.table.suit[trick[0]]
-                if suit != led and self.suit_counts[seat][led]:
+            elif self.trick_number == 0 or self.game.shun_must_be_broken:  # the first trick, or a restricted lead
+                if action not in self._options(seat)[0]:
                     self._refuse(seat, action)
             if suit == self.shun:
                 self.broken = True
-            self.suit_counts[seat][suit] -= 1
-            self.play_card(action)
+            held[suit].remove(action)
+            del hand[position]
+            trick.append(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            else:
+                self.close_trick()
         elif phase == PASSING:
             self._pass(action)
         elif phase == CHANCE:
@@ -421,14 +454,14 @@ class WizardHeartsState(TrickState):
         return f"{name} plays {code}, but {led} was led and they hold {led}: they must follow suit"
 
     def trick_winner(self, cards: list[int]) -> int:
-        return trick_winner(cards, self.table.suit, self.table.rank)
+        return trick_winner(cards, self.game.strengths[self.suit_of[cards[0]]])
 
     def after_trick(self, winner: int, cards: list[int]) -> None:
-        points = self.points
-        self.hand_points[winner] += sum(points[c] for c in cards)
+        points = self.points.__getitem__
+        self.hand_points[winner] += sum(map(points, cards))
         self.captured[winner] += len(cards)
-        if self.trick_number == 0 and self.game.params["cauldron"] == "first-trick" and self.cauldron:
-            self.hand_points[winner] += sum(points[c] for c in self.cauldron)
+        if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
+            self.hand_points[winner] += sum(map(points, self.cauldron))
             self.captured[winner] += len(self.cauldron)
 
     def end_round(self) -> None:
@@ -439,9 +472,8 @@ class WizardHeartsState(TrickState):
         target = self.game.params["target_score"]
         if max(self.totals) >= target:
             self.phase = TERMINAL
-        elif self.round + 1 >= self.game.params["max_hands"]:
+        elif self.round + 1 >= self.game.params["max_hands"]:  # the length cap (outcome: "turn-cap")
             self.phase = TERMINAL
-            self.capped = True
         else:
             self.round += 1
             self.dealer = (self.dealer + 1) % self.num_players
@@ -476,12 +508,8 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
-        suit_of = self.table.suit
-        self.suit_counts = [[0] * len(self.table.suits) for _ in self.hands]
-        for counts, hand in zip(self.suit_counts, self.hands):
-            for card in hand:
-                counts[suit_of[card]] += 1
-        self.phase = self.PLAY
+        self.by_suit = split_by_suit(self.hands, self.table)
+        self.phase = PLAY
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
@@ -507,22 +535,23 @@ class WizardHeartsState(TrickState):
             self._deal(action, where)
 
     def _deal(self, deal: Deal, where: dict) -> None:
-        size = self.hand_size
+        size = self.game.hand_size(self.num_players)
         if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
             sizes = ", ".join(str(len(hand)) for hand in deal.hands)
             raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
                                 R_DEAL, where=where)
-        counts = count_cards([card for hand in deal.hands for card in hand] + list(deal.aside), len(self.table.code))
-        copies = self.table.copies
-        for card, count in enumerate(counts):
-            if count > copies[card]:
-                raise IllegalAction(f"{self.table.name[card]} is dealt {count} times; the deck has {copies[card]}",
-                                    R_DECK, where=where)
-        for card, count in enumerate(counts):
-            if count < copies[card]:
-                raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL,
-                                    where=where)
-        self.hands = [list(hand) for hand in deal.hands]
+        if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
+            copies = self.table.copies
+            left = cards_left(copies, (*deal.hands, deal.aside))
+            if min(left) < 0:
+                card = next(card for card, count in enumerate(left) if count < 0)
+                raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck "
+                                    f"has {copies[card]}", R_DECK, where=where)
+            card = next((card for card, count in enumerate(left) if count > 0), None)
+            if card is None:  # the counts add up, so something dealt is no card index (-1, say)
+                raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)
+            raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL, where=where)
+        self.hands = list(map(list, deal.hands))
         self.cauldron = tuple(deal.aside)
         self.trick = []
         self.trick_number = 0
@@ -530,7 +559,6 @@ class WizardHeartsState(TrickState):
         self.hand_points = [0] * self.num_players
         self.captured = [0] * self.num_players
         self.broken = False
-        self.direction = self.game.pass_direction(self.num_players, self.round)
         self.passed = [[] for _ in range(self.num_players)]
         self.passes_made = 0
         if self.direction == "hold" or self.game.params["pass_count"] == 0:
@@ -550,8 +578,9 @@ class WizardHeartsState(TrickState):
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
         order = shuffled(physical, rng)
-        cut = self.hand_size * self.num_players
-        hands = deal_hands(order[:cut], self.num_players, self.hand_size, (self.dealer + 1) % self.num_players)
+        size = self.game.hand_size(self.num_players)
+        cut = size * self.num_players
+        hands = deal_hands(order[:cut], self.num_players, size, (self.dealer + 1) % self.num_players)
         return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
 
     # -- results -------------------------------------------------------------------------
@@ -560,7 +589,8 @@ class WizardHeartsState(TrickState):
             return None
         low = min(self.totals)
         winners = tuple(seat for seat, total in enumerate(self.totals) if total == low)
-        return Outcome(tuple(self.totals), winners, "turn-cap" if self.capped else "finished")
+        capped = max(self.totals) < self.game.params["target_score"]  # stopped by max_hands
+        return Outcome(tuple(self.totals), winners, "turn-cap" if capped else "finished")
 
     def summary(self) -> dict:
         suits = self.game.deck.suits
@@ -573,7 +603,7 @@ class WizardHeartsState(TrickState):
                          f"{suits[entry['shun']].name}, passing {entry['direction']}",
                 "columns": {"tricks": entry["tricks"], "points": entry["points"], "total": entry["totals"]},
             })
-        if self.phase in (PASSING, self.PLAY):
+        if self.phase in (PASSING, PLAY):
             rounds.append({
                 "round": self.round + 1, "dealer": self.dealer, "shun": suits[self.shun].id, "in_progress": True,
                 "title": f"Hand {self.round + 1} (unfinished): dealer {self.player_name(self.dealer)}, Shun suit "
@@ -592,34 +622,56 @@ class WizardHeartsHeuristicBot(HeuristicBot):
 
     def choose(self, state: WizardHeartsState) -> Action:
         legal = state.legal_actions()
-        table = state.table
+        game = state.game
+        orders = game.bot_orders[state.shun]
         if state.phase == PASSING:
-            return max(legal, key=lambda action: (self._danger(state, action - PASS), action))
+            return PASS + max([action - PASS for action in legal], key=orders.danger.__getitem__)
         trick = state.trick
-        rank_of, suit_of, points = table.rank, table.suit, state.points
-        if not trick:
-            return min(legal, key=lambda c: (suit_of[c] == state.shun, rank_of[c], c))
+        if not trick:  # lead low, Shun cards last
+            return min(legal, key=orders.lead.__getitem__)
+        suit_of, rank_of = state.suit_of, state.table.rank
         led = suit_of[trick[0]]
-        high = max(rank_of[c] for c in trick if suit_of[c] == led)
+        high = max(map(game.strengths[led].__getitem__, trick))  # the rank to beat
         if suit_of[legal[0]] != led:  # void: dump the worst card
-            return max(legal, key=lambda c: (self._danger(state, c), c))
-        at_stake = sum(points[c] for c in trick)
+            return max(legal, key=orders.danger.__getitem__)
+        at_stake = sum(map(state.points.__getitem__, trick))
         under = [c for c in legal if rank_of[c] < high]
         over = [c for c in legal if rank_of[c] > high]
+        by_rank = orders.rank.__getitem__
         if at_stake < 0 and over:
-            return min(over, key=lambda c: (rank_of[c], c))
+            return min(over, key=by_rank)
         if under:
-            return max(under, key=lambda c: (rank_of[c], c))
-        return max(legal, key=lambda c: (rank_of[c], c))
+            return max(under, key=by_rank)
+        return max(legal, key=by_rank)
 
-    @staticmethod
-    def _danger(state: WizardHeartsState, card: int) -> int:
-        table = state.table
-        if card == state.queen:
-            return 1000
-        danger = table.rank[card]
-        if table.suit[card] == state.shun:
-            danger += 100
-        if state.game.is_wizard[card]:
-            danger -= 20  # worth catching
-        return danger
+
+@dataclass(frozen=True, slots=True)
+class BotOrders:
+    """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
+    with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
+
+    danger: tuple[int, ...]  # how much a card hurts its holder: passed and dumped first
+    lead: tuple[int, ...]  # non-Shun cards before Shun cards, then low rank first
+    rank: tuple[int, ...]
+
+    @classmethod
+    def for_shun(cls, game: WizardHeartsGame, shun: int) -> "BotOrders":
+        table = game.table
+        size = len(table.code)
+        ranks = max(table.rank) + 2
+
+        def danger(card: int) -> int:
+            if card == game.opposite_queen[shun]:
+                return 1000
+            value = table.rank[card]
+            if table.suit[card] == shun:
+                value += 100
+            if game.is_wizard[card]:
+                value -= 20  # worth catching
+            return value
+
+        cards = range(size)
+        return cls(danger=tuple(danger(card) * size + card for card in cards),
+                   lead=tuple(((table.suit[card] == shun) * ranks + table.rank[card] + 1) * size + card
+                              for card in cards),
+                   rank=tuple((table.rank[card] + 1) * size + card for card in cards))
