@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .document import CardDocument
+from .sizes import pt
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
 
-INCH = 25.4
 # Drawn around every card: the images' 3 mm bleed plus the half pixel their rounding may
 # add even at 30 dpi, so images and exports share one drawing.
 STANDARD_BLEED_MM = 4.0
@@ -46,7 +46,8 @@ def deck_identity(deck: "Deck") -> tuple:
 def drawn_bleed_mm(bleed_mm: float, dpi: float) -> float:
     """The bleed to draw for images with `bleed_mm` at `dpi`: enough for the bleed and a
     pixel of rounding; the standard one when that is enough, else whole millimetres."""
-    return max(STANDARD_BLEED_MM, float(math.ceil(bleed_mm + INCH / dpi)))
+    pixel_mm = 25.4 / dpi
+    return max(STANDARD_BLEED_MM, float(math.ceil(bleed_mm + pixel_mm)))
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class FacePages:
 
     @property
     def page_pt(self) -> tuple[float, float]:
-        return tuple((side + 2 * self.bleed_mm) * 72 / INCH for side in self.trim_mm)  # type: ignore[return-value]
+        return tuple(pt(side) + 2 * pt(self.bleed_mm) for side in self.trim_mm)  # type: ignore[return-value]
 
 
 def card_key(card: "Card | None") -> str:
@@ -70,8 +71,7 @@ def card_key(card: "Card | None") -> str:
 
 def draw_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float) -> FacePages:
     """Every distinct face, then the back, a page each, with `bleed_mm` around the trim."""
-    trim_w, trim_h = trim_mm[0] * 72 / INCH, trim_mm[1] * 72 / INCH
-    bleed = bleed_mm * 72 / INCH
+    trim_w, trim_h, bleed = pt(trim_mm[0]), pt(trim_mm[1]), pt(bleed_mm)
     document = CardDocument(deck, trim_w, trim_h, bleed, (trim_w + 2 * bleed, trim_h + 2 * bleed))
     pages: dict[str, int] = {}
     for card in [*deck.cards, None]:
