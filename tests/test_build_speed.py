@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from generator.build import STEPS
@@ -14,10 +16,18 @@ from generator.render import images, raster
 from generator.render.images import render_cards
 from generator.render.text import text_problems
 
-from .test_render_cli import MINI_DECK, mini  # noqa: F401  (mini is a fixture)
+from .test_render_cli import MINI_DECK
 
 
-def test_build_json_gives_each_built_step_its_seconds(run_cli, mini, tmp_path):  # noqa: F811
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    path = tmp_path / "decks" / "mini.toml"
+    path.parent.mkdir()
+    path.write_text(MINI_DECK, encoding="utf-8")
+    return path
+
+
+def test_build_json_gives_each_built_step_its_seconds(run_cli, mini, tmp_path):
     out = tmp_path / "out"
     arguments = ("build", "--decks-dir", mini.parent, "--output", out, "--json", "--jobs", "1")
     [first] = json.loads(run_cli(*arguments).stdout)
@@ -29,7 +39,7 @@ def test_build_json_gives_each_built_step_its_seconds(run_cli, mini, tmp_path): 
     assert second["built"] == [] and second["seconds"] == {}
 
 
-def test_images_and_exports_draw_the_faces_once(mini, tmp_path, monkeypatch):  # noqa: F811
+def test_images_and_exports_draw_the_faces_once(mini, tmp_path, monkeypatch):
     deck = load_deck(mini)
     clear_cache()
     drawn = []
@@ -41,7 +51,7 @@ def test_images_and_exports_draw_the_faces_once(mini, tmp_path, monkeypatch):  #
     assert (tmp_path / "tts" / "mini-sheet-1.jpg").is_file() and (tmp_path / "images" / "back.png").is_file()
 
 
-def test_a_face_has_the_same_pixels_whatever_was_drawn_before(mini):  # noqa: F811
+def test_a_face_has_the_same_pixels_whatever_was_drawn_before(mini):
     deck = load_deck(mini)
     cards = [*deck.cards, None]
     raster.forget_pages()
@@ -54,7 +64,7 @@ def test_a_face_has_the_same_pixels_whatever_was_drawn_before(mini):  # noqa: F8
     assert fresh == after_images == after_wide_bleed
 
 
-def test_png_files_hold_exactly_the_rendered_pixels(mini, tmp_path):  # noqa: F811
+def test_png_files_hold_exactly_the_rendered_pixels(mini, tmp_path):
     deck = load_deck(mini)
     written = images.write_images(deck, tmp_path, dpi=50, bleed_mm=2)
     rendered = render_cards(deck, [*deck.cards, None], dpi=50, bleed_mm=2)

@@ -110,11 +110,6 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
 
     # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
     # <output>/<deck>/; local file URLs must name where the files end up.
-    from .faces import forget_faces
-
     published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
-    try:
-        return (lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
-                + export_mush(deck, out_dir))
-    finally:
-        forget_faces()  # the faces are tens of megabytes; the build's later steps do not need them
+    return (lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
+            + export_mush(deck, out_dir))

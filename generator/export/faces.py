@@ -96,16 +96,11 @@ def faces_for(deck: "Deck") -> Faces:
     return _last[1]
 
 
-def forget_faces() -> None:
-    """Let the kept faces go (the drawn pages stay)."""
-    global _last
-    _last = None
-
-
 def clear_cache() -> None:
     """Forget the kept faces and drawn pages, so the next export renders afresh (benchmarks,
     determinism tests)."""
     from ..render.raster import forget_pages
 
-    forget_faces()
+    global _last
+    _last = None
     forget_pages()
