@@ -11,6 +11,7 @@ inject markup into the page.
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from pathlib import Path
 from typing import Callable
@@ -59,7 +60,9 @@ def template_format(template: Path) -> str:
                       "name it like rulebook.html.j2 or rulebook.md.j2")
 
 
+@functools.lru_cache(maxsize=8)
 def _environment(folder: Path, fmt: str):
+    """One sandbox per template folder and format, so each template compiles once per process."""
     from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
@@ -75,7 +78,7 @@ def _environment(folder: Path, fmt: str):
             return source, filename, uptodate
 
     options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
-                   lstrip_blocks=True, keep_trailing_newline=True, auto_reload=False)
+                   lstrip_blocks=True, keep_trailing_newline=True, auto_reload=True)
     if fmt == "html":
         return ImmutableSandboxedEnvironment(autoescape=True, **options)
     return ImmutableSandboxedEnvironment(autoescape=False, finalize=_markdown_finalize, **options)
