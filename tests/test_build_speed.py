@@ -16,15 +16,7 @@ from generator.render import images, raster
 from generator.render.images import render_cards
 from generator.render.text import text_problems
 
-from .test_render_cli import MINI_DECK
-
-
-@pytest.fixture
-def mini(tmp_path) -> Path:
-    path = tmp_path / "decks" / "mini.toml"
-    path.parent.mkdir()
-    path.write_text(MINI_DECK, encoding="utf-8")
-    return path
+from .test_render_cli import MINI_DECK, mini  # noqa: F401 (mini is a fixture)
 
 
 def test_build_json_gives_each_built_step_its_seconds(run_cli, mini, tmp_path):

@@ -16,6 +16,8 @@ from generator.games.tricks import ChooseSeat, Deal
 from generator.games.wizard import BID, TRUMP, TurnUp, forbidden_bid
 from generator.loader import load_deck
 
+from .trick_helpers import refused
+
 ROOT = Path(__file__).resolve().parents[1]
 DECK = load_deck(ROOT / "decks" / "wizard.toml")
 EXAMPLE = ROOT / "examples" / "wizard-4p.toml"
@@ -59,12 +61,7 @@ def play(state, codes: str) -> None:
 
 
 def illegal(state, action) -> IllegalAction:
-    before = (state.legal_actions(), state.current_player(), [list(h) for h in state.hands])
-    with pytest.raises(IllegalAction) as caught:
-        state.apply(action)
-    assert (state.legal_actions(), state.current_player(), [list(h) for h in state.hands]) == before
-    assert DECK.rule(caught.value.rule)  # cites a real rule of the deck
-    return caught.value
+    return refused(DECK, state, action)
 
 
 # -- wizard.trick.winner and the leads -----------------------------------------------------------

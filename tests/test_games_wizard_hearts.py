@@ -17,6 +17,8 @@ from generator.games.tricks import ChooseSeat, Deal
 from generator.games.wizard_hearts import PASS, PASSING, Shun, trick_winner
 from generator.loader import load_deck
 
+from .trick_helpers import refused
+
 ROOT = Path(__file__).resolve().parents[1]
 DECK = load_deck(ROOT / "decks" / "wizard-hearts.toml")
 EXAMPLE = ROOT / "examples" / "wizard-hearts-5p.toml"
@@ -66,12 +68,7 @@ def play(state, codes: str) -> None:
 
 
 def illegal(state, action) -> IllegalAction:
-    before = (state.legal_actions(), state.current_player(), [list(h) for h in state.hands])
-    with pytest.raises(IllegalAction) as caught:
-        state.apply(action)
-    assert (state.legal_actions(), state.current_player(), [list(h) for h in state.hands]) == before
-    assert DECK.rule(caught.value.rule)
-    return caught.value
+    return refused(DECK, state, action)
 
 
 def codes(actions) -> set[str]:

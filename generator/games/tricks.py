@@ -453,3 +453,12 @@ def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule:
             raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
                                 f"{log.players[state.dealer]}", rule,
                                 where={"round": index + 1, "player": seat, "field": entry.at("dealer")})
+
+
+def log_played_card(round_log: dict, state: "TrickState", code: str) -> None:
+    """Write a card about to be played into the round's `tricks` list; a card played to an
+    empty trick opens a new one."""
+    tricks = round_log.setdefault("tricks", [])
+    if not state.trick:
+        tricks.append([])
+    tricks[-1].append(code)

@@ -36,6 +36,7 @@ from .tricks import (
     cards_left,
     count_suits,
     deal_hands,
+    log_played_card,
     parse_trick_question,
     read_dealer,
     read_hands,
@@ -262,10 +263,7 @@ class WizardGame(Game):
             elif isinstance(action, int) and action >= BID:
                 current.setdefault("bids", {})[players[state.turn]] = action - BID
             elif isinstance(action, int):
-                tricks = current.setdefault("tricks", [])
-                if not state.trick:
-                    tricks.append([])
-                tricks[-1].append(table.code[action])
+                log_played_card(current, state, table.code[action])
             state.apply(action)
         return {"rounds": rounds}
 

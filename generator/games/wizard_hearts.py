@@ -38,6 +38,7 @@ from .tricks import (
     cards_left,
     count_cards,
     deal_hands,
+    log_played_card,
     distinct,
     parse_trick_question,
     pass_target,
@@ -273,10 +274,7 @@ class WizardHeartsGame(Game):
             elif isinstance(action, int) and action >= PASS:
                 current.setdefault("passes", {}).setdefault(players[state.turn], []).append(table.code[action - PASS])
             elif isinstance(action, int):
-                tricks = current.setdefault("tricks", [])
-                if not state.trick:
-                    tricks.append([])
-                tricks[-1].append(table.code[action])
+                log_played_card(current, state, table.code[action])
             state.apply(action)
         return {"rounds": rounds}
 
