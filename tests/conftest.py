@@ -9,6 +9,9 @@ import pytest
 
 from generator.cli import main
 
+# A real headless Chromium (fixtures `chromium` and `page`) for every page deckgen writes or serves.
+pytest_plugins = ("tests.browser",)
+
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "decks"
 DECK_PATHS = sorted(DECKS.glob("*.toml"))
