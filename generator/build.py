@@ -22,6 +22,7 @@ from .errors import DeckgenError, Problem
 from .loader import deck_paths, load_deck
 from .model import Deck
 from .output import write_text
+from .resources import TEMPLATES
 
 # Build steps in order: (name, "module:function"). Each function takes (deck, out_dir)
 # and returns the paths it wrote, all inside out_dir.
@@ -36,7 +37,6 @@ STEPS: list[tuple[str, str]] = [
 
 MANIFEST = ".manifest.json"
 _PACKAGE_ROOT = Path(__file__).resolve().parent
-_TEMPLATES = _PACKAGE_ROOT.parent / "templates"
 
 
 @dataclass
@@ -62,7 +62,7 @@ def _step_function(target: str) -> Callable[[Deck, Path], list[Path]]:
 def _code_fingerprint() -> str:
     """Hash of deckgen's own code and templates: new code invalidates old outputs."""
     digest = hashlib.sha256()
-    for root in (_PACKAGE_ROOT, _TEMPLATES):
+    for root in (_PACKAGE_ROOT, TEMPLATES):
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*")):

@@ -2,13 +2,16 @@
 
 Every command parses options, calls one library function and prints its result.
 Errors a user can fix (`DeckgenError`) are printed without a traceback and set
-the exit code: 1 for problems found, 2 for input that cannot be read.
+the exit code: 1 for problems found, 2 for input that cannot be read. Anything else is a bug
+in deckgen: one line saying so, exit 70 (EX_SOFTWARE), the traceback with `--debug` or
+`DECKGEN_DEBUG=1`.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -22,7 +25,10 @@ try:  # typer 0.29 and later carry their own copy of click
 except ImportError:  # older typer runs on the click package
     from click.exceptions import ClickException
 
+from . import __version__
 from .errors import DeckgenError, InvalidDeck, UnreadableInput
+
+EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
 app = typer.Typer(
     name="deckgen",
@@ -47,6 +53,23 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.export",
     "generator.commands.rulebook",
 ]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"deckgen {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _global_options(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print deckgen's version and exit."),
+    debug: bool = typer.Option(False, "--debug",
+                               help="Show the full traceback when deckgen itself fails "
+                                    "(also DECKGEN_DEBUG=1); may follow the command too."),
+) -> None:
+    """Options for every command; `--version` acts in its callback, `--debug` in `main`."""
 
 
 def _print_json(data) -> None:
@@ -163,18 +186,71 @@ for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
 
 
+def _debug_requested(args: list[str]) -> bool:
+    """`--debug` anywhere before a `--`, or DECKGEN_DEBUG set to anything but 0/empty."""
+    words = args[:args.index("--")] if "--" in args else args
+    return "--debug" in words or os.environ.get("DECKGEN_DEBUG", "") not in ("", "0")
+
+
+def _with_debug_first(args: list[str]) -> list[str]:
+    """Let `--debug` follow the command (`deckgen build --debug`): the option belongs to the
+    top level, so it is moved there."""
+    words = args[:args.index("--")] if "--" in args else args
+    if "--debug" not in words:
+        return args
+    rest = list(args)
+    rest.remove("--debug")
+    return ["--debug"] + rest
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line; return (and, from the console script, exit with) its exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = _debug_requested(args)
+    try:
+        code = _run(_with_debug_first(args))
+    except Exception as error:  # a bug in deckgen, not a problem with the user's input
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        else:
+            where = _innermost_frame(error)
+            what = " ".join(str(error).split())
+            typer.echo(f"deckgen: internal error: {type(error).__name__}: {what}{where} "
+                       f"(deckgen {__version__}); this is a bug in deckgen. Run again with --debug "
+                       f"(or DECKGEN_DEBUG=1) to see the traceback.", err=True)
+        code = EX_SOFTWARE
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def _innermost_frame(error: BaseException) -> str:
+    """` in generator/x.py:123`: where deckgen's own code failed, for a one-line report."""
+    import traceback
+
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if "/generator/" in frame.filename.replace("\\", "/")]
+    if not frames:
+        return ""
+    frame = frames[-1]
+    path = frame.filename.replace("\\", "/")
+    return f" in {path[path.rindex('/generator/') + 1:]}:{frame.lineno}"
+
+
+def _run(args: list[str]) -> int:
+    """Run one command; deckgen's own errors become messages and exit codes."""
     try:
         # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
-        returned = app(args=argv, prog_name="deckgen", standalone_mode=False)
+        returned = app(args=args, prog_name="deckgen", standalone_mode=False)
         code = returned if isinstance(returned, int) else 0
     except Exit as done:
         code = done.exit_code
     except ClickException as error:
         error.show()
         code = 2
-    except Abort:
+    except (Abort, KeyboardInterrupt):
         typer.echo("aborted", err=True)
         code = 130
     except InvalidDeck as error:
@@ -188,6 +264,4 @@ def main(argv: Optional[list[str]] = None) -> int:
     except DeckgenError as error:
         typer.echo(f"deckgen: error: {error}", err=True)
         code = error.exit_code
-    if argv is None:
-        sys.exit(code)
     return code

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import typer
 
 from generator.cli import app
@@ -123,3 +124,58 @@ def test_rebuild_removes_outputs_of_removed_cards(run_cli, tmp_path):
     assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
     assert not (out / "tiny" / "images" / "joker.png").exists()
     assert (out / "tiny" / "images" / "ace-hearts.png").exists()
+
+
+def test_version_prints_the_package_version(run_cli):
+    from generator import __version__
+
+    result = run_cli("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"deckgen {__version__}"
+
+
+def _break_deck_listing(monkeypatch):
+    import generator.loader
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("forced\nfailure")
+
+    monkeypatch.setattr(generator.loader, "deck_paths", broken)
+
+
+def test_an_internal_error_is_one_line_and_exit_70(run_cli, monkeypatch):
+    from generator import __version__
+
+    monkeypatch.delenv("DECKGEN_DEBUG", raising=False)
+    _break_deck_listing(monkeypatch)
+    result = run_cli("list")
+    assert result.exit_code == 70
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "internal error: RuntimeError: forced failure" in lines[0]
+    assert f"deckgen {__version__}" in lines[0] and "--debug" in lines[0] and "DECKGEN_DEBUG=1" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("how", ["flag first", "flag after the command", "environment"])
+def test_debug_shows_the_traceback(run_cli, monkeypatch, how):
+    monkeypatch.delenv("DECKGEN_DEBUG", raising=False)
+    _break_deck_listing(monkeypatch)
+    if how == "environment":
+        monkeypatch.setenv("DECKGEN_DEBUG", "1")
+        args = ["list"]
+    else:
+        args = ["--debug", "list"] if how == "flag first" else ["list", "--debug"]
+    result = run_cli(*args)
+    assert result.exit_code == 70
+    assert "Traceback (most recent call last)" in result.stderr
+    assert "RuntimeError: forced" in result.stderr
+
+
+def test_user_errors_keep_their_exit_codes(run_cli, tmp_path):
+    deck = tmp_path / "bad.toml"
+    deck.write_text("[deck\n", encoding="utf-8")
+    result = run_cli("show", str(deck))
+    assert result.exit_code == 2
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    assert "bad.toml:1" in result.stderr

@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2
+from ..resources import TEMPLATES
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 # Characters the MUSH evaluator acts on; a backslash before each makes it literal. Measured
 # on TinyMUX 2.12: \ % [ ] change text in every evaluated position (escape, substitution,
@@ -164,7 +164,7 @@ def _is_command_pattern(value: str) -> bool:
 @cache
 def _environment() -> jinja2.Environment:
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES_DIR),
+        loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=False,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from . import ExportError
+from ..resources import TEMPLATES
 
 if TYPE_CHECKING:
     import jinja2
 
     from ..model import Card, Deck
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 class Escaped(str):

@@ -22,8 +22,9 @@ from ..errors import DeckgenError, OptionError
 from ..model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import HtmlWriter, MarkdownWriter, md_escape
+from ..resources import TEMPLATES
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates" / "rulebook"
+TEMPLATE_DIR = TEMPLATES / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
 
 

@@ -14,12 +14,13 @@ from ..model import Deck
 from ..output import write_text
 from . import charts
 from .playtest import BUILD_GAMES
+from ..resources import TEMPLATES as SHIPPED_TEMPLATES
 
 if TYPE_CHECKING:
     from . import DeckReport, Report
     from .playtest import Run
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "validate"
+TEMPLATES = SHIPPED_TEMPLATES / "validate"
 
 
 @contextmanager
