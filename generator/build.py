@@ -16,13 +16,16 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .errors import DeckgenError, Problem
 from .loader import deck_paths, load_deck
 from .model import Deck
 from .output import write_text
 from .resources import TEMPLATES
+
+if TYPE_CHECKING:
+    from .progress import Advance
 
 # Build steps in order: (name, "module:function"). Each function takes (deck, out_dir)
 # and returns the paths it wrote, all inside out_dir.
@@ -82,9 +85,11 @@ def _input_key(deck: Deck, step: str, code: str) -> str:
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
-               code: str | None = None) -> DeckResult:
-    """Build one deck's outputs into output_dir/<deck id>/, all or nothing."""
+               code: str | None = None, advance: "Advance | None" = None) -> DeckResult:
+    """Build one deck's outputs into output_dir/<deck id>/, all or nothing; `advance(label,
+    done, total)` hears of each step as it starts (a progress bar)."""
     steps = STEPS if steps is None else steps
+    advance = advance or _worker_advance
     code = code or _code_fingerprint()
     try:
         deck = load_deck(deck_path)
@@ -104,7 +109,9 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
     staging.mkdir(parents=True)
     new_manifest: dict = {}
     try:
-        for name, target in steps:
+        for done, (name, target) in enumerate(steps):
+            if advance:
+                advance(f"{deck.id}: {name}", done, len(steps))
             key = _input_key(deck, name, code)
             previous = manifest.get(name)
             if previous and previous["key"] == key and all((final / f).exists() for f in previous["files"]):
@@ -118,6 +125,8 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
             files = sorted(str(Path(p).relative_to(staging)) for p in written)
             new_manifest[name] = {"key": key, "files": files}
             result.built.append(name)
+        if advance:
+            advance(f"{deck.id}: done", len(steps), len(steps))
         _publish(staging, final)
         _remove_stale(final, manifest, new_manifest)
         write_text(manifest_path, json.dumps(new_manifest, indent=1, sort_keys=True) + "\n")
@@ -155,17 +164,45 @@ def _remove_empty(folder: Path) -> None:
         pass
 
 
-def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> list[DeckResult]:
-    """Build every deck, several at once (one process per deck, up to `jobs`, default: all cores)."""
+# In a build worker process: where its steps are reported (set by the pool's initializer).
+_worker_advance: "Advance | None" = None
+
+
+def _report_to(queue) -> None:
+    global _worker_advance
+    _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
+
+
+def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
+              advance: "Advance | None" = None) -> list[DeckResult]:
+    """Build every deck, several at once (one process per deck, up to `jobs`, default: all
+    cores); `advance(label, done, total)` hears of each deck's steps, from every process."""
     paths = deck_paths(decks_dir)
     if not paths:
         raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
     code = _code_fingerprint()
     jobs = min(len(paths), jobs or os.cpu_count() or 1)
     if jobs == 1:
-        return [build_deck(path, output_dir, code=code) for path in paths]
+        return [build_deck(path, output_dir, code=code, advance=advance) for path in paths]
+    import multiprocessing
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                             [code] * len(paths)))
+    queue = multiprocessing.SimpleQueue() if advance else None
+
+    def relay() -> None:
+        while (message := queue.get()) is not None:
+            advance(*message)
+
+    listener = threading.Thread(target=relay, daemon=True) if advance else None
+    if listener:
+        listener.start()
+    try:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_report_to if queue else None,
+                                 initargs=(queue,) if queue else ()) as pool:
+            return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
+                                 [code] * len(paths)))
+    finally:
+        if listener:
+            queue.put(None)
+            listener.join()

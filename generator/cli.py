@@ -132,10 +132,11 @@ def validate(
 ) -> None:
     """Check decks and list every problem: format, composition for the deck's engine, card and
     rule texts, and simulated playtests (dead ends, balance). Exit 0 clean, 1 problems, 2 unreadable."""
+    from .progress import progress_bar
     from .validate import validate_decks
-    from .validate.report import progress_bar, write_report
+    from .validate.report import write_report
 
-    with progress_bar() as progress:
+    with progress_bar(as_json) as progress:
         report = validate_decks(decks or [], decks_dir, simulate=simulate, seed=seed, workers=workers,
                                 sweeps=sweep or [], bot=bot, progress=progress)
     if as_json:
@@ -164,8 +165,10 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
                                    help="Decks built at once; 0 means one per core.")) -> None:
     """Build every deck in the decks folder into the output folder."""
     from .build import build_all
+    from .progress import progress_bar
 
-    results = build_all(decks_dir, output, jobs=jobs or None)
+    with progress_bar(as_json) as advance:
+        results = build_all(decks_dir, output, jobs=jobs or None, advance=advance)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error, "seconds": r.seconds} for r in results])

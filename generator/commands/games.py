@@ -3,7 +3,6 @@ question at the table) and `simulate` (play many games with bots)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -149,16 +148,12 @@ def register(app: typer.Typer) -> None:
             players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
         game.check_players(players)
         bots = parse_bot_kinds(bot, players)
-        if sys.stderr.isatty() and games >= 20:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+        from ..progress import progress_bar
 
-            with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
-                task = progress.add_task(f"{loaded.id}", total=games)
-                stats = run(game, players, games, seed, bots, save_logs, on_game=lambda _: progress.advance(task))
-        else:
-            stats = run(game, players, games, seed, bots, save_logs)
+        with progress_bar(as_json) as advance:
+            finished = iter(range(1, games + 1))
+            on_game = (lambda _: advance(f"{loaded.id}: games", next(finished), games)) if advance else None
+            stats = run(game, players, games, seed, bots, save_logs, on_game=on_game)
         if as_json:
             _print_json({"deck": loaded.id, "seed": seed, "bots": bots, **stats.as_dict()})
         else:

@@ -80,8 +80,11 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
         from ..render import images
 
+        from ..progress import progress_bar
+
         loaded = load_deck(deck, decks_dir)
-        paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile)
+        with progress_bar(as_json) as advance:
+            paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile, advance)
         with Image.open(paths[-1]) as first:
             size = first.size
         if as_json:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from ..model import Card, Deck
+    from ..progress import Advance
 
 IMAGES_DIR = "images"
 BACK_NAME = "back.png"
@@ -91,8 +92,9 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
 
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
-                 profile: str | None = None) -> list[Path]:
-    """Write images/<card id>.png for every distinct face and images/back.png; return the paths."""
+                 profile: str | None = None, advance: "Advance | None" = None) -> list[Path]:
+    """Write images/<card id>.png for every distinct face and images/back.png; return the paths.
+    `advance(label, done, total)` is told of each image written (a progress bar)."""
     dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
     if not 30 <= dpi <= 1200:
         raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
@@ -116,6 +118,8 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
             pending.append(pool.submit(_save_png, folder / name, rows, size, dpi))
             if len(pending) > 3:
                 written.append(pending.popleft().result())
+                if advance:
+                    advance(f"{deck.id}: images", len(written), len(names))
         written.extend(job.result() for job in pending)
     return written
 

@@ -4,10 +4,8 @@ with inline SVG charts, and the `deckgen build` step that writes both for every 
 from __future__ import annotations
 
 import json
-import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidDeck, Problem
 from ..model import Deck
@@ -21,28 +19,6 @@ if TYPE_CHECKING:
     from .playtest import Run
 
 TEMPLATES = SHIPPED_TEMPLATES / "validate"
-
-
-@contextmanager
-def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
-    """A progress bar on stderr while playtests run, one line per deck; nothing when stderr
-    is not a terminal (pipes, CI, tests)."""
-    if not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
-        tasks: dict[str, int] = {}
-
-        def advance(label: str, done: int, total: int) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done)
-
-        yield advance
 
 
 def problem_line(problem: Problem) -> str:
