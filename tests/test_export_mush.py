@@ -432,3 +432,73 @@ def test_escaped_text_survives_one_evaluation_on_the_server(wizard, probe, text)
     assert read_attribute(wizard, probe, "PROBED") == expected
     wizard.command(f"think set({probe},PROBED:{escape_mush(text)})")  # a function argument
     assert read_attribute(wizard, probe, "PROBED") == expected
+
+
+@pytest.fixture
+def empty_room(wizard):
+    """The wizard in a room of its own for one test, then back where it was."""
+    home = wizard.command("think [loc(me)]")
+    wizard.command("@dig/teleport Empty Room")
+    yield
+    wizard.command(f"@tel me={home}")
+
+
+def test_dvorak_export_stops_clearly_without_the_engine(wizard, empty_room, tmp_path):
+    output = paste(wizard, render_dvorak(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
+    assert output == (f"STOPPED: there is no Dvorak Engine in this room. This file needs DvorakMUSH's Dvorak "
+                      "Engine: nothing will be loaded. Use the default export (deckgen export mush) on other servers.")
+
+
+# A stand-in for a Dvorax engine: loadcard with four fields.
+TOY_DVORAX_ENGINE = [
+    "@create Dvorak Engine",
+    "@set Dvorak Engine=!NO_COMMAND",
+    "@create Dvorax Cards",
+    "@set Dvorax Cards=NO_COMMAND",
+    "think set(Dvorak Engine,DATA:[num(Dvorax Cards)])",
+    "&CMD.CLEARDECK Dvorak Engine=$cleardeck:&COUNT me=0",
+    "&CMD.LOADCARD Dvorak Engine=$loadcard */*/*/*:&COUNT me=[add(v(COUNT),1)];"
+    "&CARD.[v(COUNT)] [v(DATA)]=%0|%1|%2|%3",
+    "drop Dvorak Engine",
+]
+
+
+def test_dvorax_export_round_trip(wizard, empty_room, tmp_path):
+    wizard.send_lines(TOY_DVORAX_ENGINE)
+    cards = (*HOSTILE_CARDS, FakeCard("Trick Play", "TP", "action", "Action - Manoeuvre", "Toss.", corner="+4/2/1"))
+    output = paste(wizard, render_dvorak(HOSTILE_DECK, cards, dvorax=True), tmp_path)
+    assert_pasted_cleanly(output)
+    copies = [card for card in cards for _copy in range(card.count)]
+    assert read_attribute(wizard, "Dvorak Engine", "COUNT") == str(len(copies))
+    for number, card in enumerate(copies, start=1):
+        expected = dvorak_card(card)
+        stored = read_attribute(wizard, "Dvorax Cards", f"CARD.{number}")
+        if "/" in card.text or "/" in card.flavor:
+            continue  # the engine's last wildcard, not the export, decides where a "/" in text goes
+        assert stored == f"{expected.colour}|{expected.title}|{expected.type_line}|{expected.dvorax_text}"
+
+
+def test_latin1_export_arrives_intact_from_a_latin1_client(mush_server, wizard):
+    """--charset latin1: what a PennMUSH 1.8 (Latin-1 only) or a client without UTF-8 gets."""
+    from generator.export.mush import in_latin1
+
+    suits = (type("Suit", (), {"symbol": "♠", "name": "Spades"})(),)
+    deck = FakeDeck("latin", "Ωmega ♠ Deck", HOSTILE_CARDS[:4], suits=suits)
+    latin_deck, latin_cards = in_latin1(deck, list(deck.cards))
+    assert latin_deck.name == "Omegamega Spades Deck"
+    assert latin_cards[3].name == "Omegamega é ü ß"
+    assert latin_cards[3].text.startswith("Greek alphabetagamma DeltaSigmaOmega, German Straße, suits Spades")
+    text = render_softcode(latin_deck, latin_cards, charset="latin1")
+    text.encode("latin-1")  # every character is Latin-1
+    wizard.command("@pcreate Latin=latinpw")
+    wizard.command("@tel *Latin=here")
+    with mush_server.client(name="Latin", password="latinpw", negotiate_utf8=False, encoding="latin-1",
+                            queue_watcher=wizard) as latin:
+        output = latin.send_lines(line for line in text.split("\n") if line.strip())
+        thing = created_object(output)
+        wizard.sync()
+        assert read_attribute(wizard, thing, "DECKNAME") == latin_deck.name
+        latin_copies = [card for card in latin_cards for _copy in range(card.count)]
+        for number, card in enumerate(latin_copies, start=1):
+            assert read_attribute(wizard, thing, f"CARD.{number}.NAME") == card.name
+            assert read_attribute(wizard, thing, f"CARD.{number}.TEXT") == card.text
