@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import random
 import xml.etree.ElementTree as ET
 import zipfile
@@ -20,7 +21,7 @@ from generator.loader import load_deck
 from generator.markup import to_plain
 
 from .conftest import DECK_PATHS
-from .export_support import (BASE_URL, deck_ids, export, published_checksum, read_carddata, read_dek,
+from .export_support import (BASE_URL, read_dek_zones, deck_ids, export, published_checksum, read_carddata, read_dek,
                              real_exports, tree, write_deck)  # noqa: F401 (real_exports: a fixture)
 
 @pytest.fixture(scope="module")
@@ -267,3 +268,35 @@ def test_paths_outside_the_export_folder_are_refused(tmp_path):
     assert inside(tmp_path, "sets", "x.jpg") == tmp_path / "sets" / "x.jpg"
     with pytest.raises(ExportError, match="outside"):
         inside(tmp_path / "lackey", "..", "..", "escape.txt")
+
+
+def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
+    """Rules qv2.setup: the Quaffle face up in the centre, the Snitch first on the discard pile;
+    each superzone is a deckzone of plugininfo.txt that loads into a gamezone of that name."""
+    plugin = exported["quidditch-v2"] / "quidditch-v2"
+    zones = read_dek_zones(plugin / "decks" / "quidditch-v2.dek")
+    assert [name for name, _, _ in zones["Centre"]] == ["Quaffle"]
+    assert [name for name, _, _ in zones["Discard"]] == ["Golden Snitch"]
+    assert "Quaffle" not in [name for name, _, _ in zones["Deck"]] and len(zones["Deck"]) == 54
+    info = (plugin / "plugininfo.txt").read_text("cp1252")
+    for zone in zones:
+        assert re.search(rf"<deckzone><label>{zone}</label>.*<gamezonetoloadto>{zone}</gamezonetoloadto>", info)
+        assert f"<gamezone><label>{zone}</label>" in info
+    assert re.findall(r"<phase><label>([^<]+)</label></phase>", info) == [
+        "Start of turn", "Draw", "Play", "Manoeuvre", "End of turn", "Hand limit"]
+    assert re.findall(r"<playerstat><label>([^<]+)</label>", info) == ["Points", "Dominance"]
+    wizard_zones = read_dek_zones(exported["wizard"] / "wizard" / "decks" / "wizard.dek")
+    assert list(wizard_zones) == ["Deck"]
+
+
+def test_release_date_comes_from_the_version_not_the_files(tmp_path, monkeypatch):
+    from generator.export.lackey import FIXED_RELEASE_DATE, release_date
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    deck = load_deck(DECK_PATHS[0])
+    assert release_date(deck) == FIXED_RELEASE_DATE  # "2.0" is no date; the file's mtime is not used
+    from dataclasses import replace
+    import datetime as dt
+
+    assert release_date(replace(deck, version="2026.12.01")) == dt.date(2026, 12, 1)
+    assert release_date(replace(deck, version="2026-02-28")) == dt.date(2026, 2, 28)
