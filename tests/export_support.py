@@ -6,7 +6,6 @@ import csv
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -80,9 +79,9 @@ def published_checksum(data: bytes) -> int:
 
 
 def file_url_path(url: str) -> Path:
-    parts = urlsplit(url)
-    assert parts.scheme == "file", url
-    return Path(unquote(parts.path))
+    """The file a Tabletop Simulator local URL names: file:/// and the path, not percent-encoded."""
+    assert url.startswith("file:///"), url
+    return Path("/" + url.removeprefix("file:///"))
 
 
 def tree(folder: Path) -> dict[str, bytes]:
