@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -73,7 +73,7 @@ def _code_fingerprint() -> str:
 
 
 def _input_key(deck: Deck, step: str, code: str) -> str:
-    digest = hashlib.sha256(f"{step}\0{code}\0".encode())
+    digest = hashlib.sha256(f"{step}\0{code}\0{deck.base_url or ''}\0".encode())
     digest.update(deck.source.read_bytes() if deck.source else b"")
     for card in deck.cards:
         if card.art and card.art.exists():
@@ -82,8 +82,9 @@ def _input_key(deck: Deck, step: str, code: str) -> str:
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
-               code: str | None = None) -> DeckResult:
-    """Build one deck's outputs into output_dir/<deck id>/, all or nothing."""
+               code: str | None = None, base_url: str | None = None) -> DeckResult:
+    """Build one deck's outputs into output_dir/<deck id>/, all or nothing; `base_url`
+    (the published address of output_dir) overrides the deck's [publish] base_url."""
     steps = STEPS if steps is None else steps
     code = code or _code_fingerprint()
     try:
@@ -92,6 +93,8 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
         return DeckResult(deck_path.stem, problems=list(getattr(error, "problems", [])) or
                           [getattr(error, "problem", Problem(str(error), file=deck_path))],
                           error=str(error))
+    if base_url:
+        deck = replace(deck, base_url=base_url)
     result = DeckResult(deck.id)
     final = output_dir / deck.id
     manifest_path = final / MANIFEST
@@ -155,7 +158,8 @@ def _remove_empty(folder: Path) -> None:
         pass
 
 
-def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> list[DeckResult]:
+def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
+              base_url: str | None = None) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all cores)."""
     paths = deck_paths(decks_dir)
     if not paths:
@@ -163,9 +167,9 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> lis
     code = _code_fingerprint()
     jobs = min(len(paths), jobs or os.cpu_count() or 1)
     if jobs == 1:
-        return [build_deck(path, output_dir, code=code) for path in paths]
+        return [build_deck(path, output_dir, code=code, base_url=base_url) for path in paths]
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                             [code] * len(paths)))
+                             [code] * len(paths), [base_url] * len(paths)))

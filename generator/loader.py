@@ -235,6 +235,7 @@ class _Builder:
             quickref=tuple(QuickRef(q["title"], q["text"]) for q in self.data.get("quickref", ())),
             back=self._back(meta),
             source=self.path,
+            base_url=self.data.get("publish", {}).get("base_url"),
         )
         self._check_references(deck)
         return deck

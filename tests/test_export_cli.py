@@ -239,3 +239,41 @@ def test_build_writes_every_export_and_reuses_it(run_cli, tmp_path):
     assert info.findtext("pluginname") == "wizard"
     second = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(second.stdout)[0]["reused"]
+
+
+def test_build_base_url_publishes_lackey_and_tts_for_other_players(run_cli, tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    shutil.copy(ROOT / "decks" / "wizard.toml", decks / "wizard.toml")
+    out = tmp_path / "out"
+    base = "https://decks.example.org/out"
+    built = run_cli("build", "--decks-dir", decks, "--output", out, "--base-url", base + "/")
+    assert built.exit_code == 0, built.stderr
+    wizard = out / "wizard"
+    saved = json.loads((wizard / "tts" / "wizard.json").read_text("utf-8"))
+    [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == f"{base}/wizard/tts/wizard-sheet-1.jpg"
+    assert entry["BackURL"] == f"{base}/wizard/tts/wizard-back.jpg"
+    assert "files on the computer" not in saved["ObjectStates"][0]["Description"]
+    updatelist = (wizard / "lackey" / "wizard" / "updatelist.txt").read_text("cp1252").splitlines()
+    assert f"plugins/wizard/plugininfo.txt\t{base}/wizard/lackey/wizard/plugininfo.txt\t" in "\n".join(updatelist)
+    # Another address is another build of the exports, not a reuse.
+    again = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
+    assert "exports" in json.loads(again.stdout)[0]["built"]
+    assert not (wizard / "lackey" / "wizard" / "updatelist.txt").exists()
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--base-url", "ftp://x").exit_code == 2
+
+
+def test_a_deck_names_its_own_base_url(run_cli, tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    text = (ROOT / "decks" / "wizard.toml").read_text("utf-8")
+    (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "https://cdn.example.net/games"\n', "utf-8")
+    out = tmp_path / "out"
+    assert run_cli("build", "--decks-dir", decks, "--output", out).exit_code == 0
+    saved = json.loads((out / "wizard" / "tts" / "wizard.json").read_text("utf-8"))
+    [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == "https://cdn.example.net/games/wizard/tts/wizard-sheet-1.jpg"
+    (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "javascript:x"\n', "utf-8")
+    failed = run_cli("build", "--decks-dir", decks, "--output", out)
+    assert failed.exit_code == 1 and "[publish] base_url" in failed.stderr and "Traceback" not in failed.stderr

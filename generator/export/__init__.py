@@ -110,11 +110,24 @@ def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: 
 
 
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
-    """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck."""
+    """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck.
+
+    With a base URL (the address the build's output folder is served from: `deck.base_url`,
+    from [publish] base_url or `deckgen build --base-url`), the Lackey plugin gets its
+    auto-update files and the TTS deck its image URLs under <base>/<deck>/."""
     from . import lackey, tts
 
     # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
     # <output>/<deck>/; local file URLs must name where the files end up.
     published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
-    return (lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
+    lackey_url = tts_url = None
+    if deck.base_url is not None:
+        try:
+            base = check_base_url(deck.base_url)
+        except OptionError as error:
+            raise ExportError(f"{deck.source or deck.id}: [publish] base_url: {error}") from None
+        lackey_url = f"{base}/{deck.id}/lackey/{lackey.plugin_name(deck)}"
+        tts_url = f"{base}/{deck.id}/tts"
+    return (lackey.export_lackey(deck, out_dir, base_url=lackey_url)
+            + tts.export_tts(deck, out_dir, base_url=tts_url, published_dir=published)
             + export_mush(deck, out_dir))
