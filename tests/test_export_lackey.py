@@ -129,14 +129,22 @@ def test_updatelist_lists_every_file_with_its_checksum(exported, deck_path):
     lines = (plugin / "updatelist.txt").read_text("cp1252").splitlines()
     name, date = lines[0].split("\t")
     assert name == deck.id and len(date) == 8 and date[2] == date[5] == "-"
+    # As merlinofchaos/lackey-example's updatelist.txt: files, then the card image URL list.
+    assert lines[-2:] == ["CardURLFiles:", "CardImageUrls1.txt"]
     listed = {}
-    for line in lines[1:]:
+    for line in lines[1:-2]:
         install_path, url, checksum = line.split("\t")
         relative = install_path.removeprefix(f"plugins/{deck.id}/")
         assert url == f"{BASE_URL}/{relative}"
         listed[relative] = int(checksum)
     files = tree(plugin)
-    assert set(listed) == set(files) - {"updatelist.txt"}
+    images = {path for path in files if path.startswith("sets/setimages/")}
+    assert set(listed) == set(files) - {"updatelist.txt"} - images
+    # Card images are fetched on demand: `<Set>/<file>.jpg<TAB><URL>` after `CardImageURLs:`.
+    image_lines = files["CardImageUrls1.txt"].decode("cp1252").splitlines()
+    assert image_lines[0] == "CardImageURLs:"
+    assert sorted(line.split("\t") for line in image_lines[1:]) == sorted(
+        [path.removeprefix("sets/setimages/"), f"{BASE_URL}/{path}"] for path in images)
     assert all(listed[path] == lackey_checksum(files[path]) for path in listed)
     # The text files by the published loop too (the images are many bytes for a Python loop).
     assert all(listed[path] == published_checksum(files[path]) for path in listed if not path.endswith(".jpg"))

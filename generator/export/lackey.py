@@ -320,20 +320,31 @@ class UpdateEntry:
     checksum: int
 
 
+CARD_IMAGE_URLS = "CardImageUrls1.txt"
+_SET_IMAGES = "sets/setimages/"
+
+
 def _update_files(deck: Deck, files: Mapping[str, bytes], base_url: str, day: dt.date,
                   render: Callable[..., bytes]) -> dict[str, bytes]:
+    """version.txt, updatelist.txt and the card image URL list, laid out as
+    merlinofchaos/lackey-example's: card images are not installed with the plugin but listed
+    in CardImageUrls1.txt (`CardImageURLs:` then `<Set>/<file>.jpg<TAB><URL>`), which the
+    updatelist names after `CardURLFiles:`, so Lackey fetches each image when it needs it."""
     base = check_base_url(base_url)
     plugin = plugin_name(deck)
     version = render("version.txt.j2", date=day, version_url=f"{base}/version.txt",
                      update_url=f"{base}/updatelist.txt", message=f"{deck.name} {deck.version}")
-    listed = {**files, "version.txt": version}
+    images = [(path.removeprefix(_SET_IMAGES), f"{base}/{quote(path)}")
+              for path in sorted(files) if path.startswith(_SET_IMAGES)]
+    image_urls = render("cardimageurls.txt.j2", images=images)
+    listed = {path: data for path, data in files.items() if not path.startswith(_SET_IMAGES)}
+    listed.update({"version.txt": version, CARD_IMAGE_URLS: image_urls})
     entries = [UpdateEntry(f"plugins/{plugin}/{path}", f"{base}/{quote(path)}", lackey_checksum(data))
                for path, data in sorted(listed.items())]
-    return {"version.txt": version,
-            "updatelist.txt": render("updatelist.txt.j2", plugin=plugin, date=day, entries=entries)}
+    return {"version.txt": version, CARD_IMAGE_URLS: image_urls,
+            "updatelist.txt": render("updatelist.txt.j2", plugin=plugin, date=day, entries=entries,
+                                     card_url_files=[CARD_IMAGE_URLS])}
 
-
-# --- The plugin -------------------------------------------------------------------------
 
 def _without(copies: list[Card], set_aside: Iterable[Card]) -> list[Card]:
     """The copies with one copy of each set-aside card taken out."""
