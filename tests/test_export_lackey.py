@@ -308,3 +308,15 @@ def test_release_date_comes_from_the_version_not_the_files(tmp_path, monkeypatch
 
     assert release_date(replace(deck, version="2026.12.01")) == dt.date(2026, 12, 1)
     assert release_date(replace(deck, version="2026-02-28")) == dt.date(2026, 2, 28)
+
+
+def test_a_name_in_double_quotes_is_the_same_in_carddata_and_deck(exported):
+    """Quidditch v2's "It's all gone quiet over there!": written as it is in the tab-separated
+    card data (no CSV quoting: Lackey splits at tabs only) and XML-escaped in the .dek."""
+    plugin = exported["quidditch-v2"] / "quidditch-v2"
+    name = "\"It's all gone quiet over there!\""
+    _header, rows = read_carddata(plugin / "sets" / "carddata.txt")
+    assert [row[0] for row in rows].count(name) == 1
+    assert name in [card_name for card_name, _, _ in read_dek(plugin / "decks" / "quidditch-v2.dek")]
+    assert "&quot;It&apos;s all gone quiet over there!&quot;</name>" in (
+        plugin / "decks" / "quidditch-v2.dek").read_text("cp1252")
