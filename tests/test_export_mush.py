@@ -502,3 +502,33 @@ def test_latin1_export_arrives_intact_from_a_latin1_client(mush_server, wizard):
         for number, card in enumerate(latin_copies, start=1):
             assert read_attribute(wizard, thing, f"CARD.{number}.NAME") == card.name
             assert read_attribute(wizard, thing, f"CARD.{number}.TEXT") == card.text
+
+
+HOSTILE_DECK_NAMES = ["Rock/Paper∕Scissors", "Salt & Pepper", "Either|Or", "♠ Spades ♠", "Ωmega", "#1 Deck",
+                      "*Star*", "!Bang", "A=B", "No\u00a0break", "Straße é ÿ", "Ōmega ĀĒ", "  ", "[add(1,2)] %r {x}; y,z", "x" * 300]
+
+
+@pytest.mark.parametrize("name", HOSTILE_DECK_NAMES)
+def test_the_server_accepts_every_object_name_the_export_writes(wizard, name):
+    object_name = deck_object_name(FakeDeck("hostile", name))
+    dbref = wizard.command(f"think [create({escape_mush(object_name)},10)]")
+    assert re.fullmatch(r"#\d+", dbref), (object_name, dbref)
+    assert wizard.command(f"think [name({dbref})]") == object_name
+    wizard.command(f"@destroy/override {dbref}")
+
+
+def test_name_characters_agree_with_the_server(wizard):
+    """Every character the exporter keeps in a name is accepted by TinyMUX, and the ones it
+    drops from the start of a name are refused there."""
+    from generator.export.mush_table import _allowed_in_name
+
+    kept = [chr(code) for code in range(0x20, 0x100)
+            if _allowed_in_name(chr(code)) and chr(code) != " " and accepted_by_exporter(chr(code))]
+    probe = escape_mush("x" + "".join(kept) + "y")
+    dbref = wizard.command(f"think [create({probe},10)]")
+    assert re.fullmatch(r"#\d+", dbref), dbref
+    wizard.command(f"@destroy/override {dbref}")
+    for first in "#*!":
+        assert wizard.command(f"think [create({escape_mush(first + 'abc')},10)]").endswith("#-1")
+    for refused in "&=|\u00a0\u2215\u2660\u03a9":
+        assert wizard.command(f"think [create({escape_mush('a' + refused + 'b')},10)]").endswith("#-1")

@@ -43,11 +43,11 @@ PACKED_LINE_BYTES = 7000
 NEW_OBJECT = "DECKGEN.DECK"
 MAX_NAME_CHARACTERS = 100  # TinyMUX keeps object names of up to 399 characters
 
-# TinyMUX 2.12 refuses ("That's a silly name for a thing!") a name with "&", "=" or "|"
-# anywhere, one that starts with "#", "*" or "!", and characters beyond Latin-1 (most of
+# TinyMUX 2.12 refuses ("That's a silly name for a thing!") a name with "&", "=", "|" or a
+# no-break space anywhere, one that starts with "#", "*" or "!", and characters beyond Latin-1 (most of
 # Latin Extended-A, Greek, symbols such as U+2215 and U+2660) - measured by creating an
 # object for every code point; tests/test_export_mush_table.py repeats the check.
-_REFUSED_IN_NAMES = frozenset("&=|")
+_REFUSED_IN_NAMES = frozenset("&=|\u00a0")
 _REFUSED_FIRST = frozenset("#*!")
 
 
