@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -502,6 +503,12 @@ def test_latin1_export_arrives_intact_from_a_latin1_client(mush_server, wizard):
         for number, card in enumerate(latin_copies, start=1):
             assert read_attribute(wizard, thing, f"CARD.{number}.NAME") == card.name
             assert read_attribute(wizard, thing, f"CARD.{number}.TEXT") == card.text
+    seen = ""
+    for _attempt in range(100):  # the room hears of the disconnection a moment later
+        seen += wizard.sync()
+        if "Latin has disconnected." in seen:
+            break
+        time.sleep(0.02)
 
 
 HOSTILE_DECK_NAMES = ["Rock/Paper∕Scissors", "Salt & Pepper", "Either|Or", "♠ Spades ♠", "Ωmega", "#1 Deck",
