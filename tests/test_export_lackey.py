@@ -295,6 +295,9 @@ def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
     assert re.findall(r"<playerstat><label>([^<]+)</label>", info) == ["Points", "Dominance"]
     wizard_zones = read_dek_zones(exported["wizard"] / "wizard" / "decks" / "wizard.dek")
     assert list(wizard_zones) == ["Deck"]
+    wizard_info = (exported["wizard"] / "wizard" / "plugininfo.txt").read_text("cp1252")
+    assert re.findall(r"<deckzone><label>([^<]+)</label>", wizard_info) == ["Deck"]
+    assert "<phase>" not in wizard_info
 
 
 def test_release_date_comes_from_the_version_not_the_files(tmp_path, monkeypatch):

@@ -388,7 +388,8 @@ def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = N
         "deck.dek.j2", xml_encoding=ENCODINGS[encoding], plugin=plugin, title=deck.name,
         superzones={zone: cards for zone, cards in superzones.items() if cards})
     files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
-                                     phases=setup.phases, centre=bool(setup.centre))
+                                     phases=setup.phases, centre=bool(setup.centre),
+                                     discard=bool(setup.discard))
     faces = faces_for(deck)
     for card in deck.cards:
         files[f"sets/setimages/{card_set}/{images[card.id]}.jpg"] = faces.jpeg(card)
