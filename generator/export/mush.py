@@ -1,13 +1,11 @@
 """MUSHcode exports of a deck, to paste into a MUD client logged in to a MUSH.
 
-Two styles:
+This module holds the escaping every MUSH export shares and the Dvorak styles:
 
 * `render_dvorak`: commands for the Dvorak MUSH Engine, written the way the dvorakgame.co.uk
   wiki's "Generate MUSHcode" link writes them: ``cleardeck``, one ``loadcard Title/T/Text``
-  per card, then an ``@emit`` for the room.
-* `render_softcode`: builds a ``<Deck name> Deck`` object that holds every card copy in
-  attributes and offers ``+shuffle``, ``+draw``, ``+hand``, ``+card``, ``+discard`` and
-  ``+deckinfo``.
+  per card (or the Dvorax ``loadcard colour/Title/Type line/Text``), then an ``@emit``.
+* The default, self-contained softcode with a game table is `mush_table.render_softcode`.
 
 What card text goes through on the way in (measured on TinyMUX 2.12; tests/test_export_mush.py
 replays both styles on a real server):

@@ -188,14 +188,17 @@ def _packed_lines(attributes: list[Attribute]) -> list[str]:
     # null(), not if(): the branches of if() are evaluated twice, which would undo the escapes;
     # without the object every set() fails quietly inside null().
     head, tail = f"think [setq(d,v({NEW_OBJECT}))][null(", ")]"
-    lines, calls, size = [], [], 0
+    lines: list[str] = []
+    calls: list[str] = []
+    frame = len(head.encode()) + len(tail.encode())
+    size = frame
     for attribute in attributes:
         call = _set_call(attribute)
         if calls and size + len(call.encode()) > PACKED_LINE_BYTES:
             lines.append(head + "".join(calls) + tail)
-            calls, size = [], 0
+            calls, size = [], frame
         calls.append(call)
-        size += len(call.encode()) + len(head) + len(tail)
+        size += len(call.encode())
     if calls:
         lines.append(head + "".join(calls) + tail)
     return lines
