@@ -3,7 +3,10 @@
 TinyMUX lets a player's burst of `command_quota_max` commands (100) through, then one more
 each second. This pastes the export of a deck line by line as a MUD client does (all lines
 sent at once), on a server started with the template's defaults, and times until the
-export's last line has answered. Runs with plain Python: python benchmarks/mush_paste.py [DECK...]
+export's last line has answered. Runs with plain Python:
+
+    python benchmarks/mush_paste.py [DECK...]          this checkout's export of each deck
+    python benchmarks/mush_paste.py --file PATH...     any MUSH file (say, an older export)
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ DEFAULT_QUOTA = {}  # nothing replaced: TinyMUX's built-in quota (100 commands, 
 
 def paste_seconds(server: MushServer, path: Path) -> tuple[float, int]:
     lines = [line for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
-    with server.client() as wizard:
+    with server.client(timeout=600.0) as wizard:  # a throttled paste takes minutes
         start = time.perf_counter()
         for line in lines:
             wizard.send_line(line)
@@ -37,19 +40,26 @@ def paste_seconds(server: MushServer, path: Path) -> tuple[float, int]:
     return elapsed, len(lines)
 
 
-def main(deck_ids: list[str]) -> None:
+def measure(label: str, path: Path, runs: int) -> None:
+    times = []
+    for _run in range(runs):
+        with MushServer(settings=DEFAULT_QUOTA) as server:  # a fresh server: a full quota each run
+            seconds, lines = paste_seconds(server, path)
+        times.append(seconds)
+    print(f"{label}: {lines} pasted lines, median {statistics.median(times):.2f} s"
+          f" (runs: {', '.join(f'{t:.2f}' for t in times)})", flush=True)
+
+
+def main(arguments: list[str]) -> None:
+    if arguments[:1] == ["--file"]:
+        for name in arguments[1:]:
+            measure(name, Path(name), runs=1)  # an old export takes minutes a run
+        return
     with tempfile.TemporaryDirectory() as out:
-        for deck_id in deck_ids:
+        for deck_id in arguments:
             deck = load_deck(deck_id, ROOT / "decks")
             [path] = export_mush(deck, Path(out) / deck.id)
-            runs = []
-            with MushServer(settings=DEFAULT_QUOTA) as server:
-                for _run in range(3):  # a fresh connection each time: the quota is per player
-                    seconds, lines = paste_seconds(server, path)
-                    runs.append(seconds)
-                    time.sleep(2)  # let the wizard's quota refill a little, as between real pastes
-            print(f"{deck_id}: {deck.total} cards, {lines} pasted lines, median {statistics.median(runs):.2f} s"
-                  f" (runs: {', '.join(f'{r:.2f}' for r in runs)})")
+            measure(f"{deck_id} ({deck.total} cards)", path, runs=3)
     peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"peak memory {peak_kb / 1024:.0f} MB")
 

@@ -177,12 +177,13 @@ class MushServer:
         return "\n".join(text.splitlines()[-lines:])
 
     def client(self, negotiate_utf8: bool = True, name: str = WIZARD_NAME, password: str = WIZARD_PASSWORD,
-               queue_watcher: MushClient | None = None, encoding: str = "utf-8") -> MushClient:
+               queue_watcher: MushClient | None = None, encoding: str = "utf-8",
+               timeout: float = 10.0) -> MushClient:
         """A connection logged in as `name`; a player who is no wizard needs a wizard's
         connection as `queue_watcher` to know when the server is done (see MushClient.sync)."""
         assert self.port is not None, "server not started"
         return MushClient(self.port, negotiate_utf8=negotiate_utf8, name=name, password=password,
-                          queue_watcher=queue_watcher, encoding=encoding)
+                          queue_watcher=queue_watcher, encoding=encoding, timeout=timeout)
 
     def stop(self) -> None:
         if self._process is not None:
