@@ -55,6 +55,7 @@ class FakeDeck:
     engine: str | None = None
     params: dict = field(default_factory=dict)
     suits: tuple = ()
+    kinds: tuple = ()
     min_players: int = 2
     max_players: int = 4
 

@@ -124,14 +124,24 @@ def test_two_players_play_quidditch_v2(wizard, players, qv2):
     bob_hand = zone(wizard, qv2, f"HAND.{b}")
     assert act(bob, "+hand") == "Your hand:\n" + "\n".join(label[n] for n in bob_hand)
 
-    # Alice plays a card face up in front of her; Bob sees it on +table, not her hand.
-    played = alice_hand[0]
+    # Alice plays a Thing face up in front of her; Bob sees it on +table, not her hand. (The
+    # wizard hands her a known Thing and a known Action from the draw pile first.)
+    pile = zone(wizard, qv2, "DRAWPILE")
+    played = next(n for n in pile if copies[int(n) - 1].kind == "thing")
+    action = next(n for n in pile if copies[int(n) - 1].kind == "action")
+    for number in (played, action):
+        wizard.command(f"think [u({qv2}/FN.MOVE,{number},HAND.{a})]")
+    assert act(alice, f"+play {action}") == f"You play {label[action]} onto the discard pile: it is an Action."
+    assert zone(wizard, qv2, "DISCARDS")[-1] == action
+    alice_hand = zone(wizard, qv2, f"HAND.{a}")
+    assert len(alice_hand) == 7
     played_name = copies[int(played) - 1].name
     assert act(alice, f"+play {played_name.upper()}") == f"You play {label[played]} in front of you."
     bob_table = act(bob, "+table")
-    assert f"Alice (hand 5, score 0, dominance 0). In play: {label[played]}" in bob_table
+    assert f"Alice (hand 6, score 0, dominance 0). In play: {label[played]}" in bob_table
     assert "Bob (hand 6, score 0, dominance 0). In play: nothing" in bob_table
-    for hidden in alice_hand[1:]:
+    alice_hand = zone(wizard, qv2, f"HAND.{a}")
+    for hidden in alice_hand:
         assert label[hidden] not in bob_table
         assert act(bob, f"+card {hidden}").startswith("You can see no card")
     assert act(bob, f"+card {played}").startswith(f"Card {label[played]}")
@@ -143,7 +153,7 @@ def test_two_players_play_quidditch_v2(wizard, players, qv2):
     assert act(alice, "+dominance 3") == "Your dominance is now 3."
     assert act(alice, "+dominance -1") == "Your dominance is now 2."
     assert act(alice, "+score lots").startswith("Give a whole number")
-    assert "Alice (hand 5, score 10, dominance 2)." in act(carol, "+table")
+    assert "Alice (hand 6, score 10, dominance 2)." in act(carol, "+table")
     assert act(carol, "+score 100").startswith("You are not seated")
 
     # Take back, play to the centre, destroy, discard, give, reveal.
@@ -170,7 +180,7 @@ def test_two_players_play_quidditch_v2(wizard, players, qv2):
     # Resetting: refused to a bystander; a lone seated player's vote is not a majority.
     assert act(carol, "+reset").startswith("Only the deck's owner (Wizard) or a majority")
     assert act(bob, "+reset").startswith("You ask for a reset: 1 of 2 seated players want one")
-    assert len(zone(wizard, qv2, f"HAND.{a}")) == 6
+    assert len(zone(wizard, qv2, f"HAND.{a}")) == 7
     assert act(alice, "+reset").startswith("Alice resets the Quidditch v2 table")
     assert zone(wizard, qv2, f"HAND.{a}") == zone(wizard, qv2, f"HAND.{b}") == []
     assert zone(wizard, qv2, "CENTRE") == [number_of["Quaffle"]]

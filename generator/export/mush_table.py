@@ -32,6 +32,7 @@ from .mush import (
     _one_line,
     escape_mush,
 )
+from . import is_dvorak
 from .setup import TableSetup, table_setup
 
 if TYPE_CHECKING:
@@ -115,7 +116,9 @@ def table_code(setup: TableSetup) -> list[Attribute]:
 def help_text(deck: "Deck", setup: TableSetup) -> str:
     counters = "\n".join(f"  {f'+{name} <n>':<22} set your {name}: 3 sets it, +2 adds, -1 takes away"
                          for name in setup.counters)
-    play_to = "to the centre (a trick)" if setup.trick_game else "face up in front of you"
+    play_to = ("to the centre (a trick)" if setup.trick_game else
+               "face up in front of you (an Action: onto the discard pile)" if is_dvorak(deck)
+               else "face up in front of you")
     lines = [
         f"The {deck.name} table ({deck.min_players}-{deck.max_players} players). Cards are named by number or name.",
         "  +sit / +stand          take a seat at the table / leave it (your cards go to the discard pile)",
@@ -167,6 +170,8 @@ def deck_attributes(deck: "Deck", copies: list["Card"], setup: TableSetup) -> li
                   Attribute("SETUP.CENTRE", " ".join(map(str, centre))),
                   Attribute("SETUP.DISCARD", " ".join(map(str, discard))),
                   Attribute("SETUP.REST", " ".join(map(str, rest))),
+                  Attribute("ACTIONS", " ".join(str(number) for number, card in enumerate(copies, start=1)
+                                                if is_dvorak(deck) and card.kind == "action")),
                   Attribute("HELP", help_text(deck, setup))]
     for number, card in enumerate(copies, start=1):
         for field, value in (("NAME", card.name), ("LABEL", card_label(card)), ("TEXT", card.text),
