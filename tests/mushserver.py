@@ -2,9 +2,11 @@
 
 `MushServer` builds a private game folder from the Debian ``tinymux`` package (the same
 files ``/usr/games/tinymux-install`` copies or links), listens on 127.0.0.1 only, and is
-torn down completely on exit. `MushClient` logs in over a plain TCP socket and knows when
-the output of a command is complete: the server's queue is empty and a unique marker line,
-sent after the command, has come back.
+torn down completely on exit; `settings` can restore TinyMUX's default command quota.
+`MushClient` logs in over a plain TCP socket, as the wizard or as any player character, and
+knows when the output of a command is complete: the server's queue is empty (a player asks
+a wizard's connection to watch the queue) and a unique marker line, sent after the command,
+has come back.
 """
 
 from __future__ import annotations

@@ -187,6 +187,11 @@ def test_two_players_play_quidditch_v2(wizard, players, qv2):
     assert zone(wizard, qv2, "DISCARDS") == [number_of["Golden Snitch"]]
     assert "Alice (hand 0, score 0, dominance 0)" in act(carol, "+table")
 
+    # The owner resets at once, seated or not.
+    act(alice, "+draw")
+    assert "Wizard resets the Quidditch v2 table" in wizard.command("+reset")
+    assert zone(wizard, qv2, f"HAND.{a}") == []
+
     # Standing up returns a player's cards; the shuffle brings the discard pile back.
     act(alice, "+draw")
     assert act(alice, "+stand").startswith("You stand up.")
