@@ -276,4 +276,6 @@ def test_a_deck_names_its_own_base_url(run_cli, tmp_path):
     assert entry["FaceURL"] == "https://cdn.example.net/games/wizard/tts/wizard-sheet-1.jpg"
     (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "javascript:x"\n', "utf-8")
     failed = run_cli("build", "--decks-dir", decks, "--output", out)
-    assert failed.exit_code == 1 and "[publish] base_url" in failed.stderr and "Traceback" not in failed.stderr
+    assert failed.exit_code == 1 and "publish.base_url" in failed.stderr and "Traceback" not in failed.stderr
+    checked = run_cli("validate", decks / "wizard.toml")
+    assert checked.exit_code == 1 and "publish.base_url" in checked.stdout + checked.stderr

@@ -122,10 +122,7 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
     lackey_url = tts_url = None
     if deck.base_url is not None:
-        try:
-            base = check_base_url(deck.base_url)
-        except OptionError as error:
-            raise ExportError(f"{deck.source or deck.id}: [publish] base_url: {error}") from None
+        base = check_base_url(deck.base_url)  # the loader and the build's option checked it already
         lackey_url = f"{base}/{deck.id}/lackey/{lackey.plugin_name(deck)}"
         tts_url = f"{base}/{deck.id}/tts"
     return (lackey.export_lackey(deck, out_dir, base_url=lackey_url)
