@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -76,7 +76,7 @@ def _code_fingerprint() -> str:
 
 
 def _input_key(deck: Deck, step: str, code: str) -> str:
-    digest = hashlib.sha256(f"{step}\0{code}\0".encode())
+    digest = hashlib.sha256(f"{step}\0{code}\0{deck.base_url or ''}\0".encode())
     digest.update(deck.source.read_bytes() if deck.source else b"")
     for card in deck.cards:
         if card.art and card.art.exists():
@@ -85,9 +85,11 @@ def _input_key(deck: Deck, step: str, code: str) -> str:
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
-               code: str | None = None, advance: "Advance | None" = None) -> DeckResult:
-    """Build one deck's outputs into output_dir/<deck id>/, all or nothing; `advance(label,
-    done, total)` hears of each step as it starts (a progress bar)."""
+               code: str | None = None, base_url: str | None = None,
+               advance: "Advance | None" = None) -> DeckResult:
+    """Build one deck's outputs into output_dir/<deck id>/, all or nothing; `base_url`
+    (the published address of output_dir) overrides the deck's [publish] base_url;
+    `advance(label, done, total)` hears of each step as it starts (a progress bar)."""
     steps = STEPS if steps is None else steps
     advance = advance or _worker_advance
     code = code or _code_fingerprint()
@@ -97,6 +99,8 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
         return DeckResult(deck_path.stem, problems=list(getattr(error, "problems", [])) or
                           [getattr(error, "problem", Problem(str(error), file=deck_path))],
                           error=str(error))
+    if base_url:
+        deck = replace(deck, base_url=base_url)
     result = DeckResult(deck.id)
     final = output_dir / deck.id
     manifest_path = final / MANIFEST
@@ -173,7 +177,7 @@ def _report_to(queue) -> None:
     _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
 
 
-def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
+def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_url: str | None = None,
               advance: "Advance | None" = None) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all
     cores); `advance(label, done, total)` hears of each deck's steps, from every process."""
@@ -183,7 +187,7 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
     code = _code_fingerprint()
     jobs = min(len(paths), jobs or os.cpu_count() or 1)
     if jobs == 1:
-        return [build_deck(path, output_dir, code=code, advance=advance) for path in paths]
+        return [build_deck(path, output_dir, code=code, base_url=base_url, advance=advance) for path in paths]
     import multiprocessing
     import threading
     from concurrent.futures import ProcessPoolExecutor
@@ -201,7 +205,7 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
         with ProcessPoolExecutor(max_workers=jobs, initializer=_report_to if queue else None,
                                  initargs=(queue,) if queue else ()) as pool:
             return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                                 [code] * len(paths)))
+                                 [code] * len(paths), [base_url] * len(paths)))
     finally:
         if listener:
             queue.put(None)

@@ -162,13 +162,21 @@ def schema() -> None:
 @app.command()
 def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag,
           jobs: int = typer.Option(0, "--jobs", "-j", min=0,
-                                   help="Decks built at once; 0 means one per core.")) -> None:
+                                   help="Decks built at once; 0 means one per core."),
+          base_url: Optional[str] = typer.Option(
+              None, "--base-url", metavar="URL",
+              help="http(s) address the output folder will be served from: the Lackey plugins get "
+                   "auto-update files and the Tabletop Simulator decks image URLs there "
+                   "(overrides each deck's [publish] base_url).")) -> None:
     """Build every deck in the decks folder into the output folder."""
     from .build import build_all
+    from .export import check_base_url
     from .progress import progress_bar
 
     with progress_bar(as_json) as advance:
-        results = build_all(decks_dir, output, jobs=jobs or None, advance=advance)
+        results = build_all(decks_dir, output, jobs=jobs or None,
+                            base_url=check_base_url(base_url) if base_url is not None else None,
+                            advance=advance)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error, "seconds": r.seconds} for r in results])

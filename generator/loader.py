@@ -235,6 +235,7 @@ class _Builder:
             quickref=tuple(QuickRef(q["title"], q["text"]) for q in self.data.get("quickref", ())),
             back=self._back(meta),
             source=self.path,
+            base_url=self._base_url(),
         )
         self._check_references(deck)
         return deck
@@ -377,6 +378,21 @@ class _Builder:
                     self.error(field, f"duplicate rule id {identifier!r}", hint="rule and section ids must be unique")
                 seen.add(identifier)
         return tuple(sections)
+
+    def _base_url(self) -> str | None:
+        """[publish] base_url, checked here so that what validate passes, build can publish."""
+        from .errors import OptionError
+        from .export import check_base_url
+
+        url = self.data.get("publish", {}).get("base_url")
+        if url is None:
+            return None
+        try:
+            return check_base_url(url)
+        except OptionError:
+            self.error("publish.base_url", f"{url!r} is not an http:// or https:// address without spaces or quotes",
+                       hint="the address the output folder will be served from, e.g. https://example.org/decks")
+            return None
 
     def _back(self, meta: dict) -> Back:
         raw = self.data.get("back", {})

@@ -156,6 +156,7 @@ class Deck:
     quickref: tuple[QuickRef, ...]
     back: Back
     source: Path | None = None
+    base_url: str | None = None  # where the exports will be served ([publish] base_url or build --base-url)
 
     @property
     def total(self) -> int:

@@ -212,6 +212,14 @@ BACK = _table(
     },
 )
 
+PUBLISH = _table(
+    "Where the built outputs will be served from.",
+    {
+        "base_url": _str("http(s) address of the output folder once published: Lackey auto-update files "
+                         "and Tabletop Simulator image URLs point there. `deckgen build --base-url` overrides it."),
+    },
+)
+
 DECK_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://deckgen.invalid/deck.schema.json",
@@ -221,6 +229,7 @@ DECK_SCHEMA: dict = {
     "properties": {
         "deck": DECK_META,
         "back": BACK,
+        "publish": PUBLISH,
         "suits": _list_of("Suits.", SUIT),
         "ranks": _list_of("Ranks, lowest first.", RANK),
         "kinds": _list_of("Card kinds.", KIND),

@@ -6,7 +6,6 @@ import csv
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -53,13 +52,17 @@ def read_carddata(path: Path, encoding: str = "cp1252") -> tuple[list[str], list
     return rows[0], rows[1:]
 
 
-def read_dek(path: Path) -> list[tuple[str, str, str]]:
-    """(name, image id, set) of every <card> in a .dek file, in order."""
+def read_dek_zones(path: Path) -> dict[str, list[tuple[str, str, str]]]:
+    """Superzone name -> (name, image id, set) of each of its <card>s, in order."""
     root = ET.fromstring(path.read_bytes())
-    zone = root.find("superzone")
-    assert root.tag == "deck" and zone is not None and zone.get("name") == "Deck"
-    return [(card.find("name").text, card.find("name").get("id"), card.find("set").text)
-            for card in zone.findall("card")]
+    assert root.tag == "deck" and root[0].tag == "meta" and root.find("superzone").get("name") == "Deck"
+    return {zone.get("name"): [(card.find("name").text, card.find("name").get("id"), card.find("set").text)
+                               for card in zone.findall("card")] for zone in root.findall("superzone")}
+
+
+def read_dek(path: Path) -> list[tuple[str, str, str]]:
+    """(name, image id, set) of every <card> in a .dek file, in order, all superzones together."""
+    return [card for cards in read_dek_zones(path).values() for card in cards]
 
 
 def published_checksum(data: bytes) -> int:
@@ -76,9 +79,9 @@ def published_checksum(data: bytes) -> int:
 
 
 def file_url_path(url: str) -> Path:
-    parts = urlsplit(url)
-    assert parts.scheme == "file", url
-    return Path(unquote(parts.path))
+    """The file a Tabletop Simulator local URL names: file:/// and the path, not percent-encoded."""
+    assert url.startswith("file:///"), url
+    return Path("/" + url.removeprefix("file:///"))
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -2,9 +2,11 @@
 
 `MushServer` builds a private game folder from the Debian ``tinymux`` package (the same
 files ``/usr/games/tinymux-install`` copies or links), listens on 127.0.0.1 only, and is
-torn down completely on exit. `MushClient` logs in over a plain TCP socket and knows when
-the output of a command is complete: the server's queue is empty and a unique marker line,
-sent after the command, has come back.
+torn down completely on exit; `settings` can restore TinyMUX's default command quota.
+`MushClient` logs in over a plain TCP socket, as the wizard or as any player character, and
+knows when the output of a command is complete: the server's queue is empty (a player asks
+a wizard's connection to watch the queue) and a unique marker line, sent after the command,
+has come back.
 """
 
 from __future__ import annotations
@@ -87,7 +89,10 @@ class MushServer:
     helpers netmux forks, can be stopped.
     """
 
-    def __init__(self, startup_timeout: float = 15.0, shutdown_timeout: float = 10.0) -> None:
+    def __init__(self, startup_timeout: float = 15.0, shutdown_timeout: float = 10.0,
+                 settings: dict[str, str] | None = None) -> None:
+        """`settings` replace netmux.conf lines; by default TEST_SERVER_SETTINGS (no quota)."""
+        self.settings = {"ip_address": "127.0.0.1"} | (TEST_SERVER_SETTINGS if settings is None else settings)
         self.startup_timeout = startup_timeout
         self.shutdown_timeout = shutdown_timeout
         self.port: int | None = None
@@ -121,7 +126,7 @@ class MushServer:
 
         for _attempt in range(3):  # another process may take the free port before netmux binds it
             self.port = _free_local_port()
-            self._write_config(self.game_dir / "netmux.conf", {"port": str(self.port), **TEST_SERVER_SETTINGS})
+            self._write_config(self.game_dir / "netmux.conf", {"port": str(self.port), **self.settings})
             self._launch(bin_dir)
             if self._wait_until_listening():
                 return
@@ -173,9 +178,14 @@ class MushServer:
         text = (self.game_dir / "netmux.log").read_text(errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
-    def client(self, negotiate_utf8: bool = True) -> MushClient:
+    def client(self, negotiate_utf8: bool = True, name: str = WIZARD_NAME, password: str = WIZARD_PASSWORD,
+               queue_watcher: MushClient | None = None, encoding: str = "utf-8",
+               timeout: float = 10.0) -> MushClient:
+        """A connection logged in as `name`; a player who is no wizard needs a wizard's
+        connection as `queue_watcher` to know when the server is done (see MushClient.sync)."""
         assert self.port is not None, "server not started"
-        return MushClient(self.port, negotiate_utf8=negotiate_utf8)
+        return MushClient(self.port, negotiate_utf8=negotiate_utf8, name=name, password=password,
+                          queue_watcher=queue_watcher, encoding=encoding, timeout=timeout)
 
     def stop(self) -> None:
         if self._process is not None:
@@ -237,12 +247,16 @@ class MushClient:
     Latin-1 character, like a plain ``telnet`` or ``nc`` session.
     """
 
-    def __init__(self, port: int, negotiate_utf8: bool = True, timeout: float = 10.0) -> None:
+    def __init__(self, port: int, negotiate_utf8: bool = True, timeout: float = 10.0,
+                 name: str = WIZARD_NAME, password: str = WIZARD_PASSWORD,
+                 queue_watcher: MushClient | None = None, encoding: str = "utf-8") -> None:
         self.negotiate_utf8 = negotiate_utf8
+        self.queue_watcher = queue_watcher
+        self.encoding = encoding  # of what is sent and read; without CHARSET TinyMUX reads Latin-1
         self.charset_agreed = False
         self.timeout = timeout
         # incremental, so that a character split across two reads is decoded whole
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
         self._socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         # A command and its marker are small writes in a row, on both sides. With Nagle's
         # algorithm and delayed ACKs each would wait some 40 ms for the other side's ACK:
@@ -256,7 +270,7 @@ class MushClient:
             deadline = time.monotonic() + timeout
             while not self.charset_agreed:
                 self._receive_more(deadline, "the server did not agree to UTF-8 through telnet CHARSET")
-        self.send_line(f"connect {WIZARD_NAME} {WIZARD_PASSWORD}")
+        self.send_line(f'connect "{name}" {password}')
         self.sync()
 
     def __enter__(self) -> MushClient:
@@ -271,7 +285,7 @@ class MushClient:
     def send_line(self, line: str) -> None:
         if "\n" in line or "\r" in line:
             raise ValueError(f"one line at a time: {line!r}")
-        self._socket.sendall(line.encode("utf-8") + b"\r\n")
+        self._socket.sendall(line.encode(self.encoding) + b"\r\n")
 
     def command(self, line: str) -> str:
         """Send one command and return its output (lines joined with "\\n", no final newline)."""
@@ -286,7 +300,7 @@ class MushClient:
     def send_file(self, path: Path) -> str:
         """Paste a MUSHcode file the way a user would: each non-empty line is a command."""
         # Split at "\n" only, as a paste does: str.splitlines() also splits at U+0085, U+2028...
-        lines = path.read_text(encoding="utf-8").split("\n")
+        lines = path.read_text(encoding=self.encoding).split("\n")
         return self.send_lines(line for line in lines if line.strip())
 
     def sync(self) -> str:
@@ -296,6 +310,8 @@ class MushClient:
         work on the queue, at any depth. So ask for the queue's size (``@ps/all/summary``) and
         a marker line after it; repeat until the queue was empty. No sleeping, no guessing.
         """
+        if self.queue_watcher is not None:
+            return self._sync_through_watcher()
         outputs = []
         while True:
             self._marker_count += 1
@@ -309,6 +325,20 @@ class MushClient:
             outputs += [text[: queue_report.start()], text[queue_report.end() :].removeprefix("\n")]
             if queue_report["waiting"] == "0":
                 return "\n".join(output for output in outputs if output)
+
+    def _sync_through_watcher(self) -> str:
+        """For a player who may not use @ps: once a first marker is back, the command has run
+        and queued what it queues; the wizard waits for the queue to empty; everything that
+        queue sent this player then arrives before a second marker."""
+        outputs = []
+        for _round in range(2):
+            self._marker_count += 1
+            marker = f"DECKGEN-SYNC-{self._marker_count}"
+            self.send_line(f"think {marker}")
+            outputs.append(self._read_until_line(marker))
+            if _round == 0:
+                self.queue_watcher.sync()
+        return "\n".join(output for output in outputs if output)
 
     def _read_until_line(self, marker: str) -> str:
         deadline = time.monotonic() + self.timeout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from generator.export.faces import clear_cache
-from generator.export.mush import SLASH_LOOKALIKE, deck_object_name
+from generator.export.mush import SLASH_LOOKALIKE, dvorak_card
+from generator.export.mush_table import card_label
 from generator.loader import load_deck
 from generator.markup import to_plain
 
@@ -111,15 +113,15 @@ def mush_round_trip(run_cli, wizard: MushClient, deck_path: Path, out: Path) -> 
     """Load both MUSH styles of a deck into the server; every copy of every card must read back."""
     deck = load_deck(deck_path)
     copies = list(deck.copies())
-    assert run_cli("export", "mush", deck_path, "-o", out, "--style", "softcode").exit_code == 0
+    assert run_cli("export", "mush", deck_path, "-o", out).exit_code == 0  # softcode: the default
     paste(wizard, out / deck.id / f"{deck.id}.mush")
-    [thing] = read_back(wizard, [f"num({deck_object_name(deck)})"])
-    assert re.fullmatch(r"#\d+", thing), thing  # exactly one object of that name
-    fields = ("NAME", "TYPE", "TEXT", "FLAVOR")
+    [thing] = read_back(wizard, ["lastcreate(me,t)"])
+    assert re.fullmatch(r"#\d+", thing), thing
+    fields = ("NAME", "LABEL", "TEXT", "FLAVOR")
     values = read_back(wizard, [f"get({thing}/COUNT)"] + [
         f"get({thing}/CARD.{number}.{field})" for number in range(1, len(copies) + 1) for field in fields])
     assert values[0] == str(len(copies))
-    expected = [(card.name, card.type_line, to_plain(card.text, deck), card.flavor) for card in copies]
+    expected = [(card.name, card_label(card), to_plain(card.text, deck), card.flavor) for card in copies]
     assert [tuple(values[i:i + 4]) for i in range(1, len(values), 4)] == expected
 
     assert run_cli("export", "mush", deck_path, "-o", out, "--style", "dvorak").exit_code == 0
@@ -130,9 +132,8 @@ def mush_round_trip(run_cli, wizard: MushClient, deck_path: Path, out: Path) -> 
     assert values[0] == str(len(copies))
     for number, card in enumerate(copies):
         title, text = values[1 + 2 * number:3 + 2 * number]
-        assert title == card.name.replace("/", SLASH_LOOKALIKE)
-        plain = to_plain(card.text, deck)
-        assert text == (f'{plain} ("{card.flavor}")' if card.flavor else plain)
+        plain = dvorak_card(replace(card, text=to_plain(card.text, deck)))
+        assert (title, text) == (plain.title, plain.text)
 
 
 @needs_tinymux
@@ -238,3 +239,43 @@ def test_build_writes_every_export_and_reuses_it(run_cli, tmp_path):
     assert info.findtext("pluginname") == "wizard"
     second = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(second.stdout)[0]["reused"]
+
+
+def test_build_base_url_publishes_lackey_and_tts_for_other_players(run_cli, tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    shutil.copy(ROOT / "decks" / "wizard.toml", decks / "wizard.toml")
+    out = tmp_path / "out"
+    base = "https://decks.example.org/out"
+    built = run_cli("build", "--decks-dir", decks, "--output", out, "--base-url", base + "/")
+    assert built.exit_code == 0, built.stderr
+    wizard = out / "wizard"
+    saved = json.loads((wizard / "tts" / "wizard.json").read_text("utf-8"))
+    [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == f"{base}/wizard/tts/wizard-sheet-1.jpg"
+    assert entry["BackURL"] == f"{base}/wizard/tts/wizard-back.jpg"
+    assert "files on the computer" not in saved["ObjectStates"][0]["Description"]
+    updatelist = (wizard / "lackey" / "wizard" / "updatelist.txt").read_text("cp1252").splitlines()
+    assert f"plugins/wizard/plugininfo.txt\t{base}/wizard/lackey/wizard/plugininfo.txt\t" in "\n".join(updatelist)
+    # Another address is another build of the exports, not a reuse.
+    again = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
+    assert "exports" in json.loads(again.stdout)[0]["built"]
+    assert not (wizard / "lackey" / "wizard" / "updatelist.txt").exists()
+    assert run_cli("build", "--decks-dir", decks, "--output", out, "--base-url", "ftp://x").exit_code == 2
+
+
+def test_a_deck_names_its_own_base_url(run_cli, tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    text = (ROOT / "decks" / "wizard.toml").read_text("utf-8")
+    (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "https://cdn.example.net/games"\n', "utf-8")
+    out = tmp_path / "out"
+    assert run_cli("build", "--decks-dir", decks, "--output", out).exit_code == 0
+    saved = json.loads((out / "wizard" / "tts" / "wizard.json").read_text("utf-8"))
+    [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
+    assert entry["FaceURL"] == "https://cdn.example.net/games/wizard/tts/wizard-sheet-1.jpg"
+    (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "javascript:x"\n', "utf-8")
+    failed = run_cli("build", "--decks-dir", decks, "--output", out)
+    assert failed.exit_code == 1 and "publish.base_url" in failed.stderr and "Traceback" not in failed.stderr
+    checked = run_cli("validate", decks / "wizard.toml")
+    assert checked.exit_code == 1 and "publish.base_url" in checked.stdout + checked.stderr

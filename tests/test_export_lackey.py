@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import random
 import xml.etree.ElementTree as ET
 import zipfile
@@ -20,7 +21,7 @@ from generator.loader import load_deck
 from generator.markup import to_plain
 
 from .conftest import DECK_PATHS
-from .export_support import (BASE_URL, deck_ids, export, published_checksum, read_carddata, read_dek,
+from .export_support import (BASE_URL, read_dek_zones, deck_ids, export, published_checksum, read_carddata, read_dek,
                              real_exports, tree, write_deck)  # noqa: F401 (real_exports: a fixture)
 
 @pytest.fixture(scope="module")
@@ -128,14 +129,22 @@ def test_updatelist_lists_every_file_with_its_checksum(exported, deck_path):
     lines = (plugin / "updatelist.txt").read_text("cp1252").splitlines()
     name, date = lines[0].split("\t")
     assert name == deck.id and len(date) == 8 and date[2] == date[5] == "-"
+    # As merlinofchaos/lackey-example's updatelist.txt: files, then the card image URL list.
+    assert lines[-2:] == ["CardURLFiles:", "CardImageUrls1.txt"]
     listed = {}
-    for line in lines[1:]:
+    for line in lines[1:-2]:
         install_path, url, checksum = line.split("\t")
         relative = install_path.removeprefix(f"plugins/{deck.id}/")
         assert url == f"{BASE_URL}/{relative}"
         listed[relative] = int(checksum)
     files = tree(plugin)
-    assert set(listed) == set(files) - {"updatelist.txt"}
+    images = {path for path in files if path.startswith("sets/setimages/")}
+    assert set(listed) == set(files) - {"updatelist.txt"} - images
+    # Card images are fetched on demand: `<Set>/<file>.jpg<TAB><URL>` after `CardImageURLs:`.
+    image_lines = files["CardImageUrls1.txt"].decode("cp1252").splitlines()
+    assert image_lines[0] == "CardImageURLs:"
+    assert sorted(line.split("\t") for line in image_lines[1:]) == sorted(
+        [path.removeprefix("sets/setimages/"), f"{BASE_URL}/{path}"] for path in images)
     assert all(listed[path] == lackey_checksum(files[path]) for path in listed)
     # The text files by the published loop too (the images are many bytes for a Python loop).
     assert all(listed[path] == published_checksum(files[path]) for path in listed if not path.endswith(".jpg"))
@@ -267,3 +276,50 @@ def test_paths_outside_the_export_folder_are_refused(tmp_path):
     assert inside(tmp_path, "sets", "x.jpg") == tmp_path / "sets" / "x.jpg"
     with pytest.raises(ExportError, match="outside"):
         inside(tmp_path / "lackey", "..", "..", "escape.txt")
+
+
+def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
+    """Rules qv2.setup: the Quaffle face up in the centre, the Snitch first on the discard pile;
+    each superzone is a deckzone of plugininfo.txt that loads into a gamezone of that name."""
+    plugin = exported["quidditch-v2"] / "quidditch-v2"
+    zones = read_dek_zones(plugin / "decks" / "quidditch-v2.dek")
+    assert [name for name, _, _ in zones["Centre"]] == ["Quaffle"]
+    assert [name for name, _, _ in zones["Discard"]] == ["Golden Snitch"]
+    assert "Quaffle" not in [name for name, _, _ in zones["Deck"]] and len(zones["Deck"]) == 54
+    info = (plugin / "plugininfo.txt").read_text("cp1252")
+    for zone in zones:
+        assert re.search(rf"<deckzone><label>{zone}</label>.*<gamezonetoloadto>{zone}</gamezonetoloadto>", info)
+        assert f"<gamezone><label>{zone}</label>" in info
+    assert re.findall(r"<phase><label>([^<]+)</label></phase>", info) == [
+        "Start of turn", "Draw", "Play", "Manoeuvre", "End of turn", "Hand limit"]
+    assert re.findall(r"<playerstat><label>([^<]+)</label>", info) == ["Points", "Dominance"]
+    wizard_zones = read_dek_zones(exported["wizard"] / "wizard" / "decks" / "wizard.dek")
+    assert list(wizard_zones) == ["Deck"]
+    wizard_info = (exported["wizard"] / "wizard" / "plugininfo.txt").read_text("cp1252")
+    assert re.findall(r"<deckzone><label>([^<]+)</label>", wizard_info) == ["Deck"]
+    assert "<phase>" not in wizard_info
+
+
+def test_release_date_comes_from_the_version_not_the_files(tmp_path, monkeypatch):
+    from generator.export.lackey import FIXED_RELEASE_DATE, release_date
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    deck = load_deck(DECK_PATHS[0])
+    assert release_date(deck) == FIXED_RELEASE_DATE  # "2.0" is no date; the file's mtime is not used
+    from dataclasses import replace
+    import datetime as dt
+
+    assert release_date(replace(deck, version="2026.12.01")) == dt.date(2026, 12, 1)
+    assert release_date(replace(deck, version="2026-02-28")) == dt.date(2026, 2, 28)
+
+
+def test_a_name_in_double_quotes_is_the_same_in_carddata_and_deck(exported):
+    """Quidditch v2's "It's all gone quiet over there!": written as it is in the tab-separated
+    card data (no CSV quoting: Lackey splits at tabs only) and XML-escaped in the .dek."""
+    plugin = exported["quidditch-v2"] / "quidditch-v2"
+    name = "\"It's all gone quiet over there!\""
+    _header, rows = read_carddata(plugin / "sets" / "carddata.txt")
+    assert [row[0] for row in rows].count(name) == 1
+    assert name in [card_name for card_name, _, _ in read_dek(plugin / "decks" / "quidditch-v2.dek")]
+    assert "&quot;It&apos;s all gone quiet over there!&quot;</name>" in (
+        plugin / "decks" / "quidditch-v2.dek").read_text("cp1252")

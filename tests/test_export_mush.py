@@ -8,9 +8,11 @@ except on CI (``CI`` set), where a missing server is a failure: run .ci/install-
 from __future__ import annotations
 
 import os
+import re
 import sys
+import time
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -20,12 +22,11 @@ from hypothesis import strategies as st
 from generator.export.mush import (
     MAX_LINE_BYTES,
     SLASH_LOOKALIKE,
-    deck_object_name,
     dvorak_card,
     escape_mush,
     render_dvorak,
-    render_softcode,
 )
+from generator.export.mush_table import card_label, deck_object_name, render_softcode
 from tests.mushserver import MushClient, MushServer, tinymux_installed
 
 
@@ -38,6 +39,12 @@ class FakeCard:
     text: str = ""
     flavor: str = ""
     count: int = 1
+    corner: str = ""
+    props: dict = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.code.lower()
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,15 @@ class FakeDeck:
     id: str
     name: str
     cards: tuple[FakeCard, ...] = ()
+    engine: str | None = None
+    params: dict = field(default_factory=dict)
+    suits: tuple = ()
+    kinds: tuple = ()
+    min_players: int = 2
+    max_players: int = 4
+
+    def rules(self):
+        return iter(())
 
 
 # Everything that could be evaluated, split, squeezed or garbled on the way in.
@@ -156,12 +172,22 @@ def test_exports_refuse_lines_the_server_would_cut():
 # --- Dvorak style, pure ------------------------------------------------------------------
 
 
-def test_dvorak_export_has_the_wiki_shape():
+GUARD = "@switch/first [isdbref(locate(me,Dvorak Engine,n))]=1,{"
+
+
+def test_dvorak_export_has_the_wiki_shape_behind_a_guard():
     lines = render_dvorak(HOSTILE_DECK, HOSTILE_CARDS).splitlines()
-    assert lines[0] == "cleardeck"
-    assert all(line.startswith("loadcard ") for line in lines[1:-1])
-    assert len(lines[1:-1]) == len(COPIES)  # one loadcard per copy: count 2 loads twice
-    assert lines[-1].startswith("@emit ")
+    comments = [line for line in lines if line.startswith("@@")]
+    assert "NEEDS THE DVORAK ENGINE" in comments[1]
+    commands = lines[len(comments):]
+    assert commands[0].startswith("think [setq(n,")
+    assert "][ifelse(isdbref(locate(me,Dvorak Engine,n)),Loading the %qn deck" in commands[0]
+    assert all(line.startswith(GUARD) and line.endswith("}") for line in commands[1:])
+    inner = [line[len(GUARD):-1] for line in commands[1:]]
+    assert inner[0] == "cleardeck"
+    assert all(line.startswith("loadcard ") for line in inner[1:-1])
+    assert len(inner[1:-1]) == len(COPIES)  # one loadcard per copy: count 2 loads twice
+    assert inner[-1].startswith("@emit ")
 
 
 def test_dvorak_type_letter_and_fields():
@@ -174,20 +200,46 @@ def test_dvorak_type_letter_and_fields():
     assert card.text == 'Roll a 1/2. ("Run!")'
 
 
+def test_dvorak_keeps_corner_values_and_type_lines():
+    trick = dvorak_card(FakeCard("Trick Play", "T", "action", "Action - Manoeuvre", "Toss.", corner="+4/2/1"))
+    assert trick.title == f"Trick Play (+4{SLASH_LOOKALIKE}2{SLASH_LOOKALIKE}1)"
+    assert trick.text == "Action - Manoeuvre: Toss."
+    assert (trick.colour, trick.type_line, trick.dvorax_text) == ("hr", "Action - Manoeuvre", "Toss.")
+    assert dvorak_card(FakeCard("Sweep", "S", "thing", "Thing", "Go.", corner="+3")).title == "Sweep (+3)"
+    assert dvorak_card(FakeCard("Seek", "K", "seeker", "Seeker")).colour == "hw"
+    assert dvorak_card(FakeCard("Either/Or", "E", "thing", "Thing"), slash="|").title == "Either|Or"
+
+
 # --- softcode style, pure ----------------------------------------------------------------
 
 
-def test_softcode_lines_are_commands_or_comments():
-    for line in render_softcode(HOSTILE_DECK, HOSTILE_CARDS).splitlines():
-        assert line.startswith(("@@", "@create ", "@set ", "think ", "&", "drop ")), line
+def test_softcode_lines_are_comments_or_think():
+    lines = render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)).splitlines()
+    for line in lines:
+        assert line.startswith(("@@ ", "think ")), line
 
 
-def test_deck_object_name():
-    assert deck_object_name(FakeDeck("q", "Quidditch")) == "Quidditch Deck"
-    assert deck_object_name(FakeDeck("q", "Basic Rules deck")) == "Basic Rules deck"
-    assert deck_object_name(FakeDeck("q", " Rock/Paper \n Scissors ")) == f"Rock{SLASH_LOOKALIKE}Paper Scissors Deck"
-    with pytest.raises(ValueError, match="'='"):
-        deck_object_name(FakeDeck("q", "A=B"))
+def test_a_sixty_card_deck_is_a_few_pasted_lines():
+    """TinyMUX's default quota lets a burst of 100 commands through at once."""
+    cards = [FakeCard(f"Card {n}", f"C{n}", "thing", "Thing - Number", "Some rules text, of a usual length. " * 4,
+                      "A line of flavour.") for n in range(60)]
+    lines = [line for line in render_softcode(FakeDeck("sixty", "Sixty"), cards).splitlines()
+             if not line.startswith("@@")]
+    assert len(lines) < 40
+
+
+@pytest.mark.parametrize(("name", "object_name"), [
+    ("Quidditch", "Quidditch Deck"),
+    ("Basic Rules deck", "Basic Rules deck"),
+    (" Rock/Paper \n Scissors ", "Rock/Paper Scissors Deck"),
+    ("A=B & C|D", "A B C D Deck"),
+    ("#1 ♠ Spades Ωmega", "1 Spades mega Deck"),
+    ("*!#", "hostile Deck"),
+    ("Straße é", "Straße é Deck"),
+    ("Ōmega ĀĒ", "Omega AE Deck"),
+])
+def test_deck_object_name(name, object_name):
+    assert deck_object_name(FakeDeck("hostile", name)) == object_name
 
 
 # --- on a real TinyMUX server ------------------------------------------------------------
@@ -265,7 +317,8 @@ def test_dvorak_export_round_trip(wizard, tmp_path):
     output = paste(wizard, render_dvorak(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
 
     assert_pasted_cleanly(output)
-    assert output.split("\n")[0] == "Deck cleared."
+    assert output.split("\n")[0] == f"Loading the {HOSTILE_DECK.name} deck into the Dvorak Engine..."
+    assert output.split("\n")[1] == "Deck cleared."
     assert f"Loaded card {len(COPIES)}." in output
     assert output.split("\n")[-1] == (
         f"Wizard loaded the {HOSTILE_DECK.name} deck into the Dvorak Engine: {len(COPIES)} cards."
@@ -278,57 +331,54 @@ def test_dvorak_export_round_trip(wizard, tmp_path):
         assert read_attribute(wizard, "Dvorak Engine Cards", f"CARD.{number}.TEXT") == expected.text
 
 
-def test_softcode_export_round_trip_and_play(wizard, tmp_path):
-    deck_object = deck_object_name(HOSTILE_DECK)
-    output = paste(wizard, render_softcode(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
+def created_object(output: str) -> str:
+    """The dbref the softcode export reports on its last line."""
+    match = re.search(r"^Loaded the .* deck as (#\d+): \d+ cards\. Type \+deckhelp\.$", output, re.MULTILINE)
+    assert match, output
+    return match[1]
+
+
+def test_softcode_export_round_trip(wizard, tmp_path):
+    output = paste(wizard, render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)), tmp_path)
 
     assert_pasted_cleanly(output)
-    assert output.split("\n")[-1] == f"Loaded the {HOSTILE_DECK.name} deck: {len(COPIES)} cards. Type +deckinfo."
+    assert "FAILED" not in output and "#-1" not in output, output
+    deck_object = created_object(output)
     assert read_attribute(wizard, deck_object, "DECKNAME") == HOSTILE_DECK.name
     for number, card in enumerate(COPIES, start=1):
         assert read_attribute(wizard, deck_object, f"CARD.{number}.NAME") == card.name
-        assert read_attribute(wizard, deck_object, f"CARD.{number}.TYPE") == card.type_line
+        assert read_attribute(wizard, deck_object, f"CARD.{number}.LABEL") == card_label(card)
         assert read_attribute(wizard, deck_object, f"CARD.{number}.TEXT") == card.text
         assert read_attribute(wizard, deck_object, f"CARD.{number}.FLAVOR") == card.flavor
     # Card text that looks like a $-command stays data (its attribute is set no_command).
     assert_nothing_injected(wizard.command("+pwn x"))
+    # The table's code arrived exactly as the template writes it.
+    from generator.export.mush_table import table_code
+    from generator.export.setup import table_setup
 
-    all_numbers = [str(number) for number in range(1, len(COPIES) + 1)]
-    assert wizard.command("+deckinfo") == (
-        f"{HOSTILE_DECK.name}: {len(COPIES)} cards. Draw pile {len(COPIES)}. Discard pile 0. In hands 0.\n"
-        "Commands: +shuffle, +shuffle/all, +draw, +hand, +card <number>, +discard <number or name>, +deckinfo"
-    )
-    # The draw pile starts in deck order, so the draws are known.
-    first, second, third = COPIES[:3]
-    assert wizard.command("+draw") == f"You draw card 1: {first.name} ({first.type_line})\n{first.text}"
-    assert wizard.command("+draw") == (
-        f"You draw card 2: {second.name} ({second.type_line})\n{second.text}\n\"{second.flavor}\""
-    )
-    wizard.command("+draw")
-    assert wizard.command("+hand") == "\n".join(
-        ["Your hand:"] + [f"{n}: {card.name} ({card.type_line})" for n, card in ((1, first), (2, second), (3, third))]
-    )
-    assert wizard.command(f"+card {len(COPIES)}") == f"Card {len(COPIES)}: {COPIES[-1].name} ({COPIES[-1].type_line})"
-    assert wizard.command("+card 0").startswith("Cards are numbered 1 to")
+    for attribute in table_code(table_setup(HOSTILE_DECK)):
+        assert read_attribute(wizard, deck_object, attribute.name) == attribute.value, attribute.name
 
-    assert wizard.command("+discard 1") == f"You discard card 1: {first.name} ({first.type_line})."
-    # By name, case-insensitively: cards 2 and 3 are copies of one card; the first one goes.
-    assert wizard.command("+discard either/or") == f"You discard card 2: {second.name} ({second.type_line})."
-    assert wizard.command("+discard Nothing Such").startswith('You have no card "Nothing Such"')
-    assert read_attribute(wizard, deck_object, "DISCARDS") == "1 2"
-    assert wizard.command("+hand") == f"Your hand:\n3: {third.name} ({third.type_line})"
 
-    assert wizard.command("+shuffle") == f"You shuffle the discard pile into the draw pile: {len(COPIES) - 1} cards."
-    draw_pile = read_attribute(wizard, deck_object, "DRAWPILE").split()
-    assert sorted(draw_pile, key=int) == [number for number in all_numbers if number != "3"]
-    assert read_attribute(wizard, deck_object, "DISCARDS") == ""
+def test_a_second_deck_of_the_same_name_loads_on_its_own(wizard, tmp_path):
+    """Every line addresses the new object by dbref: a namesake in the room changes nothing."""
+    first = created_object(paste(wizard, render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)), tmp_path))
+    second = created_object(paste(wizard, render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)), tmp_path))
+    assert first != second
+    assert read_attribute(wizard, second, "COUNT") == str(len(COPIES))
 
-    assert wizard.command("+shuffle/all").endswith(f"{len(COPIES)} cards in the draw pile.")
-    assert sorted(read_attribute(wizard, deck_object, "DRAWPILE").split(), key=int) == all_numbers
-    assert wizard.command("+hand") == "Your hand is empty."
-    for _draw in COPIES:
-        wizard.command("+draw")
-    assert wizard.command("+draw").startswith("The draw pile is empty.")
+
+def test_softcode_reports_failure_when_the_object_cannot_be_created(mush_server, tmp_path):
+    """A character without the right to build gets one clear failure, not a false success."""
+    with mush_server.client() as wizard:
+        wizard.command("@pcreate Apprentice=apprenticepw")
+        wizard.command("give *Apprentice=-[money(*Apprentice)]")  # creating an object costs 10 pennies
+        with mush_server.client(name="Apprentice", password="apprenticepw", queue_watcher=wizard) as apprentice:
+            output = paste(apprentice, render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)), tmp_path)
+    assert "Sorry, you don’t have enough Pennies." in output  # the server's reason
+    assert "FAILED: could not create the deck object" in output
+    assert output.split("\n")[-1] == f"FAILED: the {HOSTILE_DECK.name} deck did not load completely."
+    assert "Loaded the" not in output
 
 
 @pytest.fixture(scope="module")
@@ -384,3 +434,109 @@ def test_escaped_text_survives_one_evaluation_on_the_server(wizard, probe, text)
     assert read_attribute(wizard, probe, "PROBED") == expected
     wizard.command(f"think set({probe},PROBED:{escape_mush(text)})")  # a function argument
     assert read_attribute(wizard, probe, "PROBED") == expected
+
+
+@pytest.fixture
+def empty_room(wizard):
+    """The wizard in a room of its own for one test, then back where it was."""
+    home = wizard.command("think [loc(me)]")
+    wizard.command("@dig/teleport Empty Room")
+    yield
+    wizard.command(f"@tel me={home}")
+
+
+def test_dvorak_export_stops_clearly_without_the_engine(wizard, empty_room, tmp_path):
+    output = paste(wizard, render_dvorak(HOSTILE_DECK, HOSTILE_CARDS), tmp_path)
+    assert output == (f"STOPPED: there is no Dvorak Engine in this room. This file needs DvorakMUSH's Dvorak "
+                      "Engine: nothing will be loaded. Use the default export (deckgen export mush) on other servers.")
+
+
+# A stand-in for a Dvorax engine: loadcard with four fields.
+TOY_DVORAX_ENGINE = [
+    "@create Dvorak Engine",
+    "@set Dvorak Engine=!NO_COMMAND",
+    "@create Dvorax Cards",
+    "@set Dvorax Cards=NO_COMMAND",
+    "think set(Dvorak Engine,DATA:[num(Dvorax Cards)])",
+    "&CMD.CLEARDECK Dvorak Engine=$cleardeck:&COUNT me=0",
+    "&CMD.LOADCARD Dvorak Engine=$loadcard */*/*/*:&COUNT me=[add(v(COUNT),1)];"
+    "&CARD.[v(COUNT)] [v(DATA)]=%0|%1|%2|%3",
+    "drop Dvorak Engine",
+]
+
+
+def test_dvorax_export_round_trip(wizard, empty_room, tmp_path):
+    wizard.send_lines(TOY_DVORAX_ENGINE)
+    cards = (*HOSTILE_CARDS, FakeCard("Trick Play", "TP", "action", "Action - Manoeuvre", "Toss.", corner="+4/2/1"))
+    output = paste(wizard, render_dvorak(HOSTILE_DECK, cards, dvorax=True), tmp_path)
+    assert_pasted_cleanly(output)
+    copies = [card for card in cards for _copy in range(card.count)]
+    assert read_attribute(wizard, "Dvorak Engine", "COUNT") == str(len(copies))
+    for number, card in enumerate(copies, start=1):
+        expected = dvorak_card(card)
+        stored = read_attribute(wizard, "Dvorax Cards", f"CARD.{number}")
+        if "/" in card.text or "/" in card.flavor:
+            continue  # the engine's last wildcard, not the export, decides where a "/" in text goes
+        assert stored == f"{expected.colour}|{expected.title}|{expected.type_line}|{expected.dvorax_text}"
+
+
+def test_latin1_export_arrives_intact_from_a_latin1_client(mush_server, wizard):
+    """--charset latin1: what a PennMUSH 1.8 (Latin-1 only) or a client without UTF-8 gets."""
+    from generator.export.mush import in_latin1
+
+    suits = (type("Suit", (), {"symbol": "♠", "name": "Spades"})(),)
+    deck = FakeDeck("latin", "Ωmega ♠ Deck", HOSTILE_CARDS[:4], suits=suits)
+    latin_deck, latin_cards = in_latin1(deck, list(deck.cards))
+    assert latin_deck.name == "Omegamega Spades Deck"
+    assert latin_cards[3].name == "Omegamega é ü ß"
+    assert latin_cards[3].text.startswith("Greek alphabetagamma DeltaSigmaOmega, German Straße, suits Spades")
+    text = render_softcode(latin_deck, latin_cards, charset="latin1")
+    text.encode("latin-1")  # every character is Latin-1
+    wizard.command("@pcreate Latin=latinpw")
+    wizard.command("@tel *Latin=here")
+    with mush_server.client(name="Latin", password="latinpw", negotiate_utf8=False, encoding="latin-1",
+                            queue_watcher=wizard) as latin:
+        output = latin.send_lines(line for line in text.split("\n") if line.strip())
+        thing = created_object(output)
+        wizard.sync()
+        assert read_attribute(wizard, thing, "DECKNAME") == latin_deck.name
+        latin_copies = [card for card in latin_cards for _copy in range(card.count)]
+        for number, card in enumerate(latin_copies, start=1):
+            assert read_attribute(wizard, thing, f"CARD.{number}.NAME") == card.name
+            assert read_attribute(wizard, thing, f"CARD.{number}.TEXT") == card.text
+    seen = ""
+    for _attempt in range(100):  # the room hears of the disconnection a moment later
+        seen += wizard.sync()
+        if "Latin has disconnected." in seen:
+            break
+        time.sleep(0.02)
+
+
+HOSTILE_DECK_NAMES = ["Rock/Paper∕Scissors", "Salt & Pepper", "Either|Or", "♠ Spades ♠", "Ωmega", "#1 Deck",
+                      "*Star*", "!Bang", "A=B", "No\u00a0break", "Straße é ÿ", "Ōmega ĀĒ", "  ", "[add(1,2)] %r {x}; y,z", "x" * 300]
+
+
+@pytest.mark.parametrize("name", HOSTILE_DECK_NAMES)
+def test_the_server_accepts_every_object_name_the_export_writes(wizard, name):
+    object_name = deck_object_name(FakeDeck("hostile", name))
+    dbref = wizard.command(f"think [create({escape_mush(object_name)},10)]")
+    assert re.fullmatch(r"#\d+", dbref), (object_name, dbref)
+    assert wizard.command(f"think [name({dbref})]") == object_name
+    wizard.command(f"@destroy/override {dbref}")
+
+
+def test_name_characters_agree_with_the_server(wizard):
+    """Every character the exporter keeps in a name is accepted by TinyMUX, and the ones it
+    drops from the start of a name are refused there."""
+    from generator.export.mush_table import _allowed_in_name
+
+    kept = [chr(code) for code in range(0x20, 0x100)
+            if _allowed_in_name(chr(code)) and chr(code) != " " and accepted_by_exporter(chr(code))]
+    probe = escape_mush("x" + "".join(kept) + "y")
+    dbref = wizard.command(f"think [create({probe},10)]")
+    assert re.fullmatch(r"#\d+", dbref), dbref
+    wizard.command(f"@destroy/override {dbref}")
+    for first in "#*!":
+        assert wizard.command(f"think [create({escape_mush(first + 'abc')},10)]").endswith("#-1")
+    for refused in "&=|\u00a0\u2215\u2660\u03a9":
+        assert wizard.command(f"think [create({escape_mush('a' + refused + 'b')},10)]").endswith("#-1")

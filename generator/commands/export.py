@@ -72,8 +72,12 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         style: Optional[str] = typer.Option(
-            None, "--style", help="'softcode' (a deck object with +draw, +hand...) or 'dvorak' (loadcard "
-                                  "commands for the Dvorak Engine). Default: dvorak for decks with Thing and Action kinds."),
+            None, "--style", help="'softcode' (default: a deck object with a game table, for any TinyMUX "
+                                  "or PennMUSH), 'dvorak' or 'dvorax' (loadcard commands for DvorakMUSH's "
+                                  "Dvorak Engine)."),
+        charset: str = typer.Option("utf-8", "--charset",
+                                    help="utf-8, or latin1 for servers such as PennMUSH 1.8 that keep Latin-1 "
+                                         "only: other characters are spelled in Latin-1 (the file is Latin-1)."),
         as_json: bool = JsonFlag,
     ) -> None:
         """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""
@@ -81,5 +85,5 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         loaded = load_deck(deck, decks_dir)
-        paths = export_mush(loaded, output / loaded.id, style=style)
+        paths = export_mush(loaded, output / loaded.id, style=style, charset=charset)
         _report(loaded.id, paths, output, as_json)

@@ -69,7 +69,8 @@ def replaced_folder(target: Path) -> Iterator[Path]:
         shutil.rmtree(fresh, ignore_errors=True)
 
 
-MUSH_STYLES = ("softcode", "dvorak")
+MUSH_STYLES = ("softcode", "dvorak", "dvorax")
+MUSH_CHARSETS = ("utf-8", "latin1")
 
 
 def is_dvorak(deck: "Deck") -> bool:
@@ -78,38 +79,52 @@ def is_dvorak(deck: "Deck") -> bool:
     return {"thing", "action"} <= {kind.id for kind in deck.kinds}
 
 
-def default_mush_style(deck: "Deck") -> str:
-    """'dvorak' (loadcard commands for the Dvorak Engine) for a Dvorak deck, else 'softcode'
-    (a self-contained deck object)."""
-    return "dvorak" if is_dvorak(deck) else "softcode"
-
-
-def export_mush(deck: "Deck", out_dir: Path, style: str | None = None) -> list[Path]:
-    """Write `out_dir/<deck>.mush` in the given style; card text goes in as plain text."""
+def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: str = "utf-8") -> list[Path]:
+    """Write `out_dir/<deck>.mush`: by default the self-contained softcode with a game table,
+    which runs on any TinyMUX or PennMUSH; 'dvorak' and 'dvorax' write loadcard commands for
+    DvorakMUSH's Dvorak Engine. Card text goes in as plain text; with charset 'latin1' every
+    character outside Latin-1 is spelled in it (the file is then Latin-1 too)."""
     from dataclasses import replace
 
     from ..markup import to_plain
     from ..output import write_text
-    from . import mush
+    from . import mush, mush_table
 
-    style = style or default_mush_style(deck)
+    style = style or "softcode"
     if style not in MUSH_STYLES:
         raise OptionError(f"--style {style!r}: choose one of {', '.join(MUSH_STYLES)}")
-    render = mush.render_softcode if style == "softcode" else mush.render_dvorak
+    if charset not in MUSH_CHARSETS:
+        raise OptionError(f"--charset {charset!r}: choose one of {', '.join(MUSH_CHARSETS)}")
     cards = [replace(card, text=to_plain(card.text, deck)) for card in deck.cards]
+    if charset == "latin1":
+        deck, cards = mush.in_latin1(deck, cards)
     try:
-        text = render(deck, cards)
+        if style == "softcode":
+            text = mush_table.render_softcode(deck, cards, charset=charset)
+        else:
+            text = mush.render_dvorak(deck, cards, dvorax=style == "dvorax", charset=charset)
     except ValueError as error:  # the renderers name the card and field
         raise ExportError(f"{deck.source or deck.id}: {error}") from None
-    return [write_text(inside(out_dir, f"{deck.id}.mush"), text)]
+    encoding = "latin-1" if charset == "latin1" else "utf-8"
+    return [write_text(inside(out_dir, f"{deck.id}.mush"), text, encoding=encoding)]
 
 
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
-    """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck."""
+    """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck.
+
+    With a base URL (the address the build's output folder is served from: `deck.base_url`,
+    from [publish] base_url or `deckgen build --base-url`), the Lackey plugin gets its
+    auto-update files and the TTS deck its image URLs under <base>/<deck>/."""
     from . import lackey, tts
 
     # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
     # <output>/<deck>/; local file URLs must name where the files end up.
     published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
-    return (lackey.export_lackey(deck, out_dir) + tts.export_tts(deck, out_dir, published_dir=published)
+    lackey_url = tts_url = None
+    if deck.base_url is not None:
+        base = check_base_url(deck.base_url)  # the loader and the build's option checked it already
+        lackey_url = f"{base}/{deck.id}/lackey/{lackey.plugin_name(deck)}"
+        tts_url = f"{base}/{deck.id}/tts"
+    return (lackey.export_lackey(deck, out_dir, base_url=lackey_url)
+            + tts.export_tts(deck, out_dir, base_url=tts_url, published_dir=published)
             + export_mush(deck, out_dir))

@@ -28,17 +28,19 @@ import unicodedata
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from ..errors import OptionError
 from ..model import Card, Deck
 from ..output import write_bytes
 from . import ExportError, check_base_url, inside, is_dvorak, replaced_folder
+from .setup import table_setup
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
 
 LAYOUTS = ("full", "dvorak")
 ENCODINGS = {"cp1252": "windows-1252", "utf-8": "UTF-8"}  # codec -> name in the XML prolog
+FIXED_RELEASE_DATE = dt.date(2000, 1, 1)  # for a deck whose version is no date
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip entry can carry: no build time leaks in
 
 
@@ -289,17 +291,26 @@ def lackey_checksum(data: bytes) -> int:
     return _c_remainder(total - 1)
 
 
+_VERSION_DATE = re.compile(r"(\d{4})[-.](\d{2})[-.](\d{2})")
+
+
 def release_date(deck: Deck) -> dt.date:
     """The date the auto-update files carry: SOURCE_DATE_EPOCH when set (reproducible builds),
-    else the day the deck file or its art last changed, so unchanged input gives the same bytes."""
+    else the deck's version when it is a date (2026-12-01 or 2026.12.01, as real plugins'
+    <pluginversion> is), else 2000-01-01. Never a file's modification time, which a fresh
+    clone sets to today."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         if not epoch.isdigit():
             raise OptionError(f"SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds")
         return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date()
-    paths = [deck.source] + [card.art for card in deck.cards if card.art]
-    times = [path.stat().st_mtime for path in paths if path is not None and path.exists()]
-    return dt.datetime.fromtimestamp(max(times), dt.timezone.utc).date() if times else dt.date(1980, 1, 1)
+    found = _VERSION_DATE.fullmatch(deck.version.strip())
+    if found:
+        try:
+            return dt.date(*map(int, found.groups()))
+        except ValueError:
+            raise OptionError(f"{deck.source or deck.id}: [deck] version {deck.version!r} is not a real date") from None
+    return FIXED_RELEASE_DATE
 
 
 @dataclass(frozen=True)
@@ -309,20 +320,39 @@ class UpdateEntry:
     checksum: int
 
 
+CARD_IMAGE_URLS = "CardImageUrls1.txt"
+_SET_IMAGES = "sets/setimages/"
+
+
 def _update_files(deck: Deck, files: Mapping[str, bytes], base_url: str, day: dt.date,
                   render: Callable[..., bytes]) -> dict[str, bytes]:
+    """version.txt, updatelist.txt and the card image URL list, laid out as
+    merlinofchaos/lackey-example's: card images are not installed with the plugin but listed
+    in CardImageUrls1.txt (`CardImageURLs:` then `<Set>/<file>.jpg<TAB><URL>`), which the
+    updatelist names after `CardURLFiles:`, so Lackey fetches each image when it needs it."""
     base = check_base_url(base_url)
     plugin = plugin_name(deck)
     version = render("version.txt.j2", date=day, version_url=f"{base}/version.txt",
                      update_url=f"{base}/updatelist.txt", message=f"{deck.name} {deck.version}")
-    listed = {**files, "version.txt": version}
+    images = [(path.removeprefix(_SET_IMAGES), f"{base}/{quote(path)}")
+              for path in sorted(files) if path.startswith(_SET_IMAGES)]
+    image_urls = render("cardimageurls.txt.j2", images=images)
+    listed = {path: data for path, data in files.items() if not path.startswith(_SET_IMAGES)}
+    listed.update({"version.txt": version, CARD_IMAGE_URLS: image_urls})
     entries = [UpdateEntry(f"plugins/{plugin}/{path}", f"{base}/{quote(path)}", lackey_checksum(data))
                for path, data in sorted(listed.items())]
-    return {"version.txt": version,
-            "updatelist.txt": render("updatelist.txt.j2", plugin=plugin, date=day, entries=entries)}
+    return {"version.txt": version, CARD_IMAGE_URLS: image_urls,
+            "updatelist.txt": render("updatelist.txt.j2", plugin=plugin, date=day, entries=entries,
+                                     card_url_files=[CARD_IMAGE_URLS])}
 
 
-# --- The plugin -------------------------------------------------------------------------
+def _without(copies: list[Card], set_aside: Iterable[Card]) -> list[Card]:
+    """The copies with one copy of each set-aside card taken out."""
+    rest = list(copies)
+    for card in set_aside:
+        rest.remove(card)
+    return rest
+
 
 def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = None,
                  encoding: str = "cp1252", date: dt.date | None = None) -> dict[str, bytes]:
@@ -347,10 +377,19 @@ def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = N
                     (names[card.id], card_set, images[card.id]) + tuple(c.value(deck, card) for c in columns))
             for card in deck.cards]
     files = {"sets/carddata.txt": render("carddata.txt.j2", header=header, rows=rows)}
+    setup = table_setup(deck)
+
+    def dek_cards(cards: Iterable[Card]) -> list[DekCard]:
+        return [DekCard(names[card.id], images[card.id], card_set, _where(deck, card)) for card in cards]
+
+    superzones = {"Deck": dek_cards(_without(list(deck.copies()), setup.set_aside)),
+                  "Centre": dek_cards(setup.centre), "Discard": dek_cards(setup.discard)}
     files[f"decks/{plugin}.dek"] = render(
         "deck.dek.j2", xml_encoding=ENCODINGS[encoding], plugin=plugin, title=deck.name,
-        cards=[DekCard(names[card.id], images[card.id], card_set, _where(deck, card)) for card in deck.copies()])
-    files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck))
+        superzones={zone: cards for zone, cards in superzones.items() if cards})
+    files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
+                                     phases=setup.phases, centre=bool(setup.centre),
+                                     discard=bool(setup.discard))
     faces = faces_for(deck)
     for card in deck.cards:
         files[f"sets/setimages/{card_set}/{images[card.id]}.jpg"] = faces.jpeg(card)

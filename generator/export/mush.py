@@ -1,13 +1,11 @@
 """MUSHcode exports of a deck, to paste into a MUD client logged in to a MUSH.
 
-Two styles:
+This module holds the escaping every MUSH export shares and the Dvorak styles:
 
 * `render_dvorak`: commands for the Dvorak MUSH Engine, written the way the dvorakgame.co.uk
   wiki's "Generate MUSHcode" link writes them: ``cleardeck``, one ``loadcard Title/T/Text``
-  per card, then an ``@emit`` for the room.
-* `render_softcode`: builds a ``<Deck name> Deck`` object that holds every card copy in
-  attributes and offers ``+shuffle``, ``+draw``, ``+hand``, ``+card``, ``+discard`` and
-  ``+deckinfo``.
+  per card (or the Dvorax ``loadcard colour/Title/Type line/Text``), then an ``@emit``.
+* The default, self-contained softcode with a game table is `mush_table.render_softcode`.
 
 What card text goes through on the way in (measured on TinyMUX 2.12; tests/test_export_mush.py
 replays both styles on a real server):
@@ -213,57 +211,85 @@ def _copies(cards: list[Card]) -> list[Card]:
     return [card for card in cards for _copy in range(card.count)]
 
 
+# Where U+2215 cannot be written (a Latin-1 export), "/" in a loadcard title becomes this.
+LATIN1_SLASH = "|"
+# The Dvorak wiki's Dvorax colours (ansi() codes): Things blue, Actions red, others white.
+DVORAX_COLOURS = {"thing": "hb", "action": "hr"}
+
+
 @dataclass(frozen=True)
 class DvorakCard:
-    """The three fields of a ``loadcard Title/T/Text`` command, before escaping."""
+    """The fields of a ``loadcard Title/T/Text`` (or Dvorax) command, before escaping."""
 
     title: str
     type_letter: str  # "A" for Actions; the engine treats everything else as a Thing ("T")
-    text: str
+    text: str  # starts with the type line when it says more than Thing or Action
+    colour: str  # Dvorax: an ansi() colour code
+    type_line: str  # Dvorax: the full type line
+    dvorax_text: str  # Dvorax: the text without the type line, which has its own field
 
 
-def dvorak_card(card: Card) -> DvorakCard:
+def dvorak_card(card: Card, slash: str = SLASH_LOOKALIKE) -> DvorakCard:
+    """The wiki's fields, keeping what its three fields have no place for: the corner value goes
+    in the title as the wiki's own decks write it ("Clever Riddle (3)"), and a type line that
+    says more than Thing or Action starts the text."""
     is_action = card.kind.lower() == "action" or card.type_line.strip().lower().startswith("action")
+    letter = "A" if is_action else "T"
+    title = f"{card.name} ({card.corner})" if card.corner else card.name
     # The wiki appends flavour to the rules text as ("...") (Basic Rules deck sample).
     text = f'{card.text} ("{card.flavor}")' if card.flavor else card.text
-    return DvorakCard(card.name.replace("/", SLASH_LOOKALIKE), "A" if is_action else "T", text)
+    type_line = card.type_line.strip() or ("Action" if is_action else "Thing")
+    typed_text = text if type_line in ("Thing", "Action") else f"{type_line}: {text}" if text else type_line
+    return DvorakCard(title.replace("/", slash), letter, typed_text, DVORAX_COLOURS.get(card.kind.lower(), "hw"),
+                      type_line.replace("/", slash), text)
 
 
-def render_dvorak(deck: Deck, cards: Iterable[Card]) -> str:
+def render_dvorak(deck: Deck, cards: Iterable[Card], dvorax: bool = False, charset: str = "utf-8") -> str:
     """Dvorak MUSH Engine commands for `cards`: one ``loadcard`` per copy, so that a card with
     count 2 is twice in the engine's draw pile (the wiki's Lackey export likewise repeats
-    rows per copy).
+    rows per copy). `dvorax` writes the wiki's Dvorax variant: colour, title, full type line.
 
+    Each loadcard runs only where an object named "Dvorak Engine" is in the room; elsewhere
+    the first line says why nothing loads, instead of a "Huh?" for every card.
     Card text that starts with "$" arrives as it is; an engine that kept it in an attribute
     of an object without NO_COMMAND would take it for a `$`-command. Nothing in a
     ``loadcard`` line can prevent that: the engine must store card data safely.
     """
     cards = list(cards)
     _check_sendable(deck, cards)
-    return _render("mush/dvorak.mush.j2", deck=deck, cards=[dvorak_card(card) for card in _copies(cards)])
+    slash = SLASH_LOOKALIKE if charset == "utf-8" else LATIN1_SLASH
+    return _render("mush/dvorak.mush.j2", deck=deck, dvorax=dvorax, charset=charset,
+                   cards=[dvorak_card(card, slash) for card in _copies(cards)])
 
 
-def deck_object_name(deck: Deck) -> str:
-    """``<Deck name> Deck``, on one line, with no "/" (read as object/attribute) and no "=".
-
-    Raises ValueError for a "=" in the deck name: every command that names the object ends
-    the name at the first "=".
-    """
-    name = _one_line(deck.name).replace("/", SLASH_LOOKALIKE)
-    if "=" in name:
-        raise ValueError(f"deck {deck.id!r}: a MUSH object name cannot contain '=' ({deck.name!r})")
-    return name if name.lower().endswith(" deck") else f"{name} Deck"
-
-
-@dataclass(frozen=True)
-class CardCopy:
-    number: int  # 1-based; the copy's attributes are CARD.<number>.*
-    card: Card
+def _spelled_letters(texts: Iterable[str]) -> dict[str, str]:
+    """Latin spellings of letters of other alphabets by their Unicode names: Ω as "Omega"."""
+    spelled = {}
+    for char in set("".join(texts)):
+        name = unicodedata.name(char, "")
+        if char > "\u00ff" and unicodedata.category(char) in ("Lu", "Ll"):
+            letter = name.rpartition(" LETTER ")[2]
+            if letter and letter != name and letter.replace(" ", "").isalpha():
+                spelled[char] = letter.title() if unicodedata.category(char) == "Lu" else letter.lower()
+    return spelled
 
 
-def render_softcode(deck: Deck, cards: Iterable[Card]) -> str:
-    """Softcode that creates a deck object with every card copy and the play commands."""
-    cards = list(cards)
-    _check_sendable(deck, cards)
-    copies = [CardCopy(number, card) for number, card in enumerate(_copies(cards), start=1)]
-    return _render("mush/softcode.mush.j2", deck=deck, object_name=deck_object_name(deck), copies=copies)
+def in_latin1(deck: Deck, cards: list[Card]) -> tuple[Deck, list[Card]]:
+    """The deck name and cards with every character outside Latin-1 spelled inside it: suit
+    symbols by the suit's name, signs and accented letters as `text.fit_charset` spells them,
+    letters of other alphabets by their names (PennMUSH 1.8 keeps Latin-1 only)."""
+    from dataclasses import replace
+
+    from .text import fit_charset
+
+    fields = ("name", "type_line", "corner", "text", "flavor")
+    spellings = {suit.symbol: suit.name for suit in deck.suits if len(suit.symbol) == 1}
+    spellings.update({"\u2215": "/"})
+    spellings.update(_spelled_letters([deck.name] + [getattr(card, f) for card in cards for f in fields]))
+
+    def fit(text: str, where: str) -> str:
+        return fit_charset(text, "latin-1", where, spellings)
+
+    latin_cards = [replace(card, **{f: fit(getattr(card, f), f"card {card.name!r} ({card.code}) {f}")
+                                    for f in fields}) for card in cards]
+    return replace(deck, name=fit(deck.name, f"deck {deck.id!r} name")), latin_cards

@@ -6,10 +6,22 @@ Written under `<out>/tts/` (format: /work/shared/research/export-formats.md §4)
     <deck>-sheet-<n>.jpg     faces of the distinct cards, at most 10 x 7 cells, under 4096 px
     <deck>-back.jpg          the card back
 
+    <deck>.png               the thumbnail TTS's Saved Objects browser shows next to the JSON
+
 A sheet holds at most 69 faces: its last cell holds the back, the image TTS shows for
 hidden cards, and `BackIsHidden` is set too, so either reading shows the back. A deck
-with more distinct cards spans several sheets: CustomDeck keys 1, 2, ..., and a card's
-id is key * 100 + its cell on the sheet (row-major, from 0). Copies share an id.
+with more distinct cards spans several sheets, with consecutive CustomDeck keys from a base
+derived from the deck id (two decks on one table never share a key, or they would swap
+faces); a card's id is key * 100 + its cell on the sheet (row-major, from 0). Copies share
+an id.
+
+Cards the rules set out before play are separate objects beside the deck, face up: the
+Quaffle in the centre, the Snitch as the discard pile (`setup.table_setup`).
+
+Without a base URL the images are this computer's files, written the way TTS itself saves a
+local image: ``file:///`` and the path as it is, not percent-encoded (compared with a save in
+TTS's own shape, Qazzquimby/prototypical-tactics-game tests/integration_test.py:
+``"FaceURL": "file:///D:\\Users\\...\\TestHero deck.jpg"``), and the deck's description says so.
 
 The JSON is built as data and written with `json.dumps`, which escapes every string;
 there is no template to forget a filter in.
@@ -18,6 +30,7 @@ there is no template to forget a filter in.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -28,14 +41,23 @@ from urllib.parse import quote
 from ..markup import to_plain
 from ..model import Card, Deck
 from ..output import write_bytes
-from . import check_base_url, inside, replaced_folder
+from . import ExportError, check_base_url, inside, replaced_folder
 from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
+from .setup import table_setup
 
 if TYPE_CHECKING:
     from PIL import Image
 
 MAX_FACES_PER_SHEET = SHEET_COLUMNS * SHEET_ROWS - 1  # 69
 UNUSED_CELL = "#ffffff"
+# CustomDeck keys: a base from the deck id, in steps of 100 keys (sheets) per deck, kept so
+# that every CardID (key * 100 + cell) fits the 32-bit integer TTS stores it in.
+KEY_SLOTS = 200_000
+SHEETS_PER_DECK = 100
+THUMBNAIL_SIZE = 256
+LOCAL_IMAGES_NOTE = ("The card images are files on the computer that exported this deck; other players "
+                     "see blank cards. Export with --base-url (or [publish] base_url) and host the images "
+                     "there to share it.")
 
 
 @dataclass(frozen=True)
@@ -53,18 +75,33 @@ class Sheet:
         return self.key * 100 + self.cards.index(card)
 
     def file_name(self, deck: Deck) -> str:
-        return f"{deck.id}-sheet-{self.key}.jpg"
+        return f"{deck.id}-sheet-{self.number}.jpg"
+
+    @property
+    def number(self) -> int:
+        return self.key % SHEETS_PER_DECK + 1
+
+
+def first_key(deck: Deck) -> int:
+    """The deck's first CustomDeck key: the same on every export, different for other decks
+    (a collision needs two ids among 200 000 slots)."""
+    slot = int.from_bytes(hashlib.sha256(deck.id.encode()).digest()[:8], "big") % KEY_SLOTS
+    return (slot + 1) * SHEETS_PER_DECK
 
 
 def plan_sheets(deck: Deck) -> list[Sheet]:
     """Distinct cards in deck order, 69 to a sheet; each sheet as narrow a grid as holds its
     faces plus the hidden cell, at most 10 wide and 7 high."""
+    if len(deck.cards) > MAX_FACES_PER_SHEET * SHEETS_PER_DECK:
+        raise ExportError(f"{deck.source or deck.id}: {len(deck.cards)} distinct cards need more than "
+                          f"{SHEETS_PER_DECK} Tabletop Simulator sheets")
+    base = first_key(deck)
     sheets = []
     for start in range(0, len(deck.cards), MAX_FACES_PER_SHEET):
         cards = deck.cards[start:start + MAX_FACES_PER_SHEET]
         cells = len(cards) + 1
         columns = min(SHEET_COLUMNS, cells)
-        sheets.append(Sheet(len(sheets) + 1, tuple(cards), columns, math.ceil(cells / columns)))
+        sheets.append(Sheet(base + len(sheets), tuple(cards), columns, math.ceil(cells / columns)))
     return sheets
 
 
@@ -93,32 +130,46 @@ def _guid(deck: Deck, index: int) -> str:
     return hashlib.sha256(f"{deck.id}\0{index}".encode()).hexdigest()[:6]
 
 
-def _transform() -> dict:
-    # Face down (rotZ 180), on the table, at TTS's standard card scale.
-    return {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+def _transform(x: float = 0.0, face_up: bool = False) -> dict:
+    # On the table at TTS's standard card scale; face down is rotZ 180.
+    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0 if face_up else 180.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_url: str) -> dict:
-    """The saved-object JSON: one DeckCustom with every physical card in deck order."""
+# Where set-out cards lie: to the right of the deck, a card's width and a gap apart.
+CENTRE_X, DISCARD_X = 3.0, 6.0
+
+
+def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_url: str,
+                 local: bool = False) -> dict:
+    """The saved-object JSON: the deck face down, holding every physical card in deck order
+    except those the rules set out, which lie beside it face up."""
     custom = {
         sheet.key: {"FaceURL": face_urls[sheet.key], "BackURL": back_url, "NumWidth": sheet.columns,
                     "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
         for sheet in sheets
     }
     placed = {card.id: (sheet.key, sheet.card_id(card)) for sheet in sheets for card in sheet.cards}
-    cards = []
-    for index, card in enumerate(deck.copies(), start=1):
+    setup = table_setup(deck)
+    set_out = {id(card): x for cards, x in ((setup.centre, CENTRE_X), (setup.discard, DISCARD_X)) for card in cards}
+
+    def card_object(index: int, card: Card, transform: dict) -> dict:
         key, card_id = placed[card.id]
-        cards.append({
-            "GUID": _guid(deck, index), "Name": "Card", "Transform": _transform(),
-            "Nickname": card.name, "Description": card_description(deck, card),
-            "CardID": card_id, "SidewaysCard": False, "Hands": True,
-            "CustomDeck": {str(key): custom[key]},
-        })
+        return {"GUID": _guid(deck, index), "Name": "Card", "Transform": transform,
+                "Nickname": card.name, "Description": card_description(deck, card),
+                "CardID": card_id, "SidewaysCard": False, "Hands": True,
+                "CustomDeck": {str(key): custom[key]}}
+
+    cards, beside = [], []
+    for index, card in enumerate(deck.copies(), start=1):
+        if id(card) in set_out:
+            beside.append(card_object(index, card, _transform(set_out.pop(id(card)), face_up=True)))
+        else:
+            cards.append(card_object(index, card, _transform()))
+    description = to_plain(deck.description, deck)
     deck_object = {
         "GUID": _guid(deck, 0), "Name": "DeckCustom", "Transform": _transform(),
-        "Nickname": deck.name, "Description": to_plain(deck.description, deck),
+        "Nickname": deck.name, "Description": f"{description}\n\n{LOCAL_IMAGES_NOTE}" if local else description,
         "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
         "SidewaysCard": False, "HideWhenFaceDown": True, "Hands": False,
         "DeckIDs": [card["CardID"] for card in cards],
@@ -126,7 +177,27 @@ def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], bac
         "ContainedObjects": cards,
     }
     return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_object]}
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_object, *beside]}
+
+
+def local_url(path: Path) -> str:
+    """A local image as TTS saves one: file:/// and the absolute path unencoded."""
+    return "file:///" + str(path.resolve()).lstrip("/")
+
+
+def thumbnail(deck: Deck) -> bytes:
+    """A square PNG of the card back, for the Saved Objects browser."""
+    from PIL import Image
+
+    back = faces_for(deck).images([None])
+    [image] = list(back)
+    image = image.convert("RGB")
+    image.thumbnail((THUMBNAIL_SIZE, THUMBNAIL_SIZE))
+    square = Image.new("RGB", (THUMBNAIL_SIZE, THUMBNAIL_SIZE), UNUSED_CELL)
+    square.paste(image, ((THUMBNAIL_SIZE - image.width) // 2, (THUMBNAIL_SIZE - image.height) // 2))
+    buffer = io.BytesIO()
+    square.save(buffer, "PNG", optimize=False)
+    return buffer.getvalue()
 
 
 def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
@@ -142,14 +213,15 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
     final = (published_dir or out_dir) / "tts"
 
     def url(name: str) -> str:
-        return f"{base}/{quote(name)}" if base else (final / name).resolve().as_uri()
+        return f"{base}/{quote(name)}" if base else local_url(final / name)
 
     sheets = plan_sheets(deck)
     back_name = f"{deck.id}-back.jpg"
     files = {sheet.file_name(deck): jpeg_bytes(sheet_image(deck, sheet)) for sheet in sheets}
     files[back_name] = faces_for(deck).jpeg(None)
     document = saved_object(deck, sheets, {sheet.key: url(sheet.file_name(deck)) for sheet in sheets},
-                            url(back_name))
+                            url(back_name), local=base is None)
+    files[f"{deck.id}.png"] = thumbnail(deck)
     files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     target = out_dir / "tts"
     with replaced_folder(target) as fresh:
