@@ -17,7 +17,7 @@ SCALE_MM = 5  # each scale reads -5..+5 mm
 SCALE_GAP_MM = 7.0  # from the target's point to its scales
 INK = "#000000"
 BACK_LINE = "#d0021b"
-INSET_MM = 22.0  # corner targets' distance from the paper's edge
+INSET_MM = 20.0  # corner targets' distance from the printer margin: room for the scales and back lines
 
 
 def calibration_pages(canvas, layout: Layout, duplex: str, back_offset_mm: tuple[float, float]) -> None:
@@ -31,7 +31,7 @@ def calibration_pages(canvas, layout: Layout, duplex: str, back_offset_mm: tuple
 
 def target_points(layout: Layout) -> list[tuple[float, float]]:
     """Front-page points the targets measure at: the middle of the area below the rulers, and near each corner."""
-    w, h, inset = layout.page_width, layout.page_height, pt(INSET_MM)
+    w, h, inset = layout.page_width, layout.page_height, layout.printer_margin + pt(INSET_MM)
     middle = (w / 2, (h - _top_area(layout)) / 2)
     return [middle, (inset, inset), (w - inset, inset), (inset, h - _top_area(layout) + pt(8)),
             (w - inset, h - _top_area(layout) + pt(8))]

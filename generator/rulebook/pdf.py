@@ -112,7 +112,7 @@ class _Styles:
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
         serif, sans = font(SERIF), font(SANS)
-        self.body = ParagraphStyle("body", fontName=serif, fontSize=9.4, leading=13, textColor=INK,
+        self.body = ParagraphStyle("body", fontName=serif, bulletFontName=sans, fontSize=9.4, leading=13, textColor=INK,
                                    alignment=TA_JUSTIFY, spaceAfter=4.5)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
@@ -379,6 +379,14 @@ def _draw_paragraph(canv, paragraph: Paragraph, top: float, width: float) -> flo
     return top - height
 
 
+class _Table(Table):
+    """A table whose cells are set in the embedded sans, never reportlab's default (unembedded) Helvetica."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font(SANS))]))
+
+
 class _RulebookCanvas(Canvas):
     """Before the file is written: the contents' page numbers (known only once every page is
     laid out) are filled in, and every destination is listed by name in /Names /Dests."""
@@ -407,7 +415,7 @@ class _RulebookDocument(BaseDocTemplate):
             target, pagesize=A4, invariant=1, title=f"{deck.name}: rules of play",
             author=deck.designer or "", subject=f"Rulebook for {deck.name}, edition {deck.version}",
             creator="deckgen", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=TOP, bottomMargin=BOTTOM,
-            lang="en",
+            lang="en", initialFontName=font(SANS),  # never reportlab's unembedded Helvetica
         )
         self.book, self.styles, self.contents = book, styles, contents
         self.heading_pages: dict[str, int] = {}
@@ -596,7 +604,7 @@ class _Typesetter:
             rows.append([fan, text, count])
         rows.append([Paragraph("", styles.cell), Paragraph("<b>Total</b>", styles.cell),
                      Paragraph(f'<font name="{font(SANS_BOLD)}" size="13">{self.deck.total}</font>', styles.cell)])
-        table = Table(rows, colWidths=[31 * mm, COLUMN_WIDTH - 31 * mm - 15 * mm, 15 * mm], repeatRows=1)
+        table = _Table(rows, colWidths=[31 * mm, COLUMN_WIDTH - 31 * mm - 15 * mm, 15 * mm], repeatRows=1)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), styles.theme),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -623,7 +631,7 @@ class _Typesetter:
             if options:
                 cell.append(Paragraph(f'<font name="{font(SANS)}" size="7" color="{MUTED.hexval()}">'
                                       f'{options}</font>', styles.cell))
-            box = Table([[cell]], colWidths=[COLUMN_WIDTH])
+            box = _Table([[cell]], colWidths=[COLUMN_WIDTH])
             box.setStyle(_box_style(PAPER_TINT, self.styles.accent))
             flowables += [box, Spacer(1, 4)]
         return flowables
@@ -668,7 +676,7 @@ class _Typesetter:
         if entry.ruling:
             text.append(Paragraph(f"<i>See</i> {self.writer.link(entry.ruling.anchor, _escape(entry.ruling.label), '')}",
                                   styles.meta))
-        table = Table([[picture, text]], colWidths=[28 * mm, COLUMN_WIDTH - 28 * mm])
+        table = _Table([[picture, text]], colWidths=[28 * mm, COLUMN_WIDTH - 28 * mm])
         table.setStyle(TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (0, 0), 0),
@@ -689,7 +697,7 @@ class _Typesetter:
                           Spacer(1, 2.5), caption])
         rows = [cells[start:start + columns] for start in range(0, len(cells), columns)]
         rows[-1] += [""] * (columns - len(rows[-1]))
-        table = Table(rows, colWidths=[cell_width] * columns)
+        table = _Table(rows, colWidths=[cell_width] * columns)
         table.setStyle(TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("ALIGN", (0, 0), (-1, -1), "CENTER"),
@@ -713,7 +721,7 @@ class _Typesetter:
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:
             cell.append(Paragraph(f"<i>Settles:</i> {', '.join(settles)}", styles.meta))
-        box = Table([[cell]], colWidths=[COLUMN_WIDTH])
+        box = _Table([[cell]], colWidths=[COLUMN_WIDTH])
         box.setStyle(_box_style(PAPER_TINT, self.styles.accent))
         return [KeepTogether([box]), Spacer(1, 5)]
 
@@ -744,7 +752,7 @@ class _Typesetter:
                 text = [Paragraph(f"<b>{_escape(row.name)}</b> ×{row.count}", styles.quick_body)]
                 text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
                 rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
-            table = Table(rows, colWidths=[34 * mm, TEXT_WIDTH - 20 - 34 * mm])
+            table = _Table(rows, colWidths=[34 * mm, TEXT_WIDTH - 20 - 34 * mm])
             table.setStyle(TableStyle([
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
@@ -762,12 +770,12 @@ class _Typesetter:
     def quick_box(self, title_xml: str, body: list) -> list:
         """A titled panel: a band in the deck's colour over a tinted body."""
         styles = self.styles
-        head = Table([[Paragraph(title_xml, styles.quick_head)]], colWidths=[TEXT_WIDTH])
+        head = _Table([[Paragraph(title_xml, styles.quick_head)]], colWidths=[TEXT_WIDTH])
         head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
                                   ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                   ("TOPPADDING", (0, 0), (-1, -1), 4),
                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
-        panel = Table([[body]], colWidths=[TEXT_WIDTH])
+        panel = _Table([[body]], colWidths=[TEXT_WIDTH])
         panel.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 10),
