@@ -66,6 +66,16 @@ def register(app: typer.Typer) -> None:
         one_per_page: bool = typer.Option(False, "--one-per-page",
                                           help="One card per page at trim size plus bleed (TrimBox and BleedBox "
                                                "set), faces and backs alternating, for print services."),
+        color: str = typer.Option("rgb", "--color",
+                                  help="rgb (as drawn), or cmyk: every colour converted through an ICC profile, "
+                                       "written as PDF/X."),
+        pdfx: str = typer.Option("x1a", "--pdfx",
+                                 help="With --color cmyk: x1a (PDF/X-1a:2001), x1a-2003, or x4 (PDF/X-4, "
+                                      "transparency allowed)."),
+        icc_profile: Optional[Path] = typer.Option(
+            None, "--icc-profile",
+            help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
+                 "Artifex SWOP profile from Debian's libgs-common)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -74,16 +84,17 @@ def register(app: typer.Typer) -> None:
         with --one-per-page."""
         from ..loader import load_deck
         from ..render import sheets
+        from ..render.pdfx import ColorOptions
         from ..render.printers import sheet_options
 
         options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
                                 duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
                                 orientation=orientation, back_offset=back_offset, printer=printer,
-                                calibration=calibration)
+                                calibration=calibration, color=ColorOptions(color, pdfx, icc_profile))
         loaded = load_deck(deck, decks_dir)
         folder = output / loaded.id
         if one_per_page:
-            path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
+            path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
             summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
         else:
             layout = options.layout(loaded)

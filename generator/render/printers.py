@@ -136,7 +136,8 @@ def parse_offset(text: str) -> tuple[float, float]:
 
 def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float | None, shared_cuts: bool,
                   duplex: str | None, sides: str, fold: bool, proof: bool, printer_margin: float | None,
-                  orientation: str, back_offset: str | None, printer: str | None, calibration: bool):
+                  orientation: str, back_offset: str | None, printer: str | None, calibration: bool,
+                  color=None):
     """`deckgen print`'s options as `SheetOptions`: given options win, then the remembered printer's, then defaults."""
     from .sheets import SheetOptions
 
@@ -152,5 +153,5 @@ def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float
         printer_margin_mm=next(v for v in (printer_margin, remembered.printer_margin, defaults.printer_margin_mm)
                                if v is not None),
         orientation=orientation, back_offset_mm=offset or defaults.back_offset_mm,
-        calibration=calibration, fold=fold, proof=proof,
+        calibration=calibration, fold=fold, proof=proof, color=color or defaults.color,
     ).checked()

@@ -20,6 +20,7 @@ from . import paint
 from .calibration import calibration_pages
 from .check import require_printable
 from .document import CardDocument
+from .pdfx import ColorOptions
 from .layout import DEFAULT_PRINTER_MARGIN_MM, MARK_OFFSET_MM, Layout, Rect, sheet_layout
 from .sizes import card_size_mm, check_length, corner_radius_mm, pt
 
@@ -50,9 +51,11 @@ class SheetOptions:
     calibration: bool = False
     fold: bool = False
     proof: bool = False
+    color: ColorOptions = ColorOptions()
 
     def checked(self) -> "SheetOptions":
         """The options, with every conflict or out-of-range value raised as an `OptionError`."""
+        self.color.checked()
         if self.duplex not in DUPLEX_MODES:
             raise OptionError(f"--duplex {self.duplex!r} is unknown; choose one of {', '.join(DUPLEX_MODES)}")
         if self.sides not in SIDES:
@@ -92,8 +95,9 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
     options = options.checked()
     layout = options.layout(deck)
     require_printable(deck, *card_size_mm(deck, options.card_size))
+    title = f"{deck.name}: print-and-play sheets"
     document = CardDocument(deck, layout.card_width, layout.card_height, layout.bleed,
-                            (layout.page_width, layout.page_height), title=f"{deck.name}: print-and-play sheets")
+                            (layout.page_width, layout.page_height), title=title)
     canvas = document.canvas
     canvas.setViewerPreference("PrintScaling", "None")
     duplex = "none" if options.fold or options.sides != "both" else options.duplex
@@ -119,12 +123,12 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
             _backs_page(document, layout, sheet, options)
             _label(canvas, layout, f"{caption} · backs ({options.duplex} flip)", len(sheet))
             canvas.showPage()
-    return document.finish()
+    return options.color.apply(document.finish(), title, document.labels())
 
 
-def _place_back(document: CardDocument, card: "Card", x: float, y: float, clip: Rect) -> None:
+def _place_back(document: CardDocument, card: "Card", x: float, y: float, clip: Rect | None) -> None:
     """The back of one card: the deck's back, the same behind every card."""
-    document.place(None, x, y, clip.tuple())
+    document.place(None, x, y, None if clip is None else clip.tuple())
 
 
 def _faces_page(document: CardDocument, layout: Layout, sheet: list["Card"], proof: bool) -> None:
@@ -233,25 +237,30 @@ def _label(canvas, layout: Layout, text: str, count: int) -> None:
 
 # One card per page ------------------------------------------------------------------------------
 
-def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0) -> bytes:
+def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
+                 color: ColorOptions = ColorOptions(), trim_mm: tuple[float, float] | None = None) -> bytes:
     """Every physical card as a face page then a back page, each page trim plus bleed.
 
     MediaBox = BleedBox = the page; TrimBox = the card, as print services expect.
+    `trim_mm` overrides the card size (a print service's own trim for the deck's size).
     """
     check_length("--bleed", bleed_mm, 10)
-    card_mm = card_size_mm(deck, card_size)
+    color.checked()
+    card_mm = trim_mm or card_size_mm(deck, card_size)
     require_printable(deck, *card_mm)
     card_w, card_h, bleed = pt(card_mm[0]), pt(card_mm[1]), pt(bleed_mm)
     page = (card_w + 2 * bleed, card_h + 2 * bleed)
-    document = CardDocument(deck, card_w, card_h, bleed, page, title=f"{deck.name}: one card per page")
+    title = f"{deck.name}: one card per page"
+    document = CardDocument(deck, card_w, card_h, bleed, page, title=title)
     canvas = document.canvas
     canvas.setTrimBox((bleed, bleed, bleed + card_w, bleed + card_h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     for card in deck.copies():
-        for side in (card, None):
-            document.place(side, bleed, bleed)
-            canvas.showPage()
-    return document.finish()
+        document.place(card, bleed, bleed)
+        canvas.showPage()
+        _place_back(document, card, bleed, bleed, None)
+        canvas.showPage()
+    return color.apply(document.finish(), title, document.labels())
 
 
 # Files ------------------------------------------------------------------------------------
@@ -274,14 +283,18 @@ def sheets_filename(deck: "Deck", options: SheetOptions) -> str:
             parts.append(options.sides)
     if options.proof:
         parts.append("proof")
+    if options.color.mode != "rgb":
+        parts.append(options.color.mode)
     return "-".join(parts) + ".pdf"
 
 
-def cards_filename(deck: "Deck", card_size: str = "deck") -> str:
-    """<deck>-cards[-<card size>].pdf."""
+def cards_filename(deck: "Deck", card_size: str = "deck", color: ColorOptions = ColorOptions()) -> str:
+    """<deck>-cards[-<card size>][-cmyk].pdf."""
     parts = [deck.id, "cards"]
     if card_size not in ("deck", deck.card_size.name):
         parts.append(card_size)
+    if color.mode != "rgb":
+        parts.append(color.mode)
     return "-".join(parts) + ".pdf"
 
 
@@ -290,8 +303,9 @@ def write_sheets(deck: "Deck", out_dir: Path, options: SheetOptions = SheetOptio
     return write_bytes(out_dir / sheets_filename(deck, options), data)
 
 
-def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0) -> Path:
-    return write_bytes(out_dir / cards_filename(deck, card_size), one_per_page(deck, card_size, bleed_mm))
+def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0,
+                       color: ColorOptions = ColorOptions()) -> Path:
+    return write_bytes(out_dir / cards_filename(deck, card_size, color), one_per_page(deck, card_size, bleed_mm, color))
 
 
 def build_print(deck: "Deck", out_dir: Path) -> list[Path]:
