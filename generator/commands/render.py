@@ -66,6 +66,10 @@ def register(app: typer.Typer) -> None:
         one_per_page: bool = typer.Option(False, "--one-per-page",
                                           help="One card per page at trim size plus bleed (TrimBox and BleedBox "
                                                "set), faces and backs alternating, for print services."),
+        service: Optional[str] = typer.Option(
+            None, "--service",
+            help="A print service's upload files and a zip of them, checked against its rules: tgc (The Game "
+                 "Crafter), mpc (MakePlayingCards), printerstudio, dtc (DriveThruCards: CMYK PDF/X-1a)."),
         color: str = typer.Option("rgb", "--color",
                                   help="rgb (as drawn), or cmyk: every colour converted through an ICC profile, "
                                        "written as PDF/X."),
@@ -93,6 +97,17 @@ def register(app: typer.Typer) -> None:
                                 calibration=calibration, color=ColorOptions(color, pdfx, icc_profile))
         loaded = load_deck(deck, decks_dir)
         folder = output / loaded.id
+        if service:
+            from ..render.services import write_service
+
+            files, archive = write_service(loaded, folder, service, icc_profile)
+            summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
+                       "files": len(files), "zip": str(archive)}
+            if as_json:
+                _print_json(summary)
+            else:
+                typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
+            return
         if one_per_page:
             path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
             summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
