@@ -134,8 +134,8 @@ def register(app: typer.Typer) -> None:
         bleed: Optional[float] = typer.Option(None, "--bleed",
                                               help="Bleed in mm; default 3 (or the profile's)."),
         profile: Optional[str] = typer.Option(
-            None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker) "
-                                    "or mpc (MakePlayingCards, 822×1122 px poker)."),
+            None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker), "
+                                    "mpc (MakePlayingCards, 822×1122 px poker) or printerstudio (as mpc)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
