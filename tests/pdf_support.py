@@ -23,6 +23,7 @@ class PageContent:
     lines: list[tuple[float, float, float, float]] = field(default_factory=list)  # stroked m/l segments
     dashed: list[tuple[float, float, float, float]] = field(default_factory=list)
     rects: list[tuple[float, float, float, float]] = field(default_factory=list)  # stroked rectangles
+    filled: list[tuple[float, float, float, float]] = field(default_factory=list)  # filled rectangles
     stroke_colors: set[tuple[float, ...]] = field(default_factory=set)
 
 
@@ -72,6 +73,8 @@ def page_content(reader: pypdf.PdfReader, number: int) -> PageContent:
             if op in (b"S", b"s", b"B", b"b", b"B*", b"b*"):
                 (found.dashed if dash else found.lines).extend(path_lines)
                 found.rects.extend(path_rects)
+            if op in (b"f", b"F", b"f*", b"B", b"b", b"B*", b"b*"):
+                found.filled.extend(path_rects)
             if pending_clip is not None:
                 clip = pending_clip
                 pending_clip = None

@@ -305,3 +305,50 @@ def test_seen_through_the_light_the_calibration_reads_the_offset_it_cancels():
     assert reds
     centre = sum(reds) / len(reds) / scale
     assert centre - x == pytest.approx(-pt(2.0), abs=pt(0.2))
+
+
+# Print-and-cut -----------------------------------------------------------------------------------
+
+def test_print_and_cut_sheets_carry_silhouette_marks_and_an_svg_that_matches(run_cli, tmp_path):
+    import xml.etree.ElementTree as ElementTree
+
+    from generator.render.cutfile import mark_rects_mm
+
+    deck = load_deck(WIZARD)
+    result = run_cli("print", WIZARD, "-o", tmp_path, "--registration", "silhouette", "--json")
+    assert result.exit_code == 0, result.stderr
+    options = SheetOptions(registration="silhouette")
+    layout = options.layout(deck)
+    folder = tmp_path / "wizard"
+    reader = pypdf.PdfReader(folder / "wizard-print-a4-silhouette.pdf")
+    faces = page_content(reader, 0)
+    assert not faces.lines  # no crop marks: the machine cuts
+    page_h_mm = layout.page_height / pt(1)
+    marks_pt = [(pt(x), layout.page_height - pt(y + h), pt(x + w), layout.page_height - pt(y))
+                for x, y, w, h in mark_rects_mm((layout.page_width / pt(1), page_h_mm))]
+    drawn = {tuple(round(v, 2) for v in rect) for rect in faces.filled}
+    assert {tuple(round(v, 2) for v in rect) for rect in marks_pt} <= drawn
+    for mark in marks_pt:  # no mark touches any card's bleed
+        for clip in layout.clips():
+            assert not (mark[0] < clip.right and mark[2] > clip.x and mark[1] < clip.top and mark[3] > clip.y)
+    back_fills = {tuple(round(v, 2) for v in rect) for rect in page_content(reader, 1).filled}
+    assert not back_fills & {tuple(round(v, 2) for v in rect) for rect in marks_pt}
+    # The SVG: the same page, the same marks, one rounded outline per card where the PDF puts it.
+    svg = ElementTree.parse(folder / "wizard-print-a4-silhouette-cut.svg").getroot()
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    assert svg.get("width") == "210mm" and svg.get("viewBox") == "0 0 210 297"
+    cuts = svg.findall("svg:g[@id='cut']/svg:rect", ns)
+    assert len(cuts) == layout.per_page
+    for rect, slot in zip(cuts, layout.slots):
+        assert float(rect.get("x")) == pytest.approx(slot.x / pt(1), abs=1e-3)
+        assert float(rect.get("y")) == pytest.approx(page_h_mm - slot.top / pt(1), abs=1e-3)
+        assert float(rect.get("rx")) > 0
+    svg_marks = [tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))
+                 for r in svg.findall("svg:g[@id='registration']/svg:rect", ns)]
+    assert [v for mark in svg_marks for v in mark] == pytest.approx(
+        [v for mark in mark_rects_mm((210, 297)) for v in mark])
+    # A partly filled last sheet gets its own cut file.
+    partial = load_deck(write_deck(tmp_path, text_cards(layout.per_page + 1)))
+    assert run_cli("print", partial.source, "-o", tmp_path / "p", "--registration", "silhouette").exit_code == 0
+    last = ElementTree.parse(tmp_path / "p" / "tiny" / "tiny-print-a4-silhouette-cut-last.svg").getroot()
+    assert len(last.findall("svg:g[@id='cut']/svg:rect", ns)) == 1

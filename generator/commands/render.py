@@ -48,6 +48,10 @@ def register(app: typer.Typer) -> None:
                                        "between; print single-sided, fold, glue, cut."),
         proof: bool = typer.Option(False, "--proof",
                                    help="Draw each card's cut line, safe area and rounded corners over it."),
+        registration: Optional[str] = typer.Option(
+            None, "--registration",
+            help="silhouette: print-and-cut sheets with Silhouette Studio's registration marks (no crop marks) "
+                 "and an SVG cut file of the card outlines beside the PDF."),
         printer_margin: Optional[float] = typer.Option(
             None, "--printer-margin",
             help="The band at the paper's edge your printer cannot print, in mm (default 6); crop marks stay "
@@ -94,7 +98,8 @@ def register(app: typer.Typer) -> None:
         options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
                                 duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
                                 orientation=orientation, back_offset=back_offset, printer=printer,
-                                calibration=calibration, color=ColorOptions(color, pdfx, icc_profile))
+                                calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
+                                registration=registration)
         loaded = load_deck(deck, decks_dir)
         folder = output / loaded.id
         if service:

@@ -71,6 +71,7 @@ class Layout:
     columns: int
     rows: int
     slots: tuple[Rect, ...]  # trim boxes on a faces page, in reading order (top-left first)
+    crop_marks: bool = True  # False: no room kept for them (a cutting machine cuts the sheet)
 
     @property
     def per_page(self) -> int:
@@ -108,6 +109,8 @@ class Layout:
 
     def marks(self, occupied: Iterable[int] | None = None) -> tuple[tuple[float, float, float, float], ...]:
         """Crop mark segments (x0, y0, x1, y1): each cut line, outside the block, inside the printer margin."""
+        if not self.crop_marks:
+            return ()
         cut_xs, cut_ys = self.cuts(occupied)
         block, offset, margin = self.block, pt(MARK_OFFSET_MM), self.printer_margin
         low_x, high_x = block.x - self.bleed - offset, block.right + self.bleed + offset
@@ -159,7 +162,7 @@ class Layout:
 
 def sheet_layout(paper: str, card_mm: tuple[float, float], bleed_mm: float = 3.0, gap_mm: float | None = None,
                  printer_margin_mm: float = DEFAULT_PRINTER_MARGIN_MM, orientation: str = "auto",
-                 even_columns: bool = False) -> Layout:
+                 even_columns: bool = False, crop_marks: bool = True) -> Layout:
     """The largest centred grid of cards that fits the paper with visible crop marks.
 
     `gap_mm=None` is a gutter of two bleeds. `even_columns` keeps the column count even
@@ -168,10 +171,10 @@ def sheet_layout(paper: str, card_mm: tuple[float, float], bleed_mm: float = 3.0
     if orientation not in ORIENTATIONS:
         raise OptionError(f"--orientation {orientation!r} is unknown; choose one of {', '.join(ORIENTATIONS)}")
     gap_mm = 2 * bleed_mm if gap_mm is None else gap_mm
-    best = _best_grid(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation, even_columns)
+    best = _best_grid(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation, even_columns, crop_marks)
     if best is None:
         raise OptionError(_no_room_message(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation,
-                                           even_columns))
+                                           even_columns, crop_marks))
     columns, rows, chosen = best
     page_mm = _oriented(paper_mm(paper), chosen)
     page_w, page_h = pt(page_mm[0]), pt(page_mm[1])
@@ -183,7 +186,7 @@ def sheet_layout(paper: str, card_mm: tuple[float, float], bleed_mm: float = 3.0
                        card_w, card_h)
                   for row in range(rows) for column in range(columns))
     return Layout(paper, chosen, page_w, page_h, card_w, card_h, pt(bleed_mm), gap, pt(printer_margin_mm),
-                  columns, rows, slots)
+                  columns, rows, slots, crop_marks)
 
 
 def _oriented(page_mm: tuple[float, float], orientation: str) -> tuple[float, float]:
@@ -191,8 +194,9 @@ def _oriented(page_mm: tuple[float, float], orientation: str) -> tuple[float, fl
     return (long, short) if orientation == "landscape" else (short, long)
 
 
-def _grid(page_mm, card_mm, bleed_mm, gap_mm, margin_mm, even_columns) -> tuple[int, int]:
-    room = margin_mm + MIN_MARK_MM + MARK_OFFSET_MM + bleed_mm  # paper kept outside the trim block, each side
+def _grid(page_mm, card_mm, bleed_mm, gap_mm, margin_mm, even_columns, crop_marks) -> tuple[int, int]:
+    # Paper kept outside the trim block, each side: the margin, the crop marks, the bleed.
+    room = margin_mm + (MIN_MARK_MM + MARK_OFFSET_MM if crop_marks else 0.0) + bleed_mm
     columns = math.floor((page_mm[0] - 2 * room + gap_mm) / (card_mm[0] + gap_mm) + 1e-9)
     rows = math.floor((page_mm[1] - 2 * room + gap_mm) / (card_mm[1] + gap_mm) + 1e-9)
     if even_columns:
@@ -200,35 +204,39 @@ def _grid(page_mm, card_mm, bleed_mm, gap_mm, margin_mm, even_columns) -> tuple[
     return max(columns, 0), max(rows, 0)
 
 
-def _best_grid(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns):
+def _best_grid(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks=True):
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
     best = None
     for choice in choices:
         columns, rows = _grid(_oriented(paper_mm(paper), choice),
-                              card_mm, bleed_mm, gap_mm, margin_mm, even_columns)
+                              card_mm, bleed_mm, gap_mm, margin_mm, even_columns, crop_marks)
         if columns * rows and (best is None or columns * rows > best[0] * best[1]):
             best = (columns, rows, choice)
     return best
 
 
-def _no_room_message(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns) -> str:
+def _no_room_message(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks) -> str:
     page = paper_mm(paper)
 
     def fits(**change) -> bool:
         settings = dict(paper=paper, card_mm=card_mm, bleed_mm=bleed_mm, gap_mm=gap_mm, margin_mm=margin_mm,
-                        orientation=orientation, even_columns=even_columns)
+                        orientation=orientation, even_columns=even_columns, crop_marks=crop_marks)
         settings.update(change)
         return _best_grid(**settings) is not None
 
     fixes = []
     if orientation != "auto" and fits(orientation="auto"):
         fixes.append("--orientation auto")
-    if margin_mm > 3 and fits(margin_mm=3.0):
+    if crop_marks and margin_mm > 3 and fits(margin_mm=3.0):
         fixes.append("a smaller --printer-margin if your printer prints nearer the edge (e.g. --printer-margin 3)")
     if bleed_mm and fits(bleed_mm=0.0, gap_mm=min(gap_mm, 0.0)):
         fixes.append("a smaller --bleed (e.g. --bleed 0)")
     fixes += [f"--paper {other}" for other in PAPERS_MM if other != paper and fits(paper=other)]
     fixes.append("a smaller --card-size")
+    if not crop_marks:
+        return (f"a {card_mm[0]:g}×{card_mm[1]:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper} paper "
+                f"({page[0]:g}×{page[1]:g} mm) inside the {margin_mm:g} mm kept for registration marks; "
+                f"use {', or '.join(fixes)}")
     marks = MIN_MARK_MM + MARK_OFFSET_MM
     return (f"a {card_mm[0]:g}×{card_mm[1]:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper} paper "
             f"({page[0]:g}×{page[1]:g} mm) with room for crop marks: each side needs the {margin_mm:g} mm the "

@@ -137,7 +137,7 @@ def parse_offset(text: str) -> tuple[float, float]:
 def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float | None, shared_cuts: bool,
                   duplex: str | None, sides: str, fold: bool, proof: bool, printer_margin: float | None,
                   orientation: str, back_offset: str | None, printer: str | None, calibration: bool,
-                  color=None):
+                  color=None, registration: str | None = None):
     """`deckgen print`'s options as `SheetOptions`: given options win, then the remembered printer's, then defaults."""
     from .sheets import SheetOptions
 
@@ -154,4 +154,5 @@ def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float
                                if v is not None),
         orientation=orientation, back_offset_mm=offset or defaults.back_offset_mm,
         calibration=calibration, fold=fold, proof=proof, color=color or defaults.color,
+        registration=registration,
     ).checked()

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import OptionError
-from ..output import write_bytes
+from ..output import write_bytes, write_text
 from . import paint
 from .calibration import calibration_pages
+from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, cut_svg, draw_marks
 from .check import require_printable
 from .document import CardDocument
 from .pdfx import ColorOptions
@@ -51,6 +52,7 @@ class SheetOptions:
     calibration: bool = False
     fold: bool = False
     proof: bool = False
+    registration: str | None = None  # a cutting machine's marks instead of crop marks: "silhouette"
     color: ColorOptions = ColorOptions()
 
     def checked(self) -> "SheetOptions":
@@ -67,10 +69,13 @@ class SheetOptions:
         for value in self.back_offset_mm:
             if abs(value) > 20:
                 raise OptionError(f"--back-offset {value:g} is out of range: give millimetres from -20 to 20")
+        if self.registration is not None and self.registration not in REGISTRATIONS:
+            raise OptionError(f"--registration {self.registration!r} is unknown; choose one of "
+                              f"{', '.join(REGISTRATIONS)}")
         if self.fold:
-            if self.calibration or self.sides != "both" or any(self.back_offset_mm):
+            if self.calibration or self.sides != "both" or any(self.back_offset_mm) or self.registration:
                 raise OptionError("--fold puts faces and backs on one side of the sheet; it takes no "
-                                  "--calibration, --sides or --back-offset")
+                                  "--calibration, --sides, --back-offset or --registration")
             return self
         if self.duplex == "none" and (self.calibration or self.sides == "backs"):
             option = "--calibration" if self.calibration else "--sides backs"
@@ -81,6 +86,10 @@ class SheetOptions:
         return self
 
     def layout(self, deck: "Deck") -> Layout:
+        if self.registration:
+            margin = max(self.printer_margin_mm, REGISTRATION_MARGIN_MM)
+            return sheet_layout(self.paper, card_size_mm(deck, self.card_size), self.bleed_mm, self.gap_mm,
+                                margin, self.orientation, crop_marks=False)
         return sheet_layout(self.paper, card_size_mm(deck, self.card_size), self.bleed_mm, self.gap_mm,
                             self.printer_margin_mm, self.orientation, even_columns=self.fold)
 
@@ -117,6 +126,8 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
             continue
         if options.sides in ("both", "fronts"):
             _faces_page(document, layout, sheet, options.proof)
+            if options.registration:
+                draw_marks(canvas, layout)
             _label(canvas, layout, f"{caption} · faces", len(sheet))
             canvas.showPage()
         if options.sides in ("both", "backs"):
@@ -283,6 +294,8 @@ def sheets_filename(deck: "Deck", options: SheetOptions) -> str:
             parts.append(options.sides)
     if options.proof:
         parts.append("proof")
+    if options.registration:
+        parts.append(options.registration)
     if options.color.mode != "rgb":
         parts.append(options.color.mode)
     return "-".join(parts) + ".pdf"
@@ -299,8 +312,24 @@ def cards_filename(deck: "Deck", card_size: str = "deck", color: ColorOptions = 
 
 
 def write_sheets(deck: "Deck", out_dir: Path, options: SheetOptions = SheetOptions()) -> Path:
+    """The sheets PDF; with --registration also its cut files: <pdf name>-cut.svg for a full sheet,
+    and <pdf name>-cut-last.svg when the last sheet is partly filled."""
     data = print_sheets(deck, options)
-    return write_bytes(out_dir / sheets_filename(deck, options), data)
+    path = write_bytes(out_dir / sheets_filename(deck, options), data)
+    if options.registration:
+        layout = options.layout(deck)
+        for name, count in cut_files(deck, options, layout).items():
+            write_text(out_dir / f"{path.stem}-{name}.svg", cut_svg(layout, range(count)))
+    return path
+
+
+def cut_files(deck: "Deck", options: SheetOptions, layout: Layout) -> dict[str, int]:
+    """The SVG cut files a print-and-cut PDF needs: name -> cards on that sheet."""
+    per_sheet = options.cards_per_sheet(layout)
+    files = {"cut": min(per_sheet, deck.total)}
+    if deck.total > per_sheet and deck.total % per_sheet:
+        files["cut-last"] = deck.total % per_sheet
+    return files
 
 
 def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0,
