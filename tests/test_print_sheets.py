@@ -59,7 +59,8 @@ def test_every_layout_keeps_marks_printable_visible_and_off_every_bleed():
                 where = (paper, size, bleed, gap, mark)
                 for value, limit in ((x0, layout.page_width), (x1, layout.page_width),
                                      (y0, layout.page_height), (y1, layout.page_height)):
-                    assert layout.printer_margin - TOLERANCE <= value <= limit - layout.printer_margin + TOLERANCE, where
+                    low, high = layout.printer_margin - TOLERANCE, limit - layout.printer_margin + TOLERANCE
+                    assert low <= value <= high, where
                 assert abs(x1 - x0) + abs(y1 - y0) >= pt(MIN_MARK_MM) - TOLERANCE, where
                 # No mark comes within its offset of any card's bleed.
                 assert not any(_touches(mark, clip, pt(MARK_OFFSET_MM) - TOLERANCE) for clip in clips), where

@@ -42,6 +42,11 @@ class Standard:
     pdf_version: str
     transparency: bool
 
+    @property
+    def label(self) -> str:
+        """What users know it as: PDF/X-1a:2001, PDF/X-1a:2003, PDF/X-4."""
+        return self.conformance or self.version
+
 
 STANDARDS = {
     "x1a": Standard("x1a", "PDF/X-1:2001", "PDF/X-1a:2001", "1.3", False),
@@ -137,6 +142,7 @@ def _convert_resources(document, owner, converter: _Converter, chosen: Standard,
                        labels: dict[str, str]) -> None:
     import pikepdf
 
+
     resources = owner.get("/Resources")
     if resources is None:
         return
@@ -145,9 +151,9 @@ def _convert_resources(document, owner, converter: _Converter, chosen: Standard,
             for key in ("/CA", "/ca"):
                 if key in state and float(state[key]) < 1:
                     raise OptionError(f"{where}: {name} draws see-through ({key} {float(state[key]):g}); "
-                                      f"{chosen.conformance or chosen.version} allows no transparency: use --pdfx x4")
+                                      f"{chosen.label} allows no transparency: use --pdfx x4")
             if "/SMask" in state and state["/SMask"] != pikepdf.Name("/None"):
-                raise OptionError(f"{where}: {name} has a soft mask; {chosen.conformance or chosen.version} allows no transparency: "
+                raise OptionError(f"{where}: {name} has a soft mask; {chosen.label} allows no transparency: "
                                   "use --pdfx x4")
     for name, xobject in (resources.get("/XObject") or {}).items():
         key = xobject.objgen
@@ -168,7 +174,7 @@ def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -
 
     if "/SMask" in image and not chosen.transparency:
         raise OptionError(f"{where} has transparent pixels (an art file with an alpha channel); "
-                          f"{chosen.conformance or chosen.version} allows no transparency: flatten the art or use --pdfx x4")
+                          f"{chosen.label} allows no transparency: flatten the art or use --pdfx x4")
     space = image.get("/ColorSpace")
     if space in (Name.DeviceGray, Name.DeviceCMYK) or "/ImageMask" in image:
         return

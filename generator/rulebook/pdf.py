@@ -318,7 +318,8 @@ class _Cover(Flowable):
 
         canv.setFillColor(styles.accent)
         canv.setFont(font(SANS_BOLD), 9)
-        canv.drawCentredString(g.page_width / 2, g.page_height - 30 * mm, _spaced(f"Rules of play · edition {deck.version}"))
+        canv.drawCentredString(g.page_width / 2, g.page_height - 30 * mm,
+                               _spaced(f"Rules of play · edition {deck.version}"))
         title = ParagraphStyle("cover-title", fontName=font(SANS_BOLD), fontSize=46, leading=52,
                                alignment=TA_CENTER, textColor=colors.white)
         title_width = min(160 * mm, g.text_width)
