@@ -49,6 +49,8 @@ def _images(reader: pypdf.PdfReader):
 
 def check_pdfx(data: bytes, version: str, pdf_version: str, transparency_allowed: bool) -> pypdf.PdfReader:
     assert data.startswith(f"%PDF-{pdf_version}".encode())
+    with pikepdf.open(io.BytesIO(data)) as document:
+        assert document.check_pdf_syntax() == []  # qpdf's structural check: xref, streams, objects
     reader = pypdf.PdfReader(io.BytesIO(data))
     assert not reader.is_encrypted
     info = reader.metadata

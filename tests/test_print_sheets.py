@@ -120,6 +120,29 @@ def test_default_sheets_read_back_from_the_pdf(paper, deck_id):
         assert len(backs.forms) == count and not backs.lines
 
 
+@pytest.mark.parametrize("paper", sorted(PAPERS_MM))
+@pytest.mark.parametrize("size", sorted(CARD_SIZES_MM))
+def test_every_card_size_reads_back_with_its_bleed_and_printable_marks(tmp_path, paper, size):
+    deck = load_deck(write_deck(tmp_path, text_cards(5)))
+    for bleed, gap in ((3.0, None), (1.5, 3.0), (3.0, 0.0)):
+        options = SheetOptions(paper=paper, card_size=size, bleed_mm=bleed, gap_mm=gap)
+        try:
+            layout = options.layout(deck)
+        except OptionError:
+            continue  # named options to change: checked in the geometry tests
+        reader = pypdf.PdfReader(io.BytesIO(sheets.print_sheets(deck, options)))
+        count = min(5, layout.per_page)
+        faces = page_content(reader, 0)
+        for drawn, clip in zip(faces.forms, layout.clips(range(count))):
+            assert drawn.clip == pytest.approx((clip.x, clip.y, clip.right, clip.top), abs=TOLERANCE)
+        assert faces.lines
+        for x0, y0, x1, y1 in faces.lines:
+            assert layout.printer_margin - TOLERANCE <= min(x0, x1) and min(y0, y1) >= layout.printer_margin - TOLERANCE
+            assert max(x0, x1) <= layout.page_width - layout.printer_margin + TOLERANCE
+            assert max(y0, y1) <= layout.page_height - layout.printer_margin + TOLERANCE
+            assert abs(x1 - x0) + abs(y1 - y0) >= pt(MIN_MARK_MM) - TOLERANCE
+
+
 def test_a_gutter_holds_both_bleeds_by_default_and_shared_cuts_are_an_option():
     gutter = sheet_layout("a4", (63, 88), 3.0)
     assert gutter.gap == pytest.approx(pt(6))
