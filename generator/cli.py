@@ -52,6 +52,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.games",
     "generator.commands.export",
     "generator.commands.rulebook",
+    "generator.commands.printer",
 ]
 
 

@@ -20,6 +20,7 @@ CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType(
         "tarot": (70.0, 120.0),
         "mini": (44.0, 63.0),
         "square": (70.0, 70.0),
+        "poker-in": (63.5, 88.9),  # 2.5×3.5 in exactly, the size US print services sell
     }
 )
 

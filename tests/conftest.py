@@ -36,3 +36,11 @@ def run_cli(capsys, monkeypatch):
         return CliResult(code, out, err)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path_factory, monkeypatch) -> Path:
+    """Every test gets its own empty config folder: remembered printers never touch the user's."""
+    folder = tmp_path_factory.mktemp("config")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
+    return folder

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import io
-import math
 from pathlib import Path
 
 import pypdf
 import pypdfium2
 import pytest
-from pypdf.generic import ContentStream
 
 from .conftest import DECK_PATHS, DECKS
-from generator.errors import InvalidDeck, OptionError
+from .pdf_support import page_content
+from generator.errors import InvalidDeck
 from generator.loader import load_deck
-from generator.model import CARD_SIZES_MM
 from generator.render import cards, sheets, text
-from generator.render.sizes import PAPERS_MM, pt
+from generator.render.sizes import pt
 
 WIZARD = DECKS / "wizard.toml"
 
@@ -59,40 +57,6 @@ def text_cards(count: int, **fields) -> str:
     return "\n".join(entries)
 
 
-def operations(reader: pypdf.PdfReader, page_number: int) -> list[tuple[bytes, list]]:
-    page = reader.pages[page_number]
-    stream = ContentStream(page.get_contents(), reader)
-    return [(op, list(operands)) for operands, op in stream.operations]
-
-
-def placements(reader: pypdf.PdfReader, page_number: int) -> list[dict]:
-    """Each form drawn on a page: its clip rectangle, where its origin is moved to, and its name."""
-    found, clip, origin = [], None, None
-    for op, operands in operations(reader, page_number):
-        if op == b"re":
-            clip = tuple(float(v) for v in operands)
-        elif op == b"cm":
-            origin = (float(operands[4]), float(operands[5]))
-        elif op == b"Do":
-            found.append({"clip": clip, "origin": origin, "form": str(operands[0])})
-        elif op == b"Q":
-            clip, origin = None, None
-    return found
-
-
-def segments(reader: pypdf.PdfReader, page_number: int) -> list[tuple[float, float, float, float]]:
-    """Straight lines stroked directly on a page (not inside forms): the crop marks."""
-    found, start = [], None
-    for op, operands in operations(reader, page_number):
-        if op == b"m":
-            start = tuple(float(v) for v in operands)
-        elif op == b"l" and start:
-            end = tuple(float(v) for v in operands)
-            found.append(start + end)
-            start = None
-    return found
-
-
 def pdf_text(data: bytes) -> str:
     """All text of a PDF, whitespace collapsed (pypdfium2: fast, and it reads text inside forms)."""
     pdf = pypdfium2.PdfDocument(data)
@@ -106,70 +70,6 @@ def close(a, b, tolerance=0.01) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
-# Layout geometry ------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("paper", sorted(PAPERS_MM))
-def test_default_layout_puts_nine_poker_cards_on_a_page(paper):
-    layout = sheets.sheet_layout(paper, CARD_SIZES_MM["poker"])
-    assert (layout.columns, layout.rows) == (3, 3)
-    page_w, page_h = (pt(v) for v in PAPERS_MM[paper])
-    assert (layout.page_width, layout.page_height) == pytest.approx((page_w, page_h))
-    # Centred, and every card's bleed stays on the paper with room for the marks.
-    left = min(s.x for s in layout.slots)
-    right = max(s.right for s in layout.slots)
-    assert left == pytest.approx(page_w - right)
-    for clip in layout.clips:
-        assert clip.x >= pt(sheets.MARK_ROOM_MM) - 1e-6
-        assert clip.top <= page_h - pt(sheets.MARK_ROOM_MM) + 1e-6
-
-
-def test_layout_with_gap_gives_each_card_its_own_cuts_and_bleed():
-    layout = sheets.sheet_layout("a4", (63, 88), bleed_mm=2, gap_mm=6)
-    assert len(layout.cut_xs) == 2 * layout.columns
-    assert len(layout.cut_ys) == 2 * layout.rows
-    for slot, clip in zip(layout.slots, layout.clips):
-        assert clip.width == pytest.approx(slot.width + pt(4))
-    # Shared cuts: no gap means one cut between neighbours, bleed only on the outside.
-    shared = sheets.sheet_layout("a4", (63, 88), bleed_mm=3, gap_mm=0)
-    assert len(shared.cut_xs) == shared.columns + 1
-    middle = shared.clips[4]
-    assert close(middle.tuple(), shared.slots[4].tuple())
-
-
-def test_crop_marks_stay_off_the_cards_and_reach_the_paper_edge():
-    layout = sheets.sheet_layout("letter", (63, 88), bleed_mm=3)
-    for x0, y0, x1, y1 in layout.marks:
-        for clip in layout.clips:
-            overlaps_x = min(x0, x1) < clip.right and max(x0, x1) > clip.x
-            overlaps_y = min(y0, y1) < clip.top and max(y0, y1) > clip.y
-            assert not (overlaps_x and overlaps_y), "a crop mark crosses a card"
-        touches_edge = {round(v, 3) for v in (x0, y0, x1, y1)} & {0.0, round(layout.page_width, 3),
-                                                                  round(layout.page_height, 3)}
-        assert touches_edge
-    # Every cut line has a mark at both ends of the sheet.
-    assert len(layout.marks) == 2 * (len(layout.cut_xs) + len(layout.cut_ys))
-
-
-def test_a_layout_that_cannot_fit_names_the_options_to_change():
-    with pytest.raises(OptionError) as caught:
-        sheets.sheet_layout("letter", (190, 270), bleed_mm=3)
-    message = str(caught.value)
-    assert "--bleed" in message and "--paper a4" in message and "--card-size" in message
-
-
-@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
-def test_back_slot_is_the_face_slot_after_turning_the_sheet(duplex):
-    layout = sheets.sheet_layout("a4", (63, 88))
-    for index, slot in enumerate(layout.slots):
-        back = layout.back_slot(index, duplex)
-        # Turn the backs page the way the printer does; the back must cover its face exactly.
-        if duplex == "long-edge":
-            turned = (layout.page_width - back.right, back.y)
-        else:
-            turned = (back.x, layout.page_height - back.top)
-        assert close(turned, (slot.x, slot.y))
-
-
 # Sheet PDFs -------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -179,48 +79,13 @@ def wizard_sheets():
     return deck, pypdf.PdfReader(io.BytesIO(data)), data
 
 
-def test_sheet_pages_have_paper_size_and_alternate_faces_and_backs(wizard_sheets):
-    deck, reader, _data = wizard_sheets
-    layout = sheets.sheet_layout("a4", CARD_SIZES_MM["poker"])
-    assert len(reader.pages) == 2 * math.ceil(deck.total / layout.per_page)
-    for page in reader.pages:
-        assert float(page.mediabox.width) == pytest.approx(pt(210), abs=0.01)
-        assert float(page.mediabox.height) == pytest.approx(pt(297), abs=0.01)
-    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
-    assert prefs["/Duplex"] == "/DuplexFlipLongEdge" and prefs["/PrintScaling"] == "/None"
-
-
-def test_cards_and_crop_marks_are_drawn_where_the_layout_says(wizard_sheets):
-    _deck, reader, _data = wizard_sheets
-    layout = sheets.sheet_layout("a4", CARD_SIZES_MM["poker"])
-    drawn = placements(reader, 0)
-    assert len(drawn) == layout.per_page
-    for placed, slot, clip in zip(drawn, layout.slots, layout.clips):
-        assert close(placed["origin"], (slot.x, slot.y))
-        assert close(placed["clip"], clip.tuple())
-    marks = sorted(tuple(round(v, 2) for v in mark) for mark in segments(reader, 0))
-    expected = sorted(tuple(round(v, 2) for v in mark) for mark in layout.marks)
-    assert marks == expected
-    assert segments(reader, 1) == []  # no marks behind the cards
-
-
-def test_backs_page_mirrors_the_faces_page(wizard_sheets):
-    _deck, reader, _data = wizard_sheets
-    layout = sheets.sheet_layout("a4", CARD_SIZES_MM["poker"])
-    faces, backs = placements(reader, 0), placements(reader, 1)
-    assert len({b["form"] for b in backs}) == 1  # one back drawing, reused
-    for index, back in enumerate(backs):
-        assert close(back["origin"], (layout.back_slot(index, "long-edge").x, layout.slots[index].y))
-        assert back["form"] not in {f["form"] for f in faces}
-
-
 def test_each_distinct_drawing_is_stored_once(wizard_sheets):
     deck, reader, _data = wizard_sheets
     forms = set()
     for page in reader.pages:
         forms.update(page["/Resources"]["/XObject"].keys())
     assert len(forms) == len(deck.cards) + 1  # every distinct face, plus the back
-    draws = sum(len(placements(reader, n)) for n in range(len(reader.pages)))
+    draws = sum(len(page_content(reader, n).forms) for n in range(len(reader.pages)))
     assert draws == 2 * deck.total
 
 
@@ -250,36 +115,6 @@ def test_fonts_are_embedded_subsets_and_cards_are_vectors(wizard_sheets):
         descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if "/DescendantFonts" in font \
             else font["/FontDescriptor"]
         assert "/FontFile2" in descriptor.get_object()
-
-
-def _rendered(data: bytes, page: int, dpi: int = 20):
-    pdf = pypdfium2.PdfDocument(data)
-    image = pdf[page].render(scale=dpi / 72).to_pil().convert("RGB")
-    pdf.close()
-    return image
-
-
-@pytest.mark.parametrize("duplex", ["long-edge", "short-edge"])
-def test_each_back_lands_behind_its_face_after_the_flip(tmp_path, duplex):
-    # Four cards on a nine-slot sheet: the empty slots show whether backs follow their faces.
-    deck = load_deck(write_deck(tmp_path, text_cards(4)))
-    data = sheets.print_sheets(deck, paper="letter", duplex=duplex)
-    layout = sheets.sheet_layout("letter", CARD_SIZES_MM["poker"])
-    dpi = 20
-    backs = _rendered(data, 1, dpi)
-    if duplex == "long-edge":
-        turned = backs.transpose(0)  # FLIP_LEFT_RIGHT: what lies behind each point of the front
-    else:
-        turned = backs.transpose(1)  # FLIP_TOP_BOTTOM
-    scale = dpi / 72
-    for index, slot in enumerate(layout.slots):
-        cx, cy = slot.center
-        pixel = (int(cx * scale), int((layout.page_height - cy) * scale))
-        behind = turned.getpixel(pixel)
-        if index < 4:
-            assert sum(behind) < 600, (index, behind)  # the dark back is there
-        else:
-            assert behind == (255, 255, 255), index
 
 
 def test_same_input_gives_the_same_bytes():
@@ -313,16 +148,6 @@ def test_missing_art_is_an_error_naming_card_and_path(tmp_path):
     assert "Card 1" in message and "nowhere.png" in message
 
 
-def test_calibration_sheet_comes_first_and_mirrors_like_the_backs():
-    deck = load_deck(WIZARD)
-    plain = pypdf.PdfReader(io.BytesIO(sheets.print_sheets(deck)))
-    calibrated = pypdf.PdfReader(io.BytesIO(sheets.print_sheets(deck, calibration=True)))
-    assert len(calibrated.pages) == len(plain.pages) + 2
-    assert "front" in calibrated.pages[0].extract_text() and "back" in calibrated.pages[1].extract_text()
-    with pytest.raises(OptionError, match="--duplex"):
-        sheets.print_sheets(deck, calibration=True, duplex="none")
-
-
 def test_one_per_page_sets_trim_and_bleed_boxes():
     deck = load_deck(WIZARD)
     reader = pypdf.PdfReader(io.BytesIO(sheets.one_per_page(deck, bleed_mm=3)))
@@ -334,7 +159,7 @@ def test_one_per_page_sets_trim_and_bleed_boxes():
         assert close([float(v) for v in page["/TrimBox"]], [pt(3), pt(3), width - pt(3), height - pt(3)])
     # Face then back: the back's drawing is the same form on every even page.
     assert "Play at any time" not in reader.pages[1].extract_text()
-    assert placements(reader, 1)[0]["form"] == placements(reader, 3)[0]["form"]
+    assert page_content(reader, 1).forms[0].form == page_content(reader, 3).forms[0].form
 
 
 # Text fitting -----------------------------------------------------------------------------------

@@ -91,10 +91,10 @@ def test_print_writes_the_sheets_pdf_and_says_where(run_cli, mini, tmp_path):
     result = run_cli("print", mini, "--output", out, "--paper", "letter")
     assert result.exit_code == 0, result.stderr
     pdf = out / "mini" / "mini-print-letter.pdf"
-    assert str(pdf) in result.stdout and "3×3" in result.stdout
+    assert str(pdf) in result.stdout and "3×2 per sheet (landscape)" in result.stdout
     reader = pypdf.PdfReader(pdf)
     assert len(reader.pages) == 2  # 5 cards: one sheet of faces, one of backs
-    assert float(reader.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
+    assert [float(v) for v in reader.pages[0].mediabox[2:]] == pytest.approx([792, 612], abs=0.1)  # landscape Letter
 
 
 def test_print_options_change_the_file(run_cli, mini, tmp_path):
@@ -129,6 +129,15 @@ def test_one_per_page_alternates_faces_and_backs(run_cli, mini, tmp_path):
     (["--bleed", "-1"], "--bleed -1"),
     (["--gap", "80"], "--gap 80"),
     (["--calibration", "--duplex", "none"], "--calibration"),
+    (["--sides", "middle"], "--sides 'middle'"),
+    (["--sides", "backs", "--duplex", "none"], "--sides backs"),
+    (["--back-offset", "1"], "--back-offset '1'"),
+    (["--back-offset", "30,0"], "--back-offset 30"),
+    (["--printer-margin", "-2"], "--printer-margin -2"),
+    (["--orientation", "diagonal"], "--orientation 'diagonal'"),
+    (["--fold", "--sides", "fronts"], "--fold"),
+    (["--gap", "2", "--shared-cuts"], "--shared-cuts"),
+    (["--printer", "nowhere"], "--printer 'nowhere'"),
 ])
 def test_bad_print_options_are_clear_errors_with_exit_code_2(run_cli, mini, tmp_path, args, needle):
     result = run_cli("print", mini, "-o", tmp_path, *args)
@@ -139,15 +148,16 @@ def test_bad_print_options_are_clear_errors_with_exit_code_2(run_cli, mini, tmp_
 
 
 def test_a_layout_that_does_not_fit_says_which_option_to_change(run_cli, mini, tmp_path):
-    # A 150×270 mm card fits A4, and Letter only without bleed.
+    # A 150×270 mm card fits A4 with room for crop marks inside the printer margin; Letter is too short.
     mini.write_text(mini.read_text().replace('players = {', 'card_size = { width_mm = 150, height_mm = 270 }\n'
                                              'players = {', 1), encoding="utf-8")
     result = run_cli("print", mini, "-o", tmp_path, "--paper", "letter")
     assert result.exit_code == 2
-    assert "does not fit on letter" in result.stderr
-    assert "--bleed" in result.stderr and "--paper a4" in result.stderr
+    assert "does not fit on letter" in result.stderr and "crop marks" in result.stderr
+    assert "--paper a4" in result.stderr and "--card-size" in result.stderr
     assert "Traceback" not in result.stderr
-    assert run_cli("print", mini, "-o", tmp_path, "--paper", "letter", "--bleed", "0").exit_code == 0
+    assert not (tmp_path / "mini").exists()
+    assert run_cli("print", mini, "-o", tmp_path, "--paper", "a4").exit_code == 0
 
 
 def test_printing_refuses_a_deck_whose_art_is_missing(run_cli, mini, tmp_path):

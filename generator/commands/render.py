@@ -9,26 +9,81 @@ import typer
 
 # Choices are plain strings checked by the library, which names the allowed values in its error.
 
+def _how_to_print(options) -> str:
+    if options.fold:
+        return "single-sided; fold on the dashed line, faces out"
+    if options.sides == "fronts":
+        return "faces only"
+    flip = "flip on the " + options.duplex.replace("-", " ")
+    if options.sides == "backs":
+        return f"backs only: put the printed faces back in the tray so the sheet turns as a duplex {flip}"
+    return f"double-sided, {flip}"
+
+
 def register(app: typer.Typer) -> None:
     from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir, _print_json
 
     @app.command("print")
     def print_command(
         deck: str = DeckArg,
-        paper: str = typer.Option("a4", "--paper", help="Paper size of the sheets: a4 or letter."),
+        paper: Optional[str] = typer.Option(None, "--paper", help="Paper size of the sheets: a4 (default) or letter."),
         card_size: str = typer.Option("deck", "--card-size",
-                                      help="Card trim size: poker, bridge, tarot, mini, square, or deck "
-                                           "(the deck's own, poker for ours)."),
+                                      help="Card trim size: poker (63×88 mm), poker-in (2.5×3.5 in), bridge, "
+                                           "tarot, mini, square, or deck (the deck's own, poker for ours)."),
         bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card in mm (0 allowed)."),
-        gap: float = typer.Option(0.0, "--gap", help="Space between cards in mm; 0 means shared cuts."),
-        duplex: str = typer.Option("long-edge", "--duplex",
-                                   help="How the printer turns the sheet: long-edge or short-edge (backs are "
-                                        "mirrored to land behind their faces), or none (faces only)."),
+        gap: Optional[float] = typer.Option(None, "--gap",
+                                            help="Space between cards in mm; default two bleeds, so every card "
+                                                 "keeps its whole bleed."),
+        shared_cuts: bool = typer.Option(False, "--shared-cuts",
+                                         help="No gap: neighbours share one cut (for cards with white edges)."),
+        duplex: Optional[str] = typer.Option(None, "--duplex",
+                                             help="How the printer turns the sheet: long-edge (default) or "
+                                                  "short-edge (backs are mirrored to land behind their faces), "
+                                                  "or none (faces only)."),
+        sides: str = typer.Option("both", "--sides",
+                                  help="both (faces then backs pages), fronts or backs only, for printing the "
+                                       "two sides in separate passes."),
+        fold: bool = typer.Option(False, "--fold",
+                                  help="Fold-over sheets: faces on the left half, backs on the right, fold line "
+                                       "between; print single-sided, fold, glue, cut."),
+        proof: bool = typer.Option(False, "--proof",
+                                   help="Draw each card's cut line, safe area and rounded corners over it."),
+        registration: Optional[str] = typer.Option(
+            None, "--registration",
+            help="silhouette: print-and-cut sheets with Silhouette Studio's registration marks (no crop marks) "
+                 "and an SVG cut file of the card outlines beside the PDF."),
+        printer_margin: Optional[float] = typer.Option(
+            None, "--printer-margin",
+            help="The band at the paper's edge your printer cannot print, in mm (default 6); crop marks stay "
+                 "inside it."),
+        orientation: str = typer.Option("auto", "--orientation",
+                                        help="auto (whichever holds more cards), portrait or landscape."),
+        back_offset: Optional[str] = typer.Option(
+            None, "--back-offset",
+            help="RIGHT,UP in mm as read on the calibration sheet: how far backs print from where they belong; "
+                 "every backs page moves to cancel it."),
+        printer: Optional[str] = typer.Option(None, "--printer",
+                                              help="Use the settings remembered by `deckgen printer save NAME`."),
         calibration: bool = typer.Option(False, "--calibration",
-                                         help="Start with a sheet that shows how far backs sit from faces."),
+                                         help="Start with a sheet that checks the scale and measures how far "
+                                              "backs sit from faces."),
         one_per_page: bool = typer.Option(False, "--one-per-page",
                                           help="One card per page at trim size plus bleed (TrimBox and BleedBox "
                                                "set), faces and backs alternating, for print services."),
+        service: Optional[str] = typer.Option(
+            None, "--service",
+            help="A print service's upload files and a zip of them, checked against its rules: tgc (The Game "
+                 "Crafter), mpc (MakePlayingCards), printerstudio, dtc (DriveThruCards: CMYK PDF/X-1a)."),
+        color: str = typer.Option("rgb", "--color",
+                                  help="rgb (as drawn), or cmyk: every colour converted through an ICC profile, "
+                                       "written as PDF/X."),
+        pdfx: str = typer.Option("x1a", "--pdfx",
+                                 help="With --color cmyk: x1a (PDF/X-1a:2001), x1a-2003, or x4 (PDF/X-4, "
+                                      "transparency allowed)."),
+        icc_profile: Optional[Path] = typer.Option(
+            None, "--icc-profile",
+            help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
+                 "Artifex SWOP profile from Debian's libgs-common)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -37,29 +92,45 @@ def register(app: typer.Typer) -> None:
         with --one-per-page."""
         from ..loader import load_deck
         from ..render import sheets
+        from ..render.pdfx import ColorOptions
+        from ..render.printers import sheet_options
 
+        options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
+                                duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
+                                orientation=orientation, back_offset=back_offset, printer=printer,
+                                calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
+                                registration=registration)
         loaded = load_deck(deck, decks_dir)
         folder = output / loaded.id
+        if service:
+            from ..render.services import write_service
+
+            files, archive = write_service(loaded, folder, service, icc_profile)
+            summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
+                       "files": len(files), "zip": str(archive)}
+            if as_json:
+                _print_json(summary)
+            else:
+                typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
+            return
         if one_per_page:
-            path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
+            path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
             summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
         else:
-            path = sheets.write_sheets(loaded, folder, paper=paper, card_size=card_size,
-                                       bleed_mm=bleed, gap_mm=gap, duplex=duplex, calibration=calibration)
-            layout = sheets.sheet_layout(paper, sheets.card_size_mm(loaded, card_size), bleed, gap)
-            sheet_count = -(-loaded.total // layout.per_page)
-            summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": layout.per_page,
-                       "columns": layout.columns, "rows": layout.rows, "sheets": sheet_count}
+            layout = options.layout(loaded)
+            path = sheets.write_sheets(loaded, folder, options)
+            per_sheet = options.cards_per_sheet(layout)
+            summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": per_sheet,
+                       "columns": layout.columns, "rows": layout.rows, "orientation": layout.orientation,
+                       "sheets": -(-loaded.total // per_sheet)}
         if as_json:
             _print_json(summary)
         elif one_per_page:
             typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
         else:
             typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
-                       f"{layout.columns}×{layout.rows} per sheet")
-            flip = {"long-edge": "double-sided, flip on long edge", "short-edge": "double-sided, flip on short "
-                    "edge", "none": "single-sided (faces only)"}.get(duplex, duplex)
-            typer.echo(f"print at actual size (100 %, no fit-to-page), {flip}")
+                       f"{layout.columns}×{layout.rows} per sheet ({layout.orientation})")
+            typer.echo(f"print at actual size (100 %, no fit-to-page), {_how_to_print(options.checked())}")
 
     @app.command("images")
     def images_command(
@@ -68,8 +139,8 @@ def register(app: typer.Typer) -> None:
         bleed: Optional[float] = typer.Option(None, "--bleed",
                                               help="Bleed in mm; default 3 (or the profile's)."),
         profile: Optional[str] = typer.Option(
-            None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker) "
-                                    "or mpc (MakePlayingCards, 822×1122 px poker)."),
+            None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker), "
+                                    "mpc (MakePlayingCards, 822×1122 px poker) or printerstudio (as mpc)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,

@@ -28,6 +28,10 @@ def register(app: typer.Typer) -> None:
             None, "--template",
             help="Your own Jinja template for HTML or Markdown (rulebook.html.j2 / rulebook.md.j2, "
                  "or a folder holding them); it runs sandboxed and may include files from its own folder only."),
+        paper: str = typer.Option("a4", "--paper", help="The PDF's page size: a4 or letter."),
+        booklet: bool = typer.Option(False, "--booklet",
+                                     help="The PDF as an A5 booklet imposed on A4 sheets for saddle-stitching: "
+                                          "print double-sided (short-edge flip), fold, staple."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -40,7 +44,7 @@ def register(app: typer.Typer) -> None:
 
         loaded = load_deck(deck, decks_dir)
         formats = FORMATS if fmt is RulebookFormat.all else (fmt.value,)
-        written = write_rulebooks(loaded, output / loaded.id, formats, template)
+        written = write_rulebooks(loaded, output / loaded.id, formats, template, paper, booklet)
         documents = [path for path in written if path.suffix.lstrip(".") in FORMATS]
         if as_json:
             typer.echo(json.dumps({"deck": loaded.id, "files": [str(p) for p in written]}, indent=2))

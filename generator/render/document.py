@@ -65,6 +65,14 @@ class CardDocument:
         canvas.doForm(name)
         canvas.restoreState()
 
+    def labels(self) -> dict[str, str]:
+        """Each form's resource name and what it draws, for messages about the finished PDF."""
+        from reportlab.pdfbase.pdfdoc import xObjectName
+
+        names = {card.id: card.name for card in self.deck.cards}
+        return {f"/{xObjectName(form)}": "the card back" if key == "back" else f"card {names[key[5:]]!r}"
+                for key, form in self.forms.items()}
+
     def finish(self) -> bytes:
         from reportlab import rl_config
 

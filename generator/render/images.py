@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
@@ -20,6 +19,7 @@ from ..output import write_bytes
 from .check import require_printable
 from .png import encode_png
 from .raster import face_pages, rasterise
+from .service_specs import image_service
 from .sizes import card_size_mm, check_length
 
 if TYPE_CHECKING:
@@ -31,24 +31,6 @@ if TYPE_CHECKING:
 IMAGES_DIR = "images"
 BACK_NAME = "back.png"
 INCH = 25.4
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """A print service's image spec: resolution, bleed, and its trim size for each card size it sells."""
-
-    name: str
-    dpi: int
-    bleed_mm: float
-    trims_mm: dict[str, tuple[float, float]] = field(default_factory=dict)
-
-
-PROFILES: dict[str, Profile] = {
-    # The Game Crafter: 1/8" bleed at 300 dpi; poker 2.5×3.5", tarot 2.75×4.75" (825×1125, 900×1500 px).
-    "tgc": Profile("tgc", 300, INCH / 8, {"poker": (2.5 * INCH, 3.5 * INCH), "tarot": (2.75 * INCH, 4.75 * INCH)}),
-    # MakePlayingCards: 36 px (0.12") bleed at 300 dpi on a 750×1050 px poker card (822×1122 px).
-    "mpc": Profile("mpc", 300, 0.12 * INCH, {"poker": (2.5 * INCH, 3.5 * INCH)}),
-}
 
 
 def pixel_size(trim_mm: tuple[float, float], bleed_mm: float, dpi: int) -> tuple[int, int]:
@@ -81,14 +63,8 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
     trim = card_size_mm(deck)
     if profile is None:
         return 300 if dpi is None else dpi, 3.0 if bleed_mm is None else bleed_mm, trim
-    spec = PROFILES.get(profile)
-    if spec is None:
-        raise OptionError(f"--profile {profile!r} is unknown; choose one of {', '.join(PROFILES)}")
-    size = deck.card_size.name
-    if size not in spec.trims_mm:
-        raise OptionError(f"--profile {profile} knows {', '.join(spec.trims_mm)} cards, but deck {deck.id!r} "
-                          f"uses {size} ({trim[0]:g}×{trim[1]:g} mm); drop --profile and give --dpi and --bleed")
-    return spec.dpi if dpi is None else dpi, spec.bleed_mm if bleed_mm is None else bleed_mm, spec.trims_mm[size]
+    spec = image_service(profile)
+    return spec.dpi if dpi is None else dpi, spec.bleed_mm if bleed_mm is None else bleed_mm, spec.trim_for(deck)
 
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
@@ -99,12 +75,18 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     if not 30 <= dpi <= 1200:
         raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
     check_length("--bleed", bleed_mm, 20)
+    return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance)
+
+
+def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tuple[float, float],
+               advance: "Advance | None" = None) -> list[Path]:
+    """<card id>.png for every distinct face and back.png in `folder`, each trim plus bleed at `dpi`;
+    `advance(label, done, total)` is told of each image written."""
     clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
     if clash:
         raise DeckgenError(f"card {clash.name!r} has the id 'back', which would overwrite {BACK_NAME}; "
                            "give it another id in the deck file")
     require_printable(deck, *trim)
-    folder = out_dir / IMAGES_DIR
     cards: list["Card | None"] = list(deck.cards) + [None]
     names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
     size = pixel_size(trim, bleed_mm, dpi)

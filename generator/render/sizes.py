@@ -19,6 +19,11 @@ def pt(mm: float) -> float:
     return mm * POINTS_PER_MM
 
 
+def corner_radius_mm(card_mm: tuple[float, float]) -> float:
+    """The rounded corner a corner cutter gives a card: a poker card's 3.2 mm, in proportion."""
+    return 3.2 / 63 * min(card_mm)
+
+
 def card_size_mm(deck: "Deck", name: str = "deck") -> tuple[float, float]:
     """Trim size in mm: the deck's own size for 'deck', else a named size."""
     if name == "deck":

@@ -14,19 +14,24 @@ from ..model import Deck
 FORMATS = ("pdf", "html", "md")
 
 
-def rulebook_path(deck: Deck, out_dir: Path, fmt: str) -> Path:
-    return out_dir / f"{deck.id}-rules.{fmt}"
+def rulebook_path(deck: Deck, out_dir: Path, fmt: str, paper: str = "a4", booklet: bool = False) -> Path:
+    """<deck>-rules.<fmt>; the PDF on Letter is <deck>-rules-letter.pdf, the booklet <deck>-rules-booklet.pdf."""
+    suffix = "-booklet" if booklet and fmt == "pdf" else f"-{paper}" if paper != "a4" and fmt == "pdf" else ""
+    return out_dir / f"{deck.id}-rules{suffix}.{fmt}"
 
 
 def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMATS,
-                    template: Path | None = None) -> list[Path]:
+                    template: Path | None = None, paper: str = "a4", booklet: bool = False) -> list[Path]:
     """Write the rulebook in each format into out_dir; return the paths written.
 
     `template` (a Jinja template file, or a folder with rulebook.html.j2 / rulebook.md.j2)
-    replaces the shipped template for the format it is written for.
+    replaces the shipped template for the format it is written for. `paper` is the PDF's
+    page size (a4 or letter); `booklet` makes it an A5 booklet imposed on A4 sheets instead.
     """
     from ..output import write_bytes, write_text
     from .book import build_book
+    from .booklet import impose
+    from .paper import geometry
     from .pdf import typeset
     from .pictures import CardPictures
     from .templated import choose_templates, png_data_uri, render
@@ -34,10 +39,13 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     unknown = [fmt for fmt in formats if fmt not in FORMATS]
     if unknown:
         raise OptionError(f"unknown rulebook format {unknown[0]!r}; choose from {', '.join(FORMATS)} or all")
+    geometry(paper)
+    if booklet and paper != "a4":
+        raise OptionError(f"--booklet imposes A5 pages on A4 sheets; drop --paper {paper}")
     templates = choose_templates(formats, template)
     book = build_book(deck)
     # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
-    rulebook = typeset(book)
+    rulebook = typeset(book, "a5" if booklet else paper)
     pictures = CardPictures(deck, rulebook)
     # Templates run before anything is written: a designer's template that fails leaves no
     # half-written rulebook behind.
@@ -48,7 +56,8 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
         pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
     written: list[Path] = []
     if "pdf" in formats:
-        written.append(write_bytes(rulebook_path(deck, out_dir, "pdf"), rulebook.pdf))
+        data = impose(rulebook.pdf, f"{deck.name}: rules of play (booklet)") if booklet else rulebook.pdf
+        written.append(write_bytes(rulebook_path(deck, out_dir, "pdf", paper, booklet), data))
     for fmt, page in pages.items():
         written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
     if "md" in formats:

@@ -1,4 +1,4 @@
-"""The printed rulebook: A4, typeset with reportlab Platypus.
+"""The printed rulebook: A4 or Letter (or A5 for booklets), typeset with reportlab Platypus.
 
 Cover, contents (page numbers filled in once every page is laid out), the deck's
 numbered sections in two columns, the card reference, the rulings appendix,
@@ -17,7 +17,6 @@ from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
@@ -43,17 +42,9 @@ from ..errors import DeckgenError
 from ..model import Card, Deck
 from ..render.cards import draw_face
 from ..render.fonts import covers, font
+from .paper import Geometry, geometry
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .text import PdfWriter
-
-PAGE_WIDTH, PAGE_HEIGHT = A4
-MARGIN = 18 * mm
-TOP = 22 * mm
-BOTTOM = 20 * mm
-GUTTER = 7 * mm
-TEXT_WIDTH = PAGE_WIDTH - 2 * MARGIN
-COLUMN_WIDTH = (TEXT_WIDTH - GUTTER) / 2
-BODY_HEIGHT = PAGE_HEIGHT - TOP - BOTTOM
 
 INK = colors.HexColor("#1b1b1b")
 MUTED = colors.HexColor("#6b6b6b")
@@ -112,7 +103,7 @@ class _Styles:
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
         serif, sans = font(SERIF), font(SANS)
-        self.body = ParagraphStyle("body", fontName=serif, fontSize=9.4, leading=13, textColor=INK,
+        self.body = ParagraphStyle("body", fontName=serif, bulletFontName=sans, fontSize=9.4, leading=13, textColor=INK,
                                    alignment=TA_JUSTIFY, spaceAfter=4.5)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
@@ -309,44 +300,48 @@ class Typeset:
 class _Cover(Flowable):
     """The whole cover page, laid out absolutely: colour band, title, fanned cards, facts, credits."""
 
-    def __init__(self, book: Book, styles: _Styles, samples: tuple[Card, ...]):
+    def __init__(self, book: Book, styles: _Styles, samples: tuple[Card, ...], geometry: Geometry):
         super().__init__()
-        self.book, self.styles, self.samples = book, styles, samples
+        self.book, self.styles, self.samples, self.geometry = book, styles, samples, geometry
 
     def wrap(self, available_width, available_height):
-        return PAGE_WIDTH, PAGE_HEIGHT
+        return self.geometry.page_width, self.geometry.page_height
 
     def draw(self):
+        g = self.geometry
         canv, deck, styles = self.canv, self.book.deck, self.styles
-        band_bottom = PAGE_HEIGHT * 0.45
+        band_bottom = g.page_height * 0.45
         canv.setFillColor(styles.theme)
-        canv.rect(0, band_bottom, PAGE_WIDTH, PAGE_HEIGHT - band_bottom, stroke=0, fill=1)
+        canv.rect(0, band_bottom, g.page_width, g.page_height - band_bottom, stroke=0, fill=1)
         canv.setFillColor(styles.accent)
-        canv.rect(0, band_bottom - 3, PAGE_WIDTH, 3, stroke=0, fill=1)
+        canv.rect(0, band_bottom - 3, g.page_width, 3, stroke=0, fill=1)
 
         canv.setFillColor(styles.accent)
         canv.setFont(font(SANS_BOLD), 9)
-        canv.drawCentredString(PAGE_WIDTH / 2, PAGE_HEIGHT - 30 * mm, _spaced(f"Rules of play · edition {deck.version}"))
+        canv.drawCentredString(g.page_width / 2, g.page_height - 30 * mm,
+                               _spaced(f"Rules of play · edition {deck.version}"))
         title = ParagraphStyle("cover-title", fontName=font(SANS_BOLD), fontSize=46, leading=52,
                                alignment=TA_CENTER, textColor=colors.white)
-        bottom = _draw_paragraph(canv, Paragraph(_escape(deck.name), title), PAGE_HEIGHT - 38 * mm, 160 * mm)
+        title_width = min(160 * mm, g.text_width)
+        bottom = _draw_paragraph(canv, Paragraph(_escape(deck.name), title), g, g.page_height - 38 * mm, title_width)
         if deck.description:
             tagline = ParagraphStyle("cover-tagline", fontName=font(SERIF_ITALIC), fontSize=13, leading=18,
                                      alignment=TA_CENTER, textColor=colors.HexColor("#f3efe4"))
             writer = PdfWriter(deck, self.book.card_anchors.__getitem__, _fallback, "#f3efe4")
-            _draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline), bottom - 6 * mm, 125 * mm)
+            _draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline), g, bottom - 6 * mm,
+                            min(125 * mm, g.text_width))
 
         if self.samples:
-            fan = CardFan(deck, self.samples, 50 * mm, spread=12)
-            fan.wrapOn(canv, PAGE_WIDTH, PAGE_HEIGHT)
-            fan.drawOn(canv, (PAGE_WIDTH - fan.width) / 2, band_bottom - fan.height * 0.45)
+            fan = CardFan(deck, self.samples, 50 * mm * g.scale, spread=12)
+            fan.wrapOn(canv, g.page_width, g.page_height)
+            fan.drawOn(canv, (g.page_width - fan.width) / 2, band_bottom - fan.height * 0.45)
 
         facts = [("Players", self.book.players), ("Playing time", deck.play_time or "—"),
                  ("Cards", str(deck.total)), ("Edition", deck.version)]
-        column = TEXT_WIDTH / len(facts)
-        y = 62 * mm
+        column = g.text_width / len(facts)
+        y = 62 * mm * g.scale
         for index, (label, value) in enumerate(facts):
-            x = MARGIN + column * (index + 0.5)
+            x = g.margin + column * (index + 0.5)
             canv.setFillColor(MUTED)
             canv.setFont(font(SANS_BOLD), 7.5)
             canv.drawCentredString(x, y + 9 * mm, _spaced(label))
@@ -355,7 +350,7 @@ class _Cover(Flowable):
             canv.drawCentredString(x, y, value)
         canv.setStrokeColor(styles.accent)
         canv.setLineWidth(0.8)
-        canv.line(MARGIN + 20 * mm, y - 8 * mm, PAGE_WIDTH - MARGIN - 20 * mm, y - 8 * mm)
+        canv.line(g.margin + 20 * mm, y - 8 * mm, g.page_width - g.margin - 20 * mm, y - 8 * mm)
 
         credits_style = ParagraphStyle("cover-credits", fontName=font(SERIF), fontSize=8.6, leading=12,
                                        alignment=TA_CENTER, textColor=INK)
@@ -364,7 +359,8 @@ class _Cover(Flowable):
             lines.append(f"Game design by <b>{_escape(deck.designer)}</b>")
         lines.extend(_escape(credit) for credit in deck.credits)
         if lines:
-            _draw_paragraph(canv, Paragraph("<br/>".join(lines), credits_style), y - 14 * mm, 140 * mm)
+            _draw_paragraph(canv, Paragraph("<br/>".join(lines), credits_style), g, y - 14 * mm,
+                            min(140 * mm, g.text_width))
 
 
 def _spaced(text: str) -> str:
@@ -372,11 +368,19 @@ def _spaced(text: str) -> str:
     return " ".join(text.upper())
 
 
-def _draw_paragraph(canv, paragraph: Paragraph, top: float, width: float) -> float:
+def _draw_paragraph(canv, paragraph: Paragraph, geometry: Geometry, top: float, width: float) -> float:
     """Draw a paragraph centred on the page with its top at `top`; return its bottom."""
-    _, height = paragraph.wrapOn(canv, width, PAGE_HEIGHT)
-    paragraph.drawOn(canv, (PAGE_WIDTH - width) / 2, top - height)
+    _, height = paragraph.wrapOn(canv, width, geometry.page_height)
+    paragraph.drawOn(canv, (geometry.page_width - width) / 2, top - height)
     return top - height
+
+
+class _Table(Table):
+    """A table whose cells are set in the embedded sans, never reportlab's default (unembedded) Helvetica."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font(SANS))]))
 
 
 class _RulebookCanvas(Canvas):
@@ -401,13 +405,14 @@ class _RulebookCanvas(Canvas):
 
 
 class _RulebookDocument(BaseDocTemplate):
-    def __init__(self, target, book: Book, styles: _Styles, contents: list[Heading]):
+    def __init__(self, target, book: Book, styles: _Styles, contents: list[Heading], geometry: Geometry):
+        g = self.geometry = geometry
         deck = book.deck
         super().__init__(
-            target, pagesize=A4, invariant=1, title=f"{deck.name}: rules of play",
+            target, pagesize=(g.page_width, g.page_height), invariant=1, title=f"{deck.name}: rules of play",
             author=deck.designer or "", subject=f"Rulebook for {deck.name}, edition {deck.version}",
-            creator="deckgen", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=TOP, bottomMargin=BOTTOM,
-            lang="en",
+            creator="deckgen", leftMargin=g.margin, rightMargin=g.margin, topMargin=g.top, bottomMargin=g.bottom,
+            lang="en", initialFontName=font(SANS),  # never reportlab's unembedded Helvetica
         )
         self.book, self.styles, self.contents = book, styles, contents
         self.heading_pages: dict[str, int] = {}
@@ -415,12 +420,12 @@ class _RulebookDocument(BaseDocTemplate):
         self.chapter = ""  # running head: the chapter being read
         self.page_chapter = ""
         self.chapter_started_here = False
-        full = Frame(MARGIN, BOTTOM, TEXT_WIDTH, BODY_HEIGHT, id="full", leftPadding=0, rightPadding=0,
+        full = Frame(g.margin, g.bottom, g.text_width, g.body_height, id="full", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
-        columns = [Frame(MARGIN + index * (COLUMN_WIDTH + GUTTER), BOTTOM, COLUMN_WIDTH, BODY_HEIGHT,
+        columns = [Frame(g.margin + index * (g.column_width + g.gutter), g.bottom, g.column_width, g.body_height,
                          id=f"column{index}", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-                   for index in (0, 1)]
-        cover = Frame(0, 0, PAGE_WIDTH, PAGE_HEIGHT, id="cover", leftPadding=0, rightPadding=0,
+                   for index in range(g.columns)]
+        cover = Frame(0, 0, g.page_width, g.page_height, id="cover", leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)
         self.addPageTemplates([
             PageTemplate("cover", [cover]),
@@ -435,14 +440,14 @@ class _RulebookDocument(BaseDocTemplate):
         """After a contents entry's title: dot leaders, and a slot for its page number."""
         index = int(label)
         x, y = canv._curr_tx_info["cur_x"], canv._curr_tx_info["cur_y"]  # as reportlab's own TOC
-        right = TEXT_WIDTH - NUMBER_WIDTH - 4
+        right = self.geometry.text_width - NUMBER_WIDTH - 4
         # Right-aligned at one pitch, so the dots of every line stand in the same columns.
         pitch = stringWidth(" .", font(SANS), DOT_SIZE)
         canv.saveState()
         canv.setFont(font(SANS), DOT_SIZE)
         canv.setFillColor(MUTED)
         canv.drawRightString(right, y, " ." * int((right - x - 3) / pitch))
-        canv.translate(TEXT_WIDTH - NUMBER_WIDTH, y)
+        canv.translate(self.geometry.text_width - NUMBER_WIDTH, y)
         canv.doForm(f"ContentsPage{index}")
         canv.restoreState()
 
@@ -475,38 +480,39 @@ class _RulebookDocument(BaseDocTemplate):
 
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
+        g = self.geometry
         page = canv.getPageNumber()
         outer_right = page % 2 == 1
         canv.saveState()
         canv.setFont(font(SANS), 7.5)
         canv.setFillColor(MUTED)
-        head_y = PAGE_HEIGHT - TOP + 8 * mm
+        head_y = g.page_height - g.top + 8 * mm
         game = f"{self.book.deck.name} · Rules of play"
         chapter = self.page_chapter
         if outer_right:
-            canv.drawString(MARGIN, head_y, game)
-            canv.drawRightString(PAGE_WIDTH - MARGIN, head_y, chapter)
+            canv.drawString(g.margin, head_y, game)
+            canv.drawRightString(g.page_width - g.margin, head_y, chapter)
         else:
-            canv.drawString(MARGIN, head_y, chapter)
-            canv.drawRightString(PAGE_WIDTH - MARGIN, head_y, game)
+            canv.drawString(g.margin, head_y, chapter)
+            canv.drawRightString(g.page_width - g.margin, head_y, game)
         canv.setStrokeColor(self.styles.accent)
         canv.setLineWidth(0.6)
-        canv.line(MARGIN, head_y - 2.2 * mm, PAGE_WIDTH - MARGIN, head_y - 2.2 * mm)
+        canv.line(g.margin, head_y - 2.2 * mm, g.page_width - g.margin, head_y - 2.2 * mm)
         canv.setFont(font(SANS_BOLD), 8.5)
         canv.setFillColor(self.styles.theme)
-        folio_y = BOTTOM - 10 * mm
+        folio_y = g.bottom - 10 * mm
         if outer_right:
-            canv.drawRightString(PAGE_WIDTH - MARGIN, folio_y, str(page))
+            canv.drawRightString(g.page_width - g.margin, folio_y, str(page))
         else:
-            canv.drawString(MARGIN, folio_y, str(page))
+            canv.drawString(g.margin, folio_y, str(page))
         canv.restoreState()
 
 
 class _Typesetter:
     """Turns the book into Platypus flowables."""
 
-    def __init__(self, book: Book):
-        self.book = book
+    def __init__(self, book: Book, geometry: Geometry):
+        self.book, self.geometry = book, geometry
         self.deck = book.deck
         self.styles = _Styles(book)
         self.writer = PdfWriter(book.deck, self._card_anchor, _fallback, LINK)
@@ -516,7 +522,7 @@ class _Typesetter:
         return self.book.card_anchors[card_id]
 
     def story(self) -> list:
-        story: list = [_Cover(self.book, self.styles, self.book.cover_cards),
+        story: list = [_Cover(self.book, self.styles, self.book.cover_cards, self.geometry),
                        NextPageTemplate("single"), PageBreak()]
         story += self.contents()
         story += [NextPageTemplate("columns"), PageBreak()]
@@ -596,7 +602,7 @@ class _Typesetter:
             rows.append([fan, text, count])
         rows.append([Paragraph("", styles.cell), Paragraph("<b>Total</b>", styles.cell),
                      Paragraph(f'<font name="{font(SANS_BOLD)}" size="13">{self.deck.total}</font>', styles.cell)])
-        table = Table(rows, colWidths=[31 * mm, COLUMN_WIDTH - 31 * mm - 15 * mm, 15 * mm], repeatRows=1)
+        table = _Table(rows, colWidths=[31 * mm, self.geometry.column_width - 31 * mm - 15 * mm, 15 * mm], repeatRows=1)
         table.setStyle(TableStyle([
             ("BACKGROUND", (0, 0), (-1, 0), styles.theme),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -623,7 +629,7 @@ class _Typesetter:
             if options:
                 cell.append(Paragraph(f'<font name="{font(SANS)}" size="7" color="{MUTED.hexval()}">'
                                       f'{options}</font>', styles.cell))
-            box = Table([[cell]], colWidths=[COLUMN_WIDTH])
+            box = _Table([[cell]], colWidths=[self.geometry.column_width])
             box.setStyle(_box_style(PAPER_TINT, self.styles.accent))
             flowables += [box, Spacer(1, 4)]
         return flowables
@@ -668,7 +674,7 @@ class _Typesetter:
         if entry.ruling:
             text.append(Paragraph(f"<i>See</i> {self.writer.link(entry.ruling.anchor, _escape(entry.ruling.label), '')}",
                                   styles.meta))
-        table = Table([[picture, text]], colWidths=[28 * mm, COLUMN_WIDTH - 28 * mm])
+        table = _Table([[picture, text]], colWidths=[28 * mm, self.geometry.column_width - 28 * mm])
         table.setStyle(TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LEFTPADDING", (0, 0), (0, 0), 0),
@@ -679,7 +685,7 @@ class _Typesetter:
         return KeepTogether([table])
 
     def card_grid(self, entries: tuple[CardEntry, ...], columns: int = 4) -> Flowable:
-        cell_width = COLUMN_WIDTH / columns
+        cell_width = self.geometry.column_width / columns
         cells = []
         for entry in entries:
             caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{_escape(entry.card.name)}'
@@ -689,7 +695,7 @@ class _Typesetter:
                           Spacer(1, 2.5), caption])
         rows = [cells[start:start + columns] for start in range(0, len(cells), columns)]
         rows[-1] += [""] * (columns - len(rows[-1]))
-        table = Table(rows, colWidths=[cell_width] * columns)
+        table = _Table(rows, colWidths=[cell_width] * columns)
         table.setStyle(TableStyle([
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("ALIGN", (0, 0), (-1, -1), "CENTER"),
@@ -713,7 +719,7 @@ class _Typesetter:
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:
             cell.append(Paragraph(f"<i>Settles:</i> {', '.join(settles)}", styles.meta))
-        box = Table([[cell]], colWidths=[COLUMN_WIDTH])
+        box = _Table([[cell]], colWidths=[self.geometry.column_width])
         box.setStyle(_box_style(PAPER_TINT, self.styles.accent))
         return [KeepTogether([box]), Spacer(1, 5)]
 
@@ -732,6 +738,7 @@ class _Typesetter:
                                   in_contents=False)] + entries
 
     def quick_reference(self) -> list:
+        g = self.geometry
         quick = self.book.quickref
         styles = self.styles
         content: list = []
@@ -744,7 +751,7 @@ class _Typesetter:
                 text = [Paragraph(f"<b>{_escape(row.name)}</b> ×{row.count}", styles.quick_body)]
                 text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
                 rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
-            table = Table(rows, colWidths=[34 * mm, TEXT_WIDTH - 20 - 34 * mm])
+            table = _Table(rows, colWidths=[34 * mm, g.text_width - 20 - 34 * mm])
             table.setStyle(TableStyle([
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
@@ -757,17 +764,17 @@ class _Typesetter:
                                   styles.quick_title, quick.heading)
         # One page, always: a long quick reference is scaled down rather than split.
         return [title, _Rule(styles.accent), Spacer(1, 6),
-                KeepInFrame(TEXT_WIDTH, BODY_HEIGHT - 45 * mm, content, mode="shrink")]
+                KeepInFrame(g.text_width, g.body_height - 45 * mm, content, mode="shrink")]
 
     def quick_box(self, title_xml: str, body: list) -> list:
         """A titled panel: a band in the deck's colour over a tinted body."""
         styles = self.styles
-        head = Table([[Paragraph(title_xml, styles.quick_head)]], colWidths=[TEXT_WIDTH])
+        head = _Table([[Paragraph(title_xml, styles.quick_head)]], colWidths=[self.geometry.text_width])
         head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
                                   ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                   ("TOPPADDING", (0, 0), (-1, -1), 4),
                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
-        panel = Table([[body]], colWidths=[TEXT_WIDTH])
+        panel = _Table([[body]], colWidths=[self.geometry.text_width])
         panel.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 10),
@@ -809,12 +816,13 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
     return f'<font name="{font(SANS)}" color="{suit.color}">{html.escape(suit.symbol, quote=False)}</font>'
 
 
-def typeset(book: Book) -> Typeset:
+def typeset(book: Book, paper: str = "a4") -> Typeset:
     """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end."""
     _register_fonts()
-    typesetter = _Typesetter(book)
+    page = geometry(paper)
+    typesetter = _Typesetter(book, page)
     buffer = io.BytesIO()
-    document = _RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries)
+    document = _RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page)
     document.build(typesetter.story(), canvasmaker=partial(_RulebookCanvas, document=document))
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
