@@ -1,0 +1,243 @@
+"""One deck under preview: its last good drawings, what changed on each save, and who to tell.
+
+`PreviewSession.reload()` is called on every save. It loads the deck; if the deck is broken it
+keeps the last good pictures and publishes the error as the CLI prints it. Otherwise it hashes
+every card's drawing inputs, redraws only the cards whose hash is new, publishes the new card
+list (the page swaps the images whose hash changed), then checks the deck the way `deckgen
+validate` does without the playtest and publishes the problems and each card's lint badges.
+Images are kept for the current hashes only, so memory stays flat however long the session runs.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
+from ..loader import check_deck
+from ..render.images import card_pngs
+from ..render.raster import card_key
+from .hashing import card_hashes
+
+if TYPE_CHECKING:
+    from ..model import Deck
+
+PRINT_DPI = 300  # the zoom shows a card at the build's print resolution
+ZOOMS_KEPT = 8  # print-resolution images kept for the zoom
+
+# Lint badges: (badge, what in a problem's message or field marks it), first match wins.
+# A new lint check gets its badge by adding a row.
+BADGES: tuple[tuple[str, re.Pattern], ...] = (
+    ("glyph", re.compile(r"characters the card font cannot draw")),
+    ("overflow", re.compile(r"does not fit its box|wider than the box")),
+    ("low-res art", re.compile(r"resolution|dpi", re.IGNORECASE)),
+    ("contrast", re.compile(r"contrast", re.IGNORECASE)),
+    ("art", re.compile(r"art file|\.art$")),
+)
+_CARD_IN_MESSAGE = re.compile(r"^card '(?:[^']|\\')*' \((?P<code>[^)\s]+)\)|^card \"[^\"]*\" \((?P<code2>[^)\s]+)\)")
+
+
+@dataclass
+class CardView:
+    """What the page shows for one distinct face or the back."""
+
+    key: str  # "face:<id>" or "back"
+    side: str  # "face" or "back"
+    id: str
+    name: str
+    code: str
+    count: int
+    hash: str
+    badges: list[str] = field(default_factory=list)
+
+
+class PreviewSession:
+    """The preview state of one deck file, safe to use from the server's and the watcher's threads."""
+
+    def __init__(self, deck_path: Path, output_dir: Path, dpi: int = 100, bleed_mm: float = 3.0):
+        self.deck_path = Path(deck_path)
+        self.output_dir = Path(output_dir)
+        self.dpi, self.bleed_mm = dpi, bleed_mm
+        self.deck: "Deck | None" = None
+        self.cards: list[CardView] = []
+        self.problems: list[dict] | None = None  # None until the first check has run
+        self.error: list[str] = []  # the broken save's problems, as the CLI prints them
+        self.version = 0
+        self._images: dict[str, bytes] = {}  # hash -> PNG at self.dpi
+        self._zooms: OrderedDict[str, bytes] = OrderedDict()  # hash -> PNG at PRINT_DPI
+        self._lock = threading.RLock()
+        self._listeners: list[queue.Queue] = []
+
+    # -- watching ------------------------------------------------------------------------------
+
+    @property
+    def folder(self) -> Path:
+        return self.deck_path.resolve().parent
+
+    def watched_files(self) -> set[Path]:
+        """The files whose save redraws cards: the deck file and every art file it names."""
+        files = {self.deck_path.resolve()}
+        if self.deck is not None:
+            files |= {card.art.resolve() for card in self.deck.cards if card.art is not None}
+        return files
+
+    def reload(self, check: bool = True) -> dict:
+        """Load the deck anew and publish what changed; return the published update."""
+        with self._lock:
+            try:
+                deck, problems = check_deck(self.deck_path)
+                errors = [p for p in problems if p.severity == "error"]
+                if errors or deck is None:
+                    raise InvalidDeck(errors)
+            except DeckgenError as error:
+                return self._publish_error(error)
+            update = self._redraw(deck)
+        if check:
+            self.check()
+        return update
+
+    def _publish_error(self, error: DeckgenError) -> dict:
+        self.error = _cli_lines(error)
+        self.version += 1
+        update = {"type": "error", "version": self.version, "error": self.error}
+        self._publish(update)
+        return update
+
+    def _redraw(self, deck: "Deck") -> dict:
+        hashes = card_hashes(deck)
+        cards_by_key = {card_key(card): card for card in deck.cards}
+        missing = [key for key, digest in hashes.items() if digest not in self._images]
+        drawn = card_pngs(deck, [cards_by_key.get(key) for key in missing], self.dpi, self.bleed_mm)
+        for key, png in zip(missing, drawn):
+            self._images[hashes[key]] = png
+        current = set(hashes.values())
+        for stale in [digest for digest in self._images if digest not in current]:
+            del self._images[stale]
+        badges = {card.key: card.badges for card in self.cards}
+        old = {card.key: card.hash for card in self.cards}
+        self.cards = [CardView(key, "face", card.id, card.name, card.code, card.count, hashes[key],
+                               badges.get(key, []))
+                      for key, card in cards_by_key.items()]
+        self.cards.append(CardView("back", "back", "back", deck.back.title or "Card back", "", 1, hashes["back"],
+                                   badges.get("back", [])))
+        self.deck = deck
+        self.error = []
+        self.version += 1
+        changed = [key for key, digest in hashes.items() if old.get(key) not in (None, digest)]
+        update = {"type": "cards", "version": self.version, "changed": changed, **self.state()}
+        self._publish(update)
+        return update
+
+    def check(self) -> dict | None:
+        """Check the current deck as `deckgen validate --simulate 0` does; publish problems and badges."""
+        from ..validate import validate_deck
+
+        with self._lock:
+            deck = self.deck
+            if deck is None:
+                return None
+            report = validate_deck(self.deck_path, simulate=0)
+            if report.deck is None or report.deck != deck:
+                return None  # the file changed again meanwhile: the next reload checks it
+            by_code = {card.code: card_key(card) for card in deck.cards}
+            problems, badges = [], {}
+            for problem in report.sorted_problems():
+                target = _target_card(problem, by_code)
+                badge = _badge(problem)
+                if target and badge:
+                    badges.setdefault(target, [])
+                    if badge not in badges[target]:
+                        badges[target].append(badge)
+                problems.append({"text": str(problem), "severity": problem.severity, "card": target,
+                                 "badge": badge})
+            for card in self.cards:
+                card.badges = badges.get(card.key, [])
+            self.problems = problems
+            self.version += 1
+            update = {"type": "problems", "version": self.version, **self.state()}
+            self._publish(update)
+            return update
+
+    # -- what the server reads -----------------------------------------------------------------
+
+    def state(self) -> dict:
+        with self._lock:
+            deck = self.deck
+            geometry = None
+            if deck is not None:
+                geometry = {"trim_mm": [deck.card_size.width_mm, deck.card_size.height_mm],
+                            "bleed_mm": self.bleed_mm, "dpi": self.dpi, "print_dpi": PRINT_DPI}
+            return {"deck": {"id": deck.id, "name": deck.name, "file": str(self.deck_path)} if deck else None,
+                    "geometry": geometry, "cards": [asdict(card) for card in self.cards],
+                    "problems": self.problems, "error": self.error, "version": self.version}
+
+    def image(self, digest: str, dpi: int) -> bytes | None:
+        """A current card's PNG by content hash, at the preview dpi or (the zoom) print dpi."""
+        with self._lock:
+            if dpi == self.dpi:
+                return self._images.get(digest)
+            if dpi != PRINT_DPI or self.deck is None:
+                return None
+            if digest in self._zooms:
+                self._zooms.move_to_end(digest)
+                return self._zooms[digest]
+            hashes = card_hashes(self.deck)
+            key = next((key for key, value in hashes.items() if value == digest), None)
+            if key is None:
+                return None
+            card = next((card for card in self.deck.cards if card_key(card) == key), None)
+            png = card_pngs(self.deck, [card], PRINT_DPI, self.bleed_mm)[0]
+            self._zooms[digest] = png
+            while len(self._zooms) > ZOOMS_KEPT:
+                self._zooms.popitem(last=False)
+            return png
+
+    # -- listeners (one per open page) ---------------------------------------------------------
+
+    def subscribe(self) -> queue.Queue:
+        listener: queue.Queue = queue.Queue(maxsize=64)
+        with self._lock:
+            self._listeners.append(listener)
+        return listener
+
+    def unsubscribe(self, listener: queue.Queue) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def _publish(self, update: dict) -> None:
+        message = json.dumps(update, ensure_ascii=False)
+        for listener in list(self._listeners):
+            try:
+                listener.put_nowait(message)
+            except queue.Full:  # a page that stopped reading: it reloads its state on reconnecting
+                self.unsubscribe(listener)
+
+
+def _cli_lines(error: DeckgenError) -> list[str]:
+    """The lines `deckgen` prints for this error (see `generator.cli.main`)."""
+    if isinstance(error, InvalidDeck):
+        return [str(problem) for problem in error.problems] + [f"{len(error.problems)} problem(s) found"]
+    if isinstance(error, UnreadableInput):
+        return [str(error.problem)]
+    return [f"deckgen: error: {error}"]
+
+
+def _target_card(problem: Problem, by_code: dict[str, str]) -> str | None:
+    match = _CARD_IN_MESSAGE.match(problem.message)
+    if match:
+        return by_code.get(match.group("code") or match.group("code2"))
+    if problem.message.startswith("the card back") or problem.field.startswith("back."):
+        return "back"
+    return None
+
+
+def _badge(problem: Problem) -> str | None:
+    text = f"{problem.message} {problem.field}"
+    return next((badge for badge, pattern in BADGES if pattern.search(text)), None)
