@@ -119,7 +119,7 @@
     let errors = 0, warnings = 0;
     for (const problem of state.problems || []) {
       if (problem.severity === "error") errors++; else warnings++;
-      const item = el("li", problem.severity);
+      const item = el("li", "sev-" + problem.severity);
       item.append(document.createTextNode(problem.text + " "));
       if (problem.card && tiles.has(problem.card)) {
         const link = el("a", "", "show card");
