@@ -47,6 +47,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.export",
     "generator.commands.rulebook",
     "generator.commands.watch",
+    "generator.commands.new",
 ]
 
 
