@@ -53,7 +53,6 @@ def start_preview(deck: str | Path, decks_dir: Path = DECKS_DIR, output_dir: Pat
     thread.start()
     watcher = DeckWatcher(session, on_reload).start()
     watcher.ready.wait(timeout=5)
-    threading.Thread(target=session.check, name="deckgen-check", daemon=True).start()
     return Preview(session, server, watcher, thread)
 
 

@@ -135,25 +135,25 @@ class PreviewSession:
         return update
 
     def check(self) -> dict | None:
-        """Check the current deck as `deckgen validate --simulate 0` does; publish problems and badges."""
+        """Check the current deck as `deckgen validate --simulate 0` does; publish problems and badges.
+
+        Runs without holding the lock, so pictures are served while the deck is checked."""
         from ..validate import validate_deck
 
+        deck = self.deck
+        if deck is None:
+            return None
+        report = validate_deck(self.deck_path, simulate=0)
         with self._lock:
-            deck = self.deck
-            if deck is None:
-                return None
-            report = validate_deck(self.deck_path, simulate=0)
-            if report.deck is None or report.deck != deck:
-                return None  # the file changed again meanwhile: the next reload checks it
-            by_code = {card.code: card_key(card) for card in deck.cards}
+            if report.deck is None or report.deck != self.deck:
+                return None  # the file changed again meanwhile: the next check covers it
+            by_code = {card.code: card_key(card) for card in self.deck.cards}
             problems, badges = [], {}
             for problem in report.sorted_problems():
                 target = _target_card(problem, by_code)
                 badge = _badge(problem)
-                if target and badge:
-                    badges.setdefault(target, [])
-                    if badge not in badges[target]:
-                        badges[target].append(badge)
+                if target and badge and badge not in badges.setdefault(target, []):
+                    badges[target].append(badge)
                 problems.append({"text": str(problem), "severity": problem.severity, "card": target,
                                  "badge": badge})
             for card in self.cards:
@@ -187,16 +187,17 @@ class PreviewSession:
             if digest in self._zooms:
                 self._zooms.move_to_end(digest)
                 return self._zooms[digest]
-            hashes = card_hashes(self.deck)
-            key = next((key for key, value in hashes.items() if value == digest), None)
-            if key is None:
-                return None
-            card = next((card for card in self.deck.cards if card_key(card) == key), None)
-            png = card_pngs(self.deck, [card], PRINT_DPI, self.bleed_mm)[0]
+            deck = self.deck
+            key = next((card.key for card in self.cards if card.hash == digest), None)
+        if key is None:
+            return None
+        card = next((card for card in deck.cards if card_key(card) == key), None)
+        png = card_pngs(deck, [card], PRINT_DPI, self.bleed_mm)[0]  # drawn without the lock held
+        with self._lock:
             self._zooms[digest] = png
             while len(self._zooms) > ZOOMS_KEPT:
                 self._zooms.popitem(last=False)
-            return png
+        return png
 
     # -- listeners (one per open page) ---------------------------------------------------------
 

@@ -33,15 +33,31 @@ class DeckWatcher:
         self.on_reload = on_reload or (lambda update: None)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="deckgen-watch", daemon=True)
+        # Checking a deck (lint, composition) takes longer than redrawing a card: it runs on a
+        # thread of its own, once for the latest of any saves that came while it ran.
+        self._check_wanted = threading.Event()
+        self._checker = threading.Thread(target=self._check, name="deckgen-check", daemon=True)
         self.ready = threading.Event()  # set once the first watch is in place
 
     def start(self) -> "DeckWatcher":
         self._thread.start()
+        self._checker.start()
+        self._check_wanted.set()
         return self
 
     def stop(self) -> None:
         self._stop.set()
+        self._check_wanted.set()
         self._thread.join(timeout=5)
+        self._checker.join(timeout=5)
+
+    def _check(self) -> None:
+        while True:
+            self._check_wanted.wait()
+            if self._stop.is_set():
+                return
+            self._check_wanted.clear()
+            self.session.check()
 
     def _run(self) -> None:
         from watchfiles import watch
@@ -58,7 +74,8 @@ class DeckWatcher:
                     continue
                 touched = {Path(path).resolve() for _, path in changes}
                 if touched & self.session.watched_files():
-                    self.on_reload(self.session.reload())
+                    self.on_reload(self.session.reload(check=False))
+                    self._check_wanted.set()
                     if watched_folders(self.session.watched_files()) != folders:
                         restart = True  # art in a new folder: watch that too
                         break
