@@ -71,6 +71,13 @@ def swapped_at(page, key: str, old_hash: str, since: int, timeout_ms: int = 2000
     return handle.json_value()
 
 
+def checked(preview, before, seconds: float = 10.0) -> None:
+    """Wait for the deck check that follows a redraw, as a designer's next save comes seconds later."""
+    deadline = time.monotonic() + seconds
+    while preview.session.problems is before and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def shown(page, key: str) -> str:
     return page.eval_on_selector(f'[data-key="{key}"] img', "img => img.dataset.loaded || ''")
 
@@ -94,13 +101,13 @@ def edit_latencies(browser, folder: Path, name: str, edits: int, dpi: int) -> di
         latencies = []
         current = text_line
         for index in range(edits):
-            old, since = shown(page, key), swap_count(page)
+            old, since, problems = shown(page, key), swap_count(page), preview.session.problems
             new_line = text_line[:-1] + f' Edit {index + 1}."'
             saved = time.time() * 1000
             replace_line(path, current, new_line)
             current = new_line
             latencies.append(swapped_at(page, key, old, since) - saved)
-            page.wait_for_timeout(120)  # let the check after the redraw finish, as between real saves
+            checked(preview, problems)
         deck = load_deck(path)
         card = next(c for c in deck.cards if f"face:{c.id}" == key)
         floor = []
@@ -112,7 +119,8 @@ def edit_latencies(browser, folder: Path, name: str, edits: int, dpi: int) -> di
         look = []
         colour = colour_line
         for index in range(max(3, edits // 3)):
-            before, since = {c.key: c.hash for c in preview.session.cards}, swap_count(page)
+            before, since, problems = {c.key: c.hash for c in preview.session.cards}, swap_count(page), \
+                preview.session.problems
             new_colour = colour.replace(colour[10:16], f"{(index * 37) % 256:02x}5a{(index * 91) % 256:02x}", 1)
             saved = time.time() * 1000
             replace_line(path, colour, new_colour)
@@ -123,7 +131,7 @@ def edit_latencies(browser, folder: Path, name: str, edits: int, dpi: int) -> di
                        return img.dataset.loaded && img.dataset.loaded !== before[tile.dataset.key] && img.complete; })""",
                 arg=before, timeout=60000, polling="raf")
             look.append(max(s["at"] for s in page.evaluate("window.deckgenSwaps")[since:]) - saved)
-            page.wait_for_timeout(200)
+            checked(preview, problems)
         return {"deck": name, "cards": deck.total, "distinct": len(deck.cards), "edit": latencies,
                 "floor": floor, "look": look}
     finally:
@@ -162,11 +170,12 @@ def memory_trend(browser, folder: Path, edits: int, dpi: int) -> list[tuple[int,
     try:
         current = text_line
         for index in range(edits):
-            old, since = shown(page, key), swap_count(page)
+            old, since, problems = shown(page, key), swap_count(page), preview.session.problems
             new_line = text_line[:-1] + f' Edit {index % 7}{index}."'
             replace_line(path, current, new_line)
             current = new_line
             swapped_at(page, key, old, since)
+            checked(preview, problems)
             if (index + 1) % 50 == 0:
                 samples.append((index + 1, rss_mib()))
         return samples

@@ -232,3 +232,54 @@ def test_watch_command_reports_a_busy_port(run_cli, preview):
     result = run_cli("watch", "wizard", "--port", str(port))
     assert result.exit_code == 2
     assert f"cannot serve on 127.0.0.1:{port}" in result.stderr
+
+
+# -- the watcher -----------------------------------------------------------------------------
+
+def wait_for(condition, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_burst_of_saves_redraws_once(qv2, tmp_path):
+    updates = []
+    running = start_preview(qv2, output_dir=tmp_path / "out", dpi=30, on_reload=updates.append)
+    try:
+        for words in ("once", "twice", "thrice"):  # an editor saving three times in a row
+            edit(qv2, 'text = "Gain 3 dominance', f'text = "Gain 3 dominance {words}')
+        wait_for(lambda: updates)
+        time.sleep(0.5)
+        assert len(updates) == 1 and updates[0]["changed"] == ["face:sweeping-play"]
+
+        # Save as an editor does: write a temporary file beside the deck, rename it over the deck.
+        temporary = qv2.with_name(".quidditch-v2.toml.swp-new")
+        temporary.write_text(qv2.read_text(encoding="utf-8").replace(
+            'type_line = "Action"\ncorner = "+3"\ntext = "Gain 3', 'type_line = "Action"\ncorner = "+4"\ntext = "Gain 3'),
+                             encoding="utf-8")
+        os.replace(temporary, qv2)
+        wait_for(lambda: len(updates) == 2)
+        time.sleep(0.5)
+        assert len(updates) == 2 and updates[1]["changed"] == ["face:sweeping-play"]
+    finally:
+        running.stop()
+
+
+def test_saving_an_art_image_redraws_its_card(tmp_path):
+    from PIL import Image
+
+    folder = tmp_path / "deck"
+    (folder / "art").mkdir(parents=True)
+    path = folder / "deck.toml"
+    shutil.copy(DECKS / "quidditch-v2.toml", path)
+    Image.new("RGB", (40, 30), "#336699").save(folder / "art" / "quaffle.png")
+    edit(path, 'code = "QUAFFLE"', 'code = "QUAFFLE"\nart = "art/quaffle.png"')
+    updates = []
+    running = start_preview(path, output_dir=tmp_path / "out", dpi=30, on_reload=updates.append)
+    try:
+        Image.new("RGB", (40, 30), "#993366").save(folder / "art" / "quaffle.png")
+        wait_for(lambda: updates)
+        assert updates[-1]["changed"] == ["face:quaffle"]
+    finally:
+        running.stop()

@@ -56,11 +56,21 @@ def _references(deck: "Deck", texts: Iterator[str]) -> list[str]:
     return labels
 
 
-def _file_bytes(path: Path | None) -> bytes:
+def _file_digest(path: Path | None) -> bytes:
+    """A digest of a file's bytes, read again only when its size or modification time changes."""
     if path is None:
         return b""
     try:
-        return path.read_bytes()
+        stat = path.stat()
+    except OSError:
+        return b"(missing)"
+    return _digest_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _digest_of(path: Path, mtime_ns: int, size: int) -> bytes:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
     except OSError:
         return b"(unreadable)"
 
@@ -73,7 +83,7 @@ def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[b
         return
     yield repr(card).encode()
     yield repr(_references(deck, iter((card.name, card.type_line, card.corner, card.text, card.flavor)))).encode()
-    yield _file_bytes(card.art)
+    yield _file_digest(card.art)
 
 
 def card_hashes(deck: "Deck") -> dict[str, str]:

@@ -63,6 +63,13 @@ class PreviewServer(ThreadingHTTPServer):
         names = {str(host), "localhost", "127.0.0.1", "[::1]"}
         return {f"{name}:{port}" for name in names} | names
 
+    def handle_error(self, request, client_address) -> None:
+        """A browser that closes a tab mid-answer is no error; anything else is printed as usual."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
     def stop(self) -> None:
         self.stopping.set()
         self.shutdown()
@@ -127,7 +134,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 except queue.Empty:
                     self.wfile.write(b": keep-alive\n\n")
                     self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
+        except ConnectionError:
             pass
         finally:
             session.unsubscribe(listener)
