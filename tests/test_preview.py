@@ -212,6 +212,8 @@ def test_watch_command_serves_until_interrupted(qv2):
         connection.request("GET", "/")
         assert connection.getresponse().status == 200
         connection.close()
+        edit(qv2, 'text = "Gain 3 dominance."', 'text = "Gain 3 dominance at once."')
+        assert process.stdout.readline() == "redrawn: SWEEP\n"
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=20)
         assert process.returncode == 0, err

@@ -63,7 +63,8 @@ def serve(deck: str | Path, decks_dir: Path, output_dir: Path, host: str, port: 
         if update["type"] == "error":
             say("\n".join(update["error"]))
         else:
-            changed = update.get("changed") or []
+            codes = {card["key"]: card["code"] or card["key"] for card in update["cards"]}
+            changed = [codes.get(key, key) for key in update.get("changed") or []]
             say(f"redrawn: {', '.join(changed)}" if changed else "saved: no card's drawing changed")
 
     preview = start_preview(deck, decks_dir, output_dir, host, port, dpi, on_reload=report)

@@ -129,6 +129,8 @@
       }
       list.append(item);
     }
+    document.getElementById("problems-link").textContent =
+      state.problems === null ? "problems" : "problems (" + (errors + warnings) + ")";
     document.getElementById("problems-summary").textContent =
       !state.deck ? "" : state.problems === null ? "checking…"
         : errors || warnings ? errors + " error(s), " + warnings + " warning(s)" : "no problems found";
