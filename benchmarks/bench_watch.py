@@ -132,8 +132,14 @@ def edit_latencies(browser, folder: Path, name: str, edits: int, dpi: int) -> di
                 arg=before, timeout=60000, polling="raf")
             look.append(max(s["at"] for s in page.evaluate("window.deckgenSwaps")[since:]) - saved)
             checked(preview, problems)
+        deck = load_deck(path)
+        look_floor = []
+        for _ in range(3):
+            start = time.perf_counter()
+            card_pngs(deck, [*deck.cards, None], dpi)
+            look_floor.append((time.perf_counter() - start) * 1000)
         return {"deck": name, "cards": deck.total, "distinct": len(deck.cards), "edit": latencies,
-                "floor": floor, "look": look}
+                "floor": floor, "look": look, "look_floor": look_floor}
     finally:
         context.close()
         preview.stop()
@@ -202,13 +208,14 @@ def main() -> None:
         print(f"pictures at {args.dpi} dpi; times are save -> picture loaded in Chromium")
         for name in DECKS:
             result = edit_latencies(browser, folder, name, args.edits, args.dpi)
-            edit, floor, look = (statistics.median(result[k]) for k in ("edit", "floor", "look"))
+            edit, floor, look, look_floor = (statistics.median(result[k])
+                                             for k in ("edit", "floor", "look", "look_floor"))
             print(f"{name} ({result['cards']} cards, {result['distinct']} distinct): one card's text: median "
                   f"{edit:.0f} ms over {len(result['edit'])} saves (min {min(result['edit']):.0f}, max "
                   f"{max(result['edit']):.0f}; target 300); drawing that card alone {floor:.0f} ms, "
                   f"ratio {edit / floor:.1f}")
             print(f"{name}: a kind colour (every card redrawn): median {look:.0f} ms over {len(result['look'])} saves "
-                  f"(target 2000)")
+                  f"(target 2000); drawing every card alone {look_floor:.0f} ms, ratio {look / look_floor:.1f}")
         loads = first_loads(browser, folder, args.loads, args.dpi)
         print(f"wizard-hearts ({loads['cards']} cards): first page load median {statistics.median(loads['loads']) * 1000:.0f} ms "
               f"over {len(loads['loads'])} fresh contexts (target 3000); server start-up (load + draw every card) "

@@ -4,6 +4,7 @@ inputs, a broken save keeps the last good pictures, the server keeps to its fold
 from __future__ import annotations
 
 import http.client
+import io
 import os
 import re
 import shutil
@@ -280,8 +281,48 @@ def test_saving_an_art_image_redraws_its_card(tmp_path):
     updates = []
     running = start_preview(path, output_dir=tmp_path / "out", dpi=30, on_reload=updates.append)
     try:
-        Image.new("RGB", (40, 30), "#993366").save(folder / "art" / "quaffle.png")
+        session = running.session
+        first = next(card.hash for card in session.cards if card.key == "face:quaffle")
+        before = Image.open(io.BytesIO(session.image(first, 30)))
+        # A new picture of another shape and colour: the card shows it, not a cached size or image.
+        Image.new("RGB", (30, 60), "#993366").save(folder / "art" / "quaffle.png")
         wait_for(lambda: updates)
+        assert updates[-1]["changed"] == ["face:quaffle"]
+        second = next(card.hash for card in session.cards if card.key == "face:quaffle")
+        after = Image.open(io.BytesIO(session.image(second, 30)))
+        fresh = Image.open(io.BytesIO(card_pngs(load_deck(path), [load_deck(path).card("QUAFFLE")], 30)[0]))
+        assert after.tobytes() == fresh.tobytes() != before.tobytes()
+
+        # Art that is missing keeps the last good pictures and names the file, like the build;
+        # putting the picture there mends it.
+        edit(path, 'art = "art/quaffle.png"', 'art = "art/snitch.png"')
+        wait_for(lambda: updates[-1]["type"] == "error")
+        assert "art/snitch.png does not exist" in updates[-1]["error"][0]
+        assert next(card.hash for card in session.cards if card.key == "face:quaffle") == second
+        Image.new("RGB", (40, 30), "#c9a227").save(folder / "art" / "snitch.png")
+        wait_for(lambda: updates[-1]["type"] == "cards")
         assert updates[-1]["changed"] == ["face:quaffle"]
     finally:
         running.stop()
+
+
+def test_a_card_that_cannot_be_drawn_shows_an_error_and_the_watch_goes_on(qv2, tmp_path, monkeypatch):
+    from generator.preview import session as session_module
+
+    session = PreviewSession(qv2, tmp_path / "out", dpi=30)
+    session.reload(check=False)
+    monkeypatch.setattr(session_module, "card_pngs", lambda *args: 1 / 0)
+    edit(qv2, 'text = "Gain 3 dominance."', 'text = "Gain 3 dominance at once."')
+    update = session.reload(check=False)
+    assert update["type"] == "error" and "cannot draw the cards" in update["error"][0]
+    monkeypatch.undo()
+    assert session.reload(check=False)["changed"] == ["face:sweeping-play"]
+
+
+def test_check_plays_games_only_when_asked(tmp_path):
+    quiet = PreviewSession(DECKS / "wizard.toml", tmp_path / "out", dpi=30)
+    quiet.reload()
+    assert "playtest" not in quiet.checks or "no playtest" in quiet.checks
+    asked = PreviewSession(DECKS / "wizard.toml", tmp_path / "out", dpi=30, simulate=1)
+    asked.reload()
+    assert re.search(r"playtest of \d+ games", asked.checks), asked.checks

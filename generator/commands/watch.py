@@ -19,6 +19,9 @@ def register(app: typer.Typer) -> None:
         open_browser: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
         dpi: int = typer.Option(100, "--dpi", min=30, max=600,
                                 help="Resolution of the pictures on the page (the zoom shows 300 dpi)."),
+        simulate: int = typer.Option(0, "--simulate", min=0,
+                                     help="Games per setting in a playtest after each save (default 0: "
+                                          "no playtest, as it takes seconds)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
     ) -> None:
@@ -26,5 +29,5 @@ def register(app: typer.Typer) -> None:
         badges and the deck's problems; a saved change redraws just the cards it touches. Ctrl-C stops."""
         from ..preview.app import serve
 
-        serve(deck, decks_dir=decks_dir, output_dir=output, host=host, port=port, dpi=dpi,
+        serve(deck, decks_dir=decks_dir, output_dir=output, host=host, port=port, dpi=dpi, simulate=simulate,
               open_browser=open_browser, say=typer.echo)

@@ -11,6 +11,7 @@ Images are kept for the current hashes only, so memory stays flat however long t
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import re
 import threading
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
 from ..loader import check_deck
+from ..render.art import art_problems
 from ..render.images import card_pngs
 from ..render.raster import card_key
 from .hashing import card_hashes
@@ -28,6 +30,7 @@ from .hashing import card_hashes
 if TYPE_CHECKING:
     from ..model import Deck
 
+log = logging.getLogger(__name__)
 PRINT_DPI = 300  # the zoom shows a card at the build's print resolution
 ZOOMS_KEPT = 8  # print-resolution images kept for the zoom
 
@@ -60,10 +63,13 @@ class CardView:
 class PreviewSession:
     """The preview state of one deck file, safe to use from the server's and the watcher's threads."""
 
-    def __init__(self, deck_path: Path, output_dir: Path, dpi: int = 100, bleed_mm: float = 3.0):
+    def __init__(self, deck_path: Path, output_dir: Path, dpi: int = 100, bleed_mm: float = 3.0,
+                 simulate: int = 0):
         self.deck_path = Path(deck_path)
         self.output_dir = Path(output_dir)
         self.dpi, self.bleed_mm = dpi, bleed_mm
+        self.simulate = simulate  # games per setting in each check's playtest; 0: none
+        self.checks = ""  # what the last check covered, for the page
         self.deck: "Deck | None" = None
         self.cards: list[CardView] = []
         self.problems: list[dict] | None = None  # None until the first check has run
@@ -73,6 +79,7 @@ class PreviewSession:
         self._zooms: OrderedDict[str, bytes] = OrderedDict()  # hash -> PNG at PRINT_DPI
         self._lock = threading.RLock()
         self._listeners: list[queue.Queue] = []
+        self._art: set[Path] = set()  # the art files the latest readable save names
 
     # -- watching ------------------------------------------------------------------------------
 
@@ -82,22 +89,28 @@ class PreviewSession:
 
     def watched_files(self) -> set[Path]:
         """The files whose save redraws cards: the deck file and every art file it names."""
-        files = {self.deck_path.resolve()}
-        if self.deck is not None:
-            files |= {card.art.resolve() for card in self.deck.cards if card.art is not None}
-        return files
+        return {self.deck_path.resolve()} | self._art
 
     def reload(self, check: bool = True) -> dict:
         """Load the deck anew and publish what changed; return the published update."""
         with self._lock:
             try:
                 deck, problems = check_deck(self.deck_path)
+                if deck is not None:  # watch the art it names, even art that is not there yet
+                    self._art = {card.art.resolve() for card in deck.cards if card.art is not None}
                 errors = [p for p in problems if p.severity == "error"]
                 if errors or deck is None:
                     raise InvalidDeck(errors)
+                # Art that cannot be read cannot be drawn: like the build, refuse it, listing each.
+                unreadable = art_problems(deck)
+                if unreadable:
+                    raise InvalidDeck(unreadable)
+                update = self._redraw(deck)
             except DeckgenError as error:
                 return self._publish_error(error)
-            update = self._redraw(deck)
+            except Exception as error:  # a drawing failure must not end the watch: show it, keep watching
+                log.exception("drawing %s failed", self.deck_path)
+                return self._publish_error(DeckgenError(f"cannot draw the cards of {self.deck_path}: {error}"))
         if check:
             self.check()
         return update
@@ -135,7 +148,8 @@ class PreviewSession:
         return update
 
     def check(self) -> dict | None:
-        """Check the current deck as `deckgen validate --simulate 0` does; publish problems and badges.
+        """Check the current deck as `deckgen validate --simulate N` does (N = `simulate`, 0 by
+        default: no playtest); publish problems and badges.
 
         Runs without holding the lock, so pictures are served while the deck is checked."""
         from ..validate import validate_deck
@@ -143,7 +157,7 @@ class PreviewSession:
         deck = self.deck
         if deck is None:
             return None
-        report = validate_deck(self.deck_path, simulate=0)
+        report = validate_deck(self.deck_path, simulate=self.simulate, workers=1)
         with self._lock:
             if report.deck is None or report.deck != self.deck:
                 return None  # the file changed again meanwhile: the next check covers it
@@ -159,6 +173,9 @@ class PreviewSession:
             for card in self.cards:
                 card.badges = badges.get(card.key, [])
             self.problems = problems
+            played = sum(run.tally.games for run in report.playtest.runs) if report.playtest else 0
+            self.checks = (f"format, composition, texts and art; playtest of {played} games" if played
+                           else f"format, composition, texts and art ({report.note or 'no playtest'})")
             self.version += 1
             update = {"type": "problems", "version": self.version, **self.state()}
             self._publish(update)
@@ -175,7 +192,8 @@ class PreviewSession:
                             "bleed_mm": self.bleed_mm, "dpi": self.dpi, "print_dpi": PRINT_DPI}
             return {"deck": {"id": deck.id, "name": deck.name, "file": str(self.deck_path)} if deck else None,
                     "geometry": geometry, "cards": [asdict(card) for card in self.cards],
-                    "problems": self.problems, "error": self.error, "version": self.version}
+                    "problems": self.problems, "checks": self.checks, "error": self.error,
+                    "version": self.version}
 
     def image(self, digest: str, dpi: int) -> bytes | None:
         """A current card's PNG by content hash, at the preview dpi or (the zoom) print dpi."""

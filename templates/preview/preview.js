@@ -129,6 +129,7 @@
       }
       list.append(item);
     }
+    document.getElementById("checks").textContent = state.checks ? "checked: " + state.checks : "";
     document.getElementById("problems-link").textContent =
       state.problems === null ? "problems" : "problems (" + (errors + warnings) + ")";
     document.getElementById("problems-summary").textContent =
