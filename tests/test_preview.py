@@ -194,9 +194,11 @@ def test_old_pictures_are_gone_after_an_edit(preview, qv2):
     old = next(card.hash for card in preview.session.cards if card.key == "face:sweeping-play")
     edit(qv2, 'text = "Gain 3 dominance."', 'text = "Gain 3 dominance at once."')
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and old in {card.hash for card in preview.session.cards}:
+    while time.monotonic() < deadline and get(preview, f"/img/40/{old}.png")[0] == 200:
         time.sleep(0.05)
     assert get(preview, f"/img/40/{old}.png")[0] == 404
+    new = next(card.hash for card in preview.session.cards if card.key == "face:sweeping-play")
+    assert new != old and get(preview, f"/img/40/{new}.png")[0] == 200
 
 
 # -- the command -----------------------------------------------------------------------------

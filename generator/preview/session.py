@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 PRINT_DPI = 300  # the zoom shows a card at the build's print resolution
 ZOOMS_KEPT = 8  # print-resolution images kept for the zoom
+DRAWN_TOGETHER = 4  # pictures drawn per batch: the first reach the page while the rest are drawn
+DRAWING_WAIT_SECONDS = 60.0  # how long a request waits for its picture to be drawn
 
 # Lint badges: (badge, what in a problem's message or field marks it), first match wins.
 # A new lint check gets its badge by adding a row.
@@ -78,6 +80,9 @@ class PreviewSession:
         self._images: dict[str, bytes] = {}  # hash -> PNG at self.dpi
         self._zooms: OrderedDict[str, bytes] = OrderedDict()  # hash -> PNG at PRINT_DPI
         self._lock = threading.RLock()
+        self._drawn = threading.Condition(self._lock)  # signalled as pictures are drawn
+        self._pending: set[str] = set()  # hashes of published pictures still being drawn
+        self._reloading = threading.Lock()  # one reload at a time
         self._listeners: list[queue.Queue] = []
         self._art: set[Path] = set()  # the art files the latest readable save names
 
@@ -93,7 +98,7 @@ class PreviewSession:
 
     def reload(self, check: bool = True) -> dict:
         """Load the deck anew and publish what changed; return the published update."""
-        with self._lock:
+        with self._reloading:
             try:
                 deck, problems = check_deck(self.deck_path)
                 if deck is not None:  # watch the art it names, even art that is not there yet
@@ -116,35 +121,55 @@ class PreviewSession:
         return update
 
     def _publish_error(self, error: DeckgenError) -> dict:
-        self.error = _cli_lines(error)
-        self.version += 1
-        update = {"type": "error", "version": self.version, "error": self.error}
-        self._publish(update)
-        return update
+        with self._lock:
+            self.error = _cli_lines(error)
+            self.version += 1
+            update = {"type": "error", **self.state()}
+            self._publish(update)
+            return update
 
     def _redraw(self, deck: "Deck") -> dict:
+        """Publish the new cards at once, then draw the missing pictures a few at a time: the
+        page asks for them straight away, and each request is answered as soon as its picture
+        is drawn (`image` waits for it), so drawing and loading overlap."""
         hashes = card_hashes(deck)
         cards_by_key = {card_key(card): card for card in deck.cards}
-        missing = [key for key, digest in hashes.items() if digest not in self._images]
-        drawn = card_pngs(deck, [cards_by_key.get(key) for key in missing], self.dpi, self.bleed_mm)
-        for key, png in zip(missing, drawn):
-            self._images[hashes[key]] = png
-        current = set(hashes.values())
-        for stale in [digest for digest in self._images if digest not in current]:
-            del self._images[stale]
-        badges = {card.key: card.badges for card in self.cards}
-        old = {card.key: card.hash for card in self.cards}
-        self.cards = [CardView(key, "face", card.id, card.name, card.code, card.count, hashes[key],
-                               badges.get(key, []))
-                      for key, card in cards_by_key.items()]
-        self.cards.append(CardView("back", "back", "back", deck.back.title or "Card back", "", 1, hashes["back"],
-                                   badges.get("back", [])))
-        self.deck = deck
-        self.error = []
-        self.version += 1
-        changed = [key for key, digest in hashes.items() if old.get(key) not in (None, digest)]
-        update = {"type": "cards", "version": self.version, "changed": changed, **self.state()}
-        self._publish(update)
+        with self._lock:
+            missing = [key for key, digest in hashes.items() if digest not in self._images]
+            before = (self.cards, self.deck)
+            badges = {card.key: card.badges for card in self.cards}
+            old = {card.key: card.hash for card in self.cards}
+            self.cards = [CardView(key, "face", card.id, card.name, card.code, card.count, hashes[key],
+                                   badges.get(key, []))
+                          for key, card in cards_by_key.items()]
+            self.cards.append(CardView("back", "back", "back", deck.back.title or "Card back", "", 1,
+                                       hashes["back"], badges.get("back", [])))
+            self.deck = deck
+            self.error = []
+            self.version += 1
+            self._pending = {hashes[key] for key in missing}
+            changed = [key for key, digest in hashes.items() if old.get(key) not in (None, digest)]
+            update = {"type": "cards", "version": self.version, "changed": changed, **self.state()}
+            self._publish(update)
+        try:
+            for start in range(0, len(missing), DRAWN_TOGETHER):
+                chunk = missing[start:start + DRAWN_TOGETHER]
+                drawn = card_pngs(deck, [cards_by_key.get(key) for key in chunk], self.dpi, self.bleed_mm)
+                with self._lock:
+                    for key, png in zip(chunk, drawn):
+                        self._images[hashes[key]] = png
+                        self._pending.discard(hashes[key])
+                    self._drawn.notify_all()
+        except Exception:
+            with self._lock:  # back to the last good pictures; the caller shows the error
+                self.cards, self.deck = before
+                self._pending = set()
+                self._drawn.notify_all()
+            raise
+        with self._lock:
+            current = set(hashes.values())
+            for stale in [digest for digest in self._images if digest not in current]:
+                del self._images[stale]
         return update
 
     def check(self) -> dict | None:
@@ -199,6 +224,7 @@ class PreviewSession:
         """A current card's PNG by content hash, at the preview dpi or (the zoom) print dpi."""
         with self._lock:
             if dpi == self.dpi:
+                self._drawn.wait_for(lambda: digest not in self._pending, timeout=DRAWING_WAIT_SECONDS)
                 return self._images.get(digest)
             if dpi != PRINT_DPI or self.deck is None:
                 return None

@@ -170,19 +170,14 @@
       return;
     }
     if (update.version <= state.version) return;
-    if (update.type === "error") {
-      state.error = update.error; state.version = update.version;
-      renderError();
-      return;
-    }
     const changed = update.changed || [];
     delete update.type; delete update.changed;
     state = update;
-    render(changed);
+    if (state.geometry) render(changed); else renderError();
   }
 
   function refresh() {
-    fetch("/state", {cache: "no-store"}).then((r) => r.json()).then((fresh) => { state = fresh; render([]); });
+    fetch("/state", {cache: "no-store"}).then((r) => r.json()).then((fresh) => { state = fresh; if (state.geometry) render([]); else renderError(); });
   }
 
   function connect() {
