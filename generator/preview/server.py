@@ -21,6 +21,7 @@ import json
 import mimetypes
 import queue
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -65,8 +66,6 @@ class PreviewServer(ThreadingHTTPServer):
 
     def handle_error(self, request, client_address) -> None:
         """A browser that closes a tab mid-answer is no error; anything else is printed as usual."""
-        import sys
-
         if not isinstance(sys.exc_info()[1], ConnectionError):
             super().handle_error(request, client_address)
 
