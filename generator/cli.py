@@ -53,6 +53,8 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.export",
     "generator.commands.rulebook",
     "generator.commands.printer",
+    "generator.commands.watch",
+    "generator.commands.new",
 ]
 
 

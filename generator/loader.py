@@ -37,8 +37,14 @@ DECKS_DIR = Path("decks")
 
 
 def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
-    """A deck id from the decks folder, or a path to a .toml file."""
+    """A deck id from the decks folder, a path to a .toml file, or a deck folder holding
+    `<folder name>.toml` or a single .toml file (what `deckgen new` writes)."""
     path = Path(ref)
+    if path.is_dir():
+        inside = deck_paths(path)
+        named = path / f"{path.name}.toml"
+        if named.is_file() or len(inside) == 1:
+            return named if named.is_file() else inside[0]
     if path.suffix == ".toml" or path.exists():
         return path
     candidate = decks_dir / f"{ref}.toml"

@@ -38,8 +38,14 @@ def _unreadable(path: Path) -> str:
     return ""
 
 
-@lru_cache(maxsize=256)
 def _image_size(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return _image_size_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=256)
+def _image_size_of(path: Path, mtime_ns: int, size: int) -> tuple[int, int]:
+    """Cached by the file's time and size too: a picture saved anew (the live preview) is read anew."""
     from PIL import Image
 
     with Image.open(path) as image:

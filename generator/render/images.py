@@ -18,7 +18,7 @@ from ..errors import DeckgenError, OptionError
 from ..output import write_bytes
 from .check import require_printable
 from .png import encode_png
-from .raster import face_pages, rasterise
+from .raster import draw_pages, drawn_bleed_mm, face_pages, rasterise
 from .service_specs import image_service
 from .sizes import card_size_mm, check_length
 
@@ -55,6 +55,19 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
 def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
     """One card's face (None: the back) as an RGB image at the deck's card size."""
     return next(render_cards(deck, [card], dpi, bleed_mm))
+
+
+def card_pngs(deck: "Deck", cards: Iterable["Card | None"], dpi: int, bleed_mm: float = 3.0) -> list[bytes]:
+    """PNG bytes of each card's face (None: the back) at `dpi` with `bleed_mm` around the trim,
+    pixel for pixel the build's images at the same dpi and bleed, drawing only these cards
+    (the live preview redraws the few that changed)."""
+    cards = list(cards)
+    if not cards:
+        return []
+    trim = card_size_mm(deck)
+    size = pixel_size(trim, bleed_mm, dpi)
+    faces = draw_pages(deck, trim, drawn_bleed_mm(bleed_mm, dpi), cards)
+    return [encode_png(rows, *size, dpi) for rows in rasterise(faces, cards, size, dpi, row_prefix=1)]
 
 
 def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm: float | None

@@ -69,12 +69,14 @@ def card_key(card: "Card | None") -> str:
     return "back" if card is None else f"face:{card.id}"
 
 
-def draw_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float) -> FacePages:
-    """Every distinct face, then the back, a page each, with `bleed_mm` around the trim."""
+def draw_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float,
+               cards: Iterable["Card | None"] | None = None) -> FacePages:
+    """Every distinct face, then the back (or only `cards`, None being the back), a page each,
+    with `bleed_mm` around the trim."""
     trim_w, trim_h, bleed = pt(trim_mm[0]), pt(trim_mm[1]), pt(bleed_mm)
     document = CardDocument(deck, trim_w, trim_h, bleed, (trim_w + 2 * bleed, trim_h + 2 * bleed))
     pages: dict[str, int] = {}
-    for card in [*deck.cards, None]:
+    for card in ([*deck.cards, None] if cards is None else cards):
         pages[card_key(card)] = len(pages)
         document.place(card, bleed, bleed)
         document.canvas.showPage()

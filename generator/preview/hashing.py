@@ -1,0 +1,99 @@
+"""Content hashes of card drawings: equal hashes, equal pictures.
+
+A card's hash covers everything its drawing reads: the card's own fields, the names and rule
+titles its text refers to, the deck-wide look (suits, ranks, kinds, back, card size, the deck's
+name in the text-card footer), the bytes of its art file, and deckgen's fonts and drawing code.
+`drawing_inputs` is the one place to add an input when drawing starts reading a new one (a
+layouts file, say).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+from .. import markup
+
+if TYPE_CHECKING:
+    from ..model import Card, Deck
+
+_RENDER_CODE = Path(__file__).resolve().parents[1] / "render"
+_FONTS = Path(__file__).resolve().parents[1] / "fonts"
+HASH_LENGTH = 20  # hex digits: enough to tell a deck's drawings apart, short in a URL
+
+
+@lru_cache(maxsize=1)
+def _code_and_fonts() -> bytes:
+    """deckgen's drawing code and fonts: a new version redraws everything."""
+    digest = hashlib.sha256()
+    for root in (_RENDER_CODE, _FONTS):
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".ttf"}:
+                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
+def deck_look(deck: "Deck") -> bytes:
+    """What every card's drawing reads from the deck as a whole."""
+    return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode()
+
+
+def _references(deck: "Deck", texts: Iterator[str]) -> list[str]:
+    """The words each `{card:..}`, `{suit:..}`, `{rule:..}` in the texts is drawn as."""
+    labels = []
+    for text in texts:
+        for block in markup.parse(text):
+            lines = [block.spans] if isinstance(block, markup.Paragraph) else list(block.items)
+            for spans in lines:
+                for span in spans:
+                    if isinstance(span, markup.Ref):
+                        try:
+                            labels.append(markup.ref_label(deck, span))
+                        except KeyError:
+                            labels.append(f"?{span.kind}:{span.target}")
+    return labels
+
+
+def _file_digest(path: Path | None) -> bytes:
+    """A digest of a file's bytes, read again only when its size or modification time changes."""
+    if path is None:
+        return b""
+    try:
+        stat = path.stat()
+    except OSError:
+        return b"(missing)"
+    return _digest_of(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _digest_of(path: Path, mtime_ns: int, size: int) -> bytes:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return b"(unreadable)"
+
+
+def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[bytes]:
+    """Every input of one card's drawing (None: the back), as bytes."""
+    yield _code_and_fonts()
+    yield look
+    if card is None:
+        return
+    yield repr(card).encode()
+    yield repr(_references(deck, iter((card.name, card.type_line, card.corner, card.text, card.flavor)))).encode()
+    yield _file_digest(card.art)
+
+
+def card_hashes(deck: "Deck") -> dict[str, str]:
+    """{card key: content hash} for every distinct face ("face:<id>") and the back ("back")."""
+    look = deck_look(deck)
+    hashes = {}
+    for key, card in [*((f"face:{card.id}", card) for card in deck.cards), ("back", None)]:
+        digest = hashlib.sha256()
+        for part in drawing_inputs(deck, card, look):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
+        hashes[key] = digest.hexdigest()[:HASH_LENGTH]
+    return hashes
