@@ -75,6 +75,8 @@ def _code_fingerprint() -> str:
 def _input_key(deck: Deck, step: str, code: str) -> str:
     digest = hashlib.sha256(f"{step}\0{code}\0".encode())
     digest.update(deck.source.read_bytes() if deck.source else b"")
+    for path in deck.inputs:
+        digest.update(path.read_bytes())
     for card in deck.cards:
         if card.art and card.art.exists():
             digest.update(card.art.read_bytes())

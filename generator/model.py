@@ -156,6 +156,7 @@ class Deck:
     quickref: tuple[QuickRef, ...]
     back: Back
     source: Path | None = None
+    inputs: tuple[Path, ...] = ()  # further files the deck reads: spreadsheets of [[card_sources]]
 
     @property
     def total(self) -> int:

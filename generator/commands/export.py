@@ -66,6 +66,19 @@ def register(app: typer.Typer) -> None:
         paths = export_tts(loaded, output / loaded.id, base_url=base_url)
         _report(loaded.id, paths, output, as_json)
 
+    @export.command("cards")
+    def cards(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+              fmt: str = typer.Option("csv", "--format", help="csv or xlsx."),
+              as_json: bool = JsonFlag) -> None:
+        """The deck's cards as a spreadsheet, output/<deck>/<deck>-cards.csv or .xlsx, that
+        [[card_sources]] reads back."""
+        from ..export.cards import export_cards
+        from ..loader import load_deck
+
+        loaded = load_deck(deck, decks_dir)
+        paths = [export_cards(loaded, output / loaded.id, fmt)]
+        _report(loaded.id, paths, output, as_json)
+
     @export.command("mush")
     def mush(
         deck: str = DeckArg,

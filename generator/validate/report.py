@@ -46,11 +46,8 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
 
 def problem_line(problem: Problem) -> str:
     """`file:line: severity: field: message`, the way compilers write it, without the hint."""
-    where = str(problem.file) if problem.file else "<input>"
-    if problem.line:
-        where += f":{problem.line}"
     field = f"{problem.field}: " if problem.field else ""
-    return f"{where}: {problem.severity}: {field}{problem.message}"
+    return f"{problem.location}: {problem.severity}: {field}{problem.message}"
 
 
 def _percent(value: float | None) -> str:
