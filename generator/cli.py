@@ -46,6 +46,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.games",
     "generator.commands.export",
     "generator.commands.rulebook",
+    "generator.commands.diff",
 ]
 
 
