@@ -48,6 +48,8 @@ class DeckResult:
     error: str = ""
     # Seconds each built step took: {"step": {"cpu": ..., "wall": ...}} (CPU of this process's threads).
     seconds: dict[str, dict[str, float]] = field(default_factory=dict)
+    folder: Path | None = None  # where the outputs went: output/<deck>/, or output/<deck>/<lang>/
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -84,24 +86,31 @@ def _input_key(deck: Deck, step: str, code: str) -> str:
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
-               code: str | None = None) -> DeckResult:
-    """Build one deck's outputs into output_dir/<deck id>/, all or nothing."""
+               code: str | None = None, lang: str | None = None) -> DeckResult:
+    """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
+    output_dir/<deck id>/<lang>/), all or nothing."""
+    from .translate import deck_in, output_folder
+
     steps = STEPS if steps is None else steps
     code = code or _code_fingerprint()
     try:
-        deck = load_deck(deck_path)
+        deck, untranslated = deck_in(load_deck(deck_path), lang)
     except DeckgenError as error:
-        return DeckResult(deck_path.stem, problems=list(getattr(error, "problems", [])) or
+        return DeckResult(deck_path.stem + (f" [{lang}]" if lang else ""),
+                          problems=list(getattr(error, "problems", [])) or
                           [getattr(error, "problem", Problem(str(error), file=deck_path))],
                           error=str(error))
-    result = DeckResult(deck.id)
-    final = output_dir / deck.id
+    final = output_folder(output_dir, deck)
+    result = DeckResult(deck.id + (f" [{lang}]" if lang else ""), folder=final)
+    if untranslated:
+        result.note = (f" ({len(untranslated)} texts not translated; `deckgen validate {deck_path} --lang {lang}` "
+                       "lists them)")
     manifest_path = final / MANIFEST
     try:
         manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     except (OSError, json.JSONDecodeError):
         manifest = {}
-    staging = output_dir / ".staging" / deck.id
+    staging = output_dir / ".staging" / (f"{deck.id}.{lang}" if lang else deck.id)
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     new_manifest: dict = {}
@@ -157,17 +166,25 @@ def _remove_empty(folder: Path) -> None:
         pass
 
 
-def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> list[DeckResult]:
-    """Build every deck, several at once (one process per deck, up to `jobs`, default: all cores)."""
-    paths = deck_paths(decks_dir)
-    if not paths:
+def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None,
+              lang: str | None = None) -> list[DeckResult]:
+    """Build every deck, several at once (one process per deck, up to `jobs`, default: all cores);
+    with `lang`, each deck's translation into that language ('all': the deck and every translation)."""
+    from .translate import build_languages
+
+    decks = deck_paths(decks_dir)
+    if not decks:
         raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
+    tasks = [(path, code) for path in decks for code in build_languages(path, lang)]
+    if not tasks:
+        raise DeckgenError(f"--lang {lang}: no deck in {decks_dir}/ has that translation")
+    paths, langs = [path for path, _ in tasks], [code for _, code in tasks]
     code = _code_fingerprint()
     jobs = min(len(paths), jobs or os.cpu_count() or 1)
     if jobs == 1:
-        return [build_deck(path, output_dir, code=code) for path in paths]
+        return [build_deck(path, output_dir, code=code, lang=lang) for path, lang in tasks]
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                             [code] * len(paths)))
+                             [code] * len(paths), langs))

@@ -39,6 +39,8 @@ DecksDir = typer.Option(Path("decks"), "--decks-dir", help="Folder holding the d
 OutputDir = typer.Option(Path("output"), "--output", "-o", help="Folder the outputs go to.")
 JsonFlag = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path to a .toml file.")
+LangOption = typer.Option(None, "--lang", metavar="LANG",
+                          help="A translation (e.g. de), or 'all' for the deck and every translation.")
 
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [
@@ -107,6 +109,7 @@ def validate(
     bot: str = typer.Option("heuristic", "--bot", help="Bots for every seat: heuristic or random."),
     html: bool = typer.Option(False, "--report", help="Also write output/<deck>/validation.html (and .json)."),
     output: Path = OutputDir,
+    lang: Optional[str] = LangOption,
 ) -> None:
     """Check decks and list every problem: format, composition for the deck's engine, card and
     rule texts, and simulated playtests (dead ends, balance). Exit 0 clean, 1 problems, 2 unreadable."""
@@ -116,6 +119,10 @@ def validate(
     with progress_bar() as progress:
         report = validate_decks(decks or [], decks_dir, simulate=simulate, seed=seed, workers=workers,
                                 sweeps=sweep or [], bot=bot, progress=progress)
+    if lang is not None:
+        from .translate import add_translation_problems
+
+        add_translation_problems(report, lang)
     if as_json:
         _print_json(report.as_dict())
     else:
@@ -139,11 +146,13 @@ def schema() -> None:
 @app.command()
 def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag,
           jobs: int = typer.Option(0, "--jobs", "-j", min=0,
-                                   help="Decks built at once; 0 means one per core.")) -> None:
-    """Build every deck in the decks folder into the output folder."""
+                                   help="Decks built at once; 0 means one per core."),
+          lang: Optional[str] = LangOption) -> None:
+    """Build every deck in the decks folder into the output folder (translations with --lang,
+    into OUTPUT/<deck>/<lang>/)."""
     from .build import build_all
 
-    results = build_all(decks_dir, output, jobs=jobs or None)
+    results = build_all(decks_dir, output, jobs=jobs or None, lang=lang)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error, "seconds": r.seconds} for r in results])
@@ -153,7 +162,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
         if result.ok:
             reused = f", reused {', '.join(result.reused)}" if result.reused else ""
             typer.echo(f"{result.deck_id}: built {', '.join(result.built) or 'nothing'}{reused} "
-                       f"-> {output / result.deck_id}/")
+                       f"-> {result.folder}/{result.note}")
         else:
             typer.echo(f"{result.deck_id}: FAILED, previous outputs kept\n{result.error}", err=True)
     if not all(r.ok for r in results):

@@ -157,6 +157,7 @@ class Deck:
     back: Back
     source: Path | None = None
     inputs: tuple[Path, ...] = ()  # further files the deck reads: spreadsheets of [[card_sources]]
+    lang: str = ""  # the language of a translated deck (generator.translate); "" for the deck's own
 
     @property
     def total(self) -> int:

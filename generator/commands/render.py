@@ -11,6 +11,8 @@ import typer
 
 def register(app: typer.Typer) -> None:
     from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir, _print_json
+    from ..translate import output_folder
+    from .languages import in_languages, lang_option
 
     @app.command("print")
     def print_command(
@@ -32,34 +34,35 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = lang_option(),
     ) -> None:
         """Write a print-ready PDF to OUTPUT/<deck>/: <deck>-print-<paper>.pdf, or <deck>-cards.pdf
         with --one-per-page."""
         from ..loader import load_deck
         from ..render import sheets
 
-        loaded = load_deck(deck, decks_dir)
-        folder = output / loaded.id
-        if one_per_page:
-            path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
-            summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
-        else:
-            path = sheets.write_sheets(loaded, folder, paper=paper, card_size=card_size,
-                                       bleed_mm=bleed, gap_mm=gap, duplex=duplex, calibration=calibration)
-            layout = sheets.sheet_layout(paper, sheets.card_size_mm(loaded, card_size), bleed, gap)
-            sheet_count = -(-loaded.total // layout.per_page)
-            summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": layout.per_page,
-                       "columns": layout.columns, "rows": layout.rows, "sheets": sheet_count}
-        if as_json:
-            _print_json(summary)
-        elif one_per_page:
-            typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
-        else:
-            typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
-                       f"{layout.columns}×{layout.rows} per sheet")
-            flip = {"long-edge": "double-sided, flip on long edge", "short-edge": "double-sided, flip on short "
-                    "edge", "none": "single-sided (faces only)"}.get(duplex, duplex)
-            typer.echo(f"print at actual size (100 %, no fit-to-page), {flip}")
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            if one_per_page:
+                path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
+                summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
+            else:
+                path = sheets.write_sheets(loaded, folder, paper=paper, card_size=card_size,
+                                           bleed_mm=bleed, gap_mm=gap, duplex=duplex, calibration=calibration)
+                layout = sheets.sheet_layout(paper, sheets.card_size_mm(loaded, card_size), bleed, gap)
+                sheet_count = -(-loaded.total // layout.per_page)
+                summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": layout.per_page,
+                           "columns": layout.columns, "rows": layout.rows, "sheets": sheet_count}
+            if as_json:
+                _print_json(summary)
+            elif one_per_page:
+                typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
+            else:
+                typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
+                           f"{layout.columns}×{layout.rows} per sheet")
+                flip = {"long-edge": "double-sided, flip on long edge", "short-edge": "double-sided, flip on short "
+                        "edge", "none": "single-sided (faces only)"}.get(duplex, duplex)
+                typer.echo(f"print at actual size (100 %, no fit-to-page), {flip}")
 
     @app.command("images")
     def images_command(
@@ -73,6 +76,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = lang_option(),
     ) -> None:
         """Write one PNG per distinct card face plus back.png to OUTPUT/<deck>/images/."""
         from PIL import Image
@@ -80,13 +84,13 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
         from ..render import images
 
-        loaded = load_deck(deck, decks_dir)
-        paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile)
-        with Image.open(paths[-1]) as first:
-            size = first.size
-        if as_json:
-            _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
-                         "width_px": size[0], "height_px": size[1]})
-        else:
-            typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
-                       f"{size[0]}×{size[1]} px")
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            paths = images.write_images(loaded, output_folder(output, loaded), dpi, bleed, profile)
+            with Image.open(paths[-1]) as first:
+                size = first.size
+            if as_json:
+                _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
+                             "width_px": size[0], "height_px": size[1]})
+            else:
+                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
+                           f"{size[0]}×{size[1]} px")
