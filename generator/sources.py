@@ -171,8 +171,9 @@ def _read_xlsx(path: Path, sheet: str | None, where: str) -> tuple[str, list[lis
     from openpyxl import load_workbook
 
     try:
-        # data_only: a formula cell reads as the value the spreadsheet app saved with it.
-        book = load_workbook(path, data_only=True)
+        # Streaming (read-only) and data_only: a formula cell reads as the value the
+        # spreadsheet app saved with it.
+        book = load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
         raise _SourceError(f"{where}.file", f"{path.name} is not a readable .xlsx workbook ({error})",
                            "save it from your spreadsheet app as Excel Workbook (.xlsx)") from None
@@ -185,17 +186,29 @@ def _read_xlsx(path: Path, sheet: str | None, where: str) -> tuple[str, list[lis
             raise _SourceError(f"{where}.sheet", f"no sheet {sheet!r} in {path.name}; "
                                                  f"found: {', '.join(book.sheetnames)}")
         rows = [list(values) for values in worksheet.iter_rows(values_only=True)]
-        _mark_unsaved_formulas(path, worksheet.title, rows)
-        # A merged range shows its value across every cell it covers, so read it that way.
-        for merged in worksheet.merged_cells.ranges:
-            value = rows[merged.min_row - 1][merged.min_col - 1]
-            for row in range(merged.min_row - 1, min(merged.max_row, len(rows))):
-                for column in range(merged.min_col - 1, merged.max_col):
-                    if column < len(rows[row]):
-                        rows[row][column] = value
-        return worksheet.title, rows
+        title = worksheet.title
+        with zipfile.ZipFile(path) as archive:  # what streaming does not read: merges, formulas
+            xml = archive.read(worksheet._worksheet_path)
     finally:
         book.close()
+    _fill_merged(rows, xml)
+    if re.search(rb"<(?:\w+:)?f[\s>/]", xml):
+        _mark_unsaved_formulas(path, title, rows)
+    return title, rows
+
+
+def _fill_merged(rows: list[list[Any]], xml: bytes) -> None:
+    """A merged range shows its value across every cell it covers, so read it that way."""
+    from openpyxl.utils.cell import range_boundaries
+
+    for ref in re.findall(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"', xml):
+        min_col, min_row, max_col, max_row = range_boundaries(ref.decode())
+        if min_row > len(rows):
+            continue
+        value = rows[min_row - 1][min_col - 1] if min_col <= len(rows[min_row - 1]) else None
+        for row in range(min_row - 1, min(max_row, len(rows))):
+            for column in range(min_col - 1, min(max_col, len(rows[row]))):
+                rows[row][column] = value
 
 
 class UnsavedFormula:
@@ -208,7 +221,7 @@ class UnsavedFormula:
 def _mark_unsaved_formulas(path: Path, title: str, rows: list[list[Any]]) -> None:
     from openpyxl import load_workbook
 
-    book = load_workbook(path, read_only=True)  # streams: cheap next to the full read
+    book = load_workbook(path, read_only=True)  # a second streaming pass, for sheets with formulas
     try:
         for row_index, values in enumerate(book[title].iter_rows(values_only=True)):
             for column, value in enumerate(values):
