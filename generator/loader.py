@@ -352,7 +352,7 @@ class _Builder:
                                f"duplicate card {attribute} {value!r} (also used by {seen[key]})",
                                hint=f"card {attribute}s must be unique (codes ignore case)")
                 else:
-                    seen[key] = f"{where} {card.name!r}"
+                    seen[key] = f"{self.sheets.place(where) or where} {card.name!r}"
 
     def _art(self, art: str | None, field: str) -> Path | None:
         if art is None:

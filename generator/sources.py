@@ -59,6 +59,14 @@ class SheetCards:
     first_index: int = 0  # index of the first sheet card among the deck's [[cards]]
     rows: list[_Row] = field(default_factory=list)
 
+    def place(self, field_path: str) -> str | None:
+        """`cards.xlsx:Actions row 14` for a card read from a row, else None."""
+        match = re.match(r"cards\[(\d+)\]", field_path)
+        if not match or int(match.group(1)) < self.first_index:
+            return None
+        row = self.rows[int(match.group(1)) - self.first_index]
+        return f"{row.file.name}:{row.sheet + ' ' if row.sheet else ''}row {row.row}"
+
     def problem(self, field_path: str, message: str, hint: str = "",
                 severity: str = "error") -> Problem | None:
         """The loader's problem at `cards[N].FIELD`, placed at its cell when card N is a row."""
