@@ -47,6 +47,7 @@ class _Row:
     sheet: str | None
     row: int
     cells: dict[str, Cell]  # card field (or props.X) -> the cell it came from
+    columns: dict[str, int] = field(default_factory=dict)  # field -> column, empty cells included
 
 
 @dataclass
@@ -80,7 +81,9 @@ class SheetCards:
 
 def _row_problem(row: _Row, name: str, message: str, hint: str = "", severity: str = "error") -> Problem:
     cell = row.cells.get(name)
-    if cell is None:  # a default filled it, or no single cell: point at the row
+    if cell is None and name in row.columns:  # an empty cell
+        cell = Cell(row.file, row.sheet, row.columns[name], row.row)
+    if cell is None:  # a default filled it, or the sheet has no such column: point at the row
         ref = f"{row.sheet} row {row.row}" if row.sheet else f"row {row.row}"
         return Problem(f"{name + ': ' if name else ''}{message}", file=row.file, cell=ref,
                        hint=hint, severity=severity)
@@ -133,8 +136,10 @@ def _read_table(path: Path, source: dict, where: str) -> tuple[str | None, list[
     if suffix not in (".xlsx", ".csv", ".tsv", ".txt"):
         raise _SourceError(f"{where}.file", f"unknown spreadsheet type {path.suffix or '(none)'!r}; "
                                             "allowed: .csv, .tsv, .txt (CSV) or .xlsx")
-    if not path.is_file():
+    if not path.exists():
         raise _SourceError(f"{where}.file", f"spreadsheet {str(path)!r} not found")
+    if not path.is_file():
+        raise _SourceError(f"{where}.file", f"{str(path)!r} is a folder, not a spreadsheet file")
     if suffix == ".xlsx":
         if "delimiter" in source:
             raise _SourceError(f"{where}.delimiter", "a delimiter applies to CSV files only")
@@ -271,7 +276,7 @@ def _rows_to_cards(result: SheetCards, index: int, path: Path, sheet: str | None
         number = row_index + 1
         if all(_blank(values[c]) for c in columns.values() if c < len(values)):
             continue  # a blank row: spacing between groups of cards
-        row = _Row(index, path, sheet, number, {})
+        row = _Row(index, path, sheet, number, {}, columns)
         card: dict[str, Any] = {}
         props: dict[str, Any] = dict(default_props)
         bad = False

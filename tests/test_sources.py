@@ -169,7 +169,7 @@ def test_every_row_error_names_sheet_row_and_column_at_once(tmp_path, run_cli):
     assert f"{path}:Actions!D15: error: count: expected a whole number, found 'lots'" in err
     assert f"{path}:Actions!B16: error: code: duplicate card code 'C2' (also used by cards.xlsx:Actions row 2 " \
            "'Card 2')" in err
-    assert f"{path}:Actions row 17: error: name: required field is missing" in err
+    assert f"{path}:Actions!A17: error: name: required field is missing" in err
     assert f"{path}:Actions!E18: error: text: unknown card 'Nothing'" in err
     assert f"{path}:Actions!B19: error: code: 'A B' does not match" in err
     assert "6 problem(s) found" in err
