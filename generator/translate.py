@@ -130,9 +130,12 @@ def translated(deck: Deck, lang: str, check_fit: bool = True) -> Translation:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, OSError) as error:
-        raise UnreadableInput(Problem(f"cannot read translation: {error}", file=path)) from None
+        raise UnreadableInput(Problem(f"cannot read translation: {error}", file=path,
+                                      hint="save the file as UTF-8")) from None
     except tomllib.TOMLDecodeError as error:
-        raise UnreadableInput(Problem(f"not valid TOML: {error}", file=path)) from None
+        found = re.search(r"\s*\(at line (\d+), column \d+\)", str(error))
+        raise UnreadableInput(Problem(f"not valid TOML: {str(error).replace(found.group(0), '') if found else error}",
+                                      file=path, line=int(found.group(1)) if found else None)) from None
     builder = _Overlay(deck, lang, path, data)
     result = Translation(lang, builder.build(), path, builder.problems)
     if check_fit and not result.errors:

@@ -172,3 +172,13 @@ def test_export_in_german_goes_to_its_own_folder(run_cli, tmp_path):
     sheet = tmp_path / "wizard" / "de" / "wizard-cards.csv"
     text = sheet.read_text(encoding="utf-8-sig")
     assert "Herz-Dame" in text and "Jederzeit spielbar" in text
+
+
+def test_an_unreadable_overlay_is_exit_2_with_its_line(decks, tmp_path, run_cli):
+    overlay = decks / "translations" / "wizard.de.toml"
+    overlay.write_text('[translation]\nlang = "de"\n[deck\n', encoding="utf-8")
+    result = run_cli("print", decks / "wizard.toml", "--lang", "de", "-o", tmp_path / "out")
+    assert result.exit_code == 2
+    assert f"{overlay}:3: error: not valid TOML" in result.stderr and "Traceback" not in result.stderr
+    overlay.write_bytes(b"\xff\xfe")
+    assert "save the file as UTF-8" in run_cli("print", decks / "wizard.toml", "--lang", "de").stderr
