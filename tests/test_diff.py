@@ -8,7 +8,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
 from tests.browser import external_requests
