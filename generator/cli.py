@@ -40,7 +40,8 @@ OutputDir = typer.Option(Path("output"), "--output", "-o", help="Folder the outp
 JsonFlag = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path to a .toml file.")
 LangOption = typer.Option(None, "--lang", metavar="LANG",
-                          help="A translation (e.g. de), or 'all' for the deck and every translation.")
+                          help="A translation of the deck (its code, e.g. de: translations/<deck>.de.toml), "
+                               "or 'all' for the deck and every translation; outputs go to OUTPUT/<deck>/<lang>/.")
 
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [

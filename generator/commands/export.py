@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
+from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
 from ..translate import output_folder
-from .languages import in_languages, lang_option
+from .languages import in_languages
 
 
 
@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
                  "where URL is the address of the plugin folder's contents."),
         encoding: str = typer.Option("cp1252", "--encoding", help="Text encoding: cp1252 or utf-8."),
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """A LackeyCCG plugin folder and its zip, in output/<deck>/lackey/."""
         from ..export.lackey import export_lackey
@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
                 None, "--base-url", metavar="URL",
                 help="http(s) address the sheet images will be hosted at, so the saved object can be "
                      "shared. Default: file:/// URLs of the written sheets (this computer only)."),
-            as_json: bool = JsonFlag, lang: Optional[str] = lang_option()) -> None:
+            as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
         """Tabletop Simulator deck sheets and saved object, in output/<deck>/tts/."""
         from ..export.tts import export_tts
         from ..loader import load_deck
@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
     @export.command("cards")
     def cards(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
               fmt: str = typer.Option("csv", "--format", help="csv or xlsx."),
-              as_json: bool = JsonFlag, lang: Optional[str] = lang_option()) -> None:
+              as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
         """The deck's cards as a spreadsheet, output/<deck>/<deck>-cards.csv or .xlsx, that
         [[card_sources]] reads back."""
         from ..export.cards import export_cards
@@ -92,7 +92,7 @@ def register(app: typer.Typer) -> None:
             None, "--style", help="'softcode' (a deck object with +draw, +hand...) or 'dvorak' (loadcard "
                                   "commands for the Dvorak Engine). Default: dvorak for decks with Thing and Action kinds."),
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""
         from ..export import export_mush

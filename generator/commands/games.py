@@ -9,9 +9,9 @@ from typing import List, Optional
 
 import typer
 
-from ..cli import DeckArg, DecksDir, JsonFlag, _print_json
+from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, _print_json
 from ..errors import DeckgenError, OptionError
-from .languages import in_languages, lang_option
+from .languages import in_languages
 
 VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
 
@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
         log: Path = typer.Argument(..., help="The game log (TOML; see docs/game-logs.md)."),
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Replay a game log and rule on it: each round's bids, tricks and scores, the final
         standings, or the first rule broken (where, which rule, what was legal).
@@ -78,7 +78,7 @@ def register(app: typer.Typer) -> None:
         variant: Optional[List[str]] = VariantOption,
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Settle one question at the table without a log, citing the rule.
 

@@ -8,14 +8,6 @@ import typer
 
 from ..model import Deck
 
-LANG_HELP = ("A translation of the deck (its code, e.g. de: translations/<deck>.de.toml), or 'all' for the "
-             "deck and every translation; outputs go to OUTPUT/<deck>/<lang>/.")
-
-
-def lang_option():
-    return typer.Option(None, "--lang", metavar="LANG", help=LANG_HELP)
-
-
 def in_languages(deck: Deck, lang: str | None) -> Iterator[Deck]:
     """The deck in each language `--lang` names, printing a warning per text a translation
     lacks (the base text stands in for it); a translation with errors stops the command."""

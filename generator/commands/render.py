@@ -10,9 +10,9 @@ import typer
 # Choices are plain strings checked by the library, which names the allowed values in its error.
 
 def register(app: typer.Typer) -> None:
-    from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir, _print_json
+    from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir, _print_json
     from ..translate import output_folder
-    from .languages import in_languages, lang_option
+    from .languages import in_languages
 
     @app.command("print")
     def print_command(
@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Write a print-ready PDF to OUTPUT/<deck>/: <deck>-print-<paper>.pdf, or <deck>-cards.pdf
         with --one-per-page."""
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Write one PNG per distinct card face plus back.png to OUTPUT/<deck>/images/."""
         from PIL import Image

@@ -17,9 +17,9 @@ class RulebookFormat(str, Enum):
 
 
 def register(app: typer.Typer) -> None:
-    from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
+    from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
     from ..translate import output_folder
-    from .languages import in_languages, lang_option
+    from .languages import in_languages
 
     @app.command()
     def rulebook(
@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
-        lang: Optional[str] = lang_option(),
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Typeset the rulebook: cover, contents, rules, card reference, rulings, quick reference."""
         import json
