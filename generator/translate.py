@@ -40,6 +40,7 @@ _TABLES: dict[str, tuple[str, ...]] = {
     "quickref": ("title", "text"),
 }
 _HEADER_FIELDS = ("lang", "name", "card_set_name")
+_PHRASES_TABLE = "phrases"  # the rulebook's own words, keyed by their English wording
 
 
 @dataclass
@@ -173,7 +174,7 @@ class _Overlay:
     def problem(self, table: str, key: str, name: str, message: str, severity: str = "error",
                 hint: str = "") -> None:
         """A problem at `[table.key] name = ...` of the overlay (key "" for [deck], [back])."""
-        where = ".".join(part for part in (table, _quoted(key) if key else "", name) if part)
+        where = ".".join(part for part in (table, _quoted(key) if key else "", _quoted(name) if name else "") if part)
         self.problems.append(Problem(message, field=where, line=self._line(table, key, name), file=self.path,
                                      severity=severity, hint=hint))
 
@@ -186,7 +187,7 @@ class _Overlay:
             for offset, after in enumerate(self.lines[number:], start=number + 1):
                 if after.strip().startswith("["):
                     break
-                if name and re.match(rf"\s*{re.escape(name)}\s*=", after):
+                if name and re.match(rf'\s*("?){re.escape(name)}\1\s*=', after):
                     return offset
             return number
         return None
@@ -212,7 +213,7 @@ class _Overlay:
         back = self._item("back", "", deck.back)
         result = dataclasses.replace(
             deck, kinds=kinds, suits=suits, ranks=ranks, cards=cards, sections=sections, rulings=rulings,
-            variants=variants, quickref=quickref, back=back, lang=self.lang,
+            variants=variants, quickref=quickref, back=back, lang=self.lang, phrases=self._phrases(),
             inputs=(*deck.inputs, self.path), **meta)
         result = self._references(result)
         return result
@@ -232,8 +233,11 @@ class _Overlay:
         for table, value in self.data.items():
             if table == "translation":
                 continue
+            if table == _PHRASES_TABLE:
+                self._check_phrases(value)
+                continue
             if table not in _TABLES:
-                self.problem(table, "", "", f"unknown table; allowed: translation, {', '.join(_TABLES)}",
+                self.problem(table, "", "", f"unknown table; allowed: translation, {', '.join(_TABLES)}, phrases",
                              hint="counts, codes, suits and engine parameters come from the base deck")
                 continue
             entries = {"": value} if table in ("deck", "back") else value
@@ -254,6 +258,37 @@ class _Overlay:
                                      hint="game facts come from the base deck")
                     elif not isinstance(text, str):
                         self.problem(table, key, name, f"expected text, found {type(text).__name__}")
+
+    def _check_phrases(self, value: Any) -> None:
+        from .rulebook.phrases import PHRASES
+
+        if not isinstance(value, dict):
+            self.problem(_PHRASES_TABLE, "", "", f"expected a table, found {type(value).__name__}")
+            return
+        for english, text in value.items():
+            if english not in PHRASES:
+                self.problem(_PHRASES_TABLE, "", english, "not one of the rulebook's phrases",
+                             hint="keys are the English wording listed in generator/rulebook/phrases.py")
+            elif not isinstance(text, str):
+                self.problem(_PHRASES_TABLE, "", english, f"expected text, found {type(text).__name__}")
+            elif _placeholders(text) != _placeholders(english):
+                wanted = ", ".join(sorted(_placeholders(english))) or "none"
+                self.problem(_PHRASES_TABLE, "", english, f"the translation must use the placeholders "
+                                                          f"{{...}} of the English: {wanted}")
+
+    def _phrases(self) -> dict[str, str]:
+        from .rulebook.phrases import PHRASES
+
+        given = self.data.get(_PHRASES_TABLE, {})
+        given = given if isinstance(given, dict) else {}
+        phrases = {}
+        for english in PHRASES:
+            if isinstance(given.get(english), str):
+                phrases[english] = given[english]
+            else:
+                self.problem(_PHRASES_TABLE, "", english, f"not translated into {self.lang!r}; the English is used",
+                             severity="warning")
+        return phrases
 
     def _ids(self) -> dict[str, set[str]]:
         deck = self.deck
@@ -344,6 +379,15 @@ class _Overlay:
         return dataclasses.replace(deck, cards=cards, sections=sections, rulings=rulings, variants=variants,
                                    quickref=quickref, kinds=kinds,
                                    description=fix(deck.description, "deck", "", "description"))
+
+
+def _placeholders(text: str) -> set[str]:
+    import string
+
+    try:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    except ValueError:  # an unmatched brace
+        return {"{"}
 
 
 def _quoted(key: str) -> str:

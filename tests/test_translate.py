@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.loader import load_deck
+from generator.rulebook.phrases import PHRASES
 from generator.translate import translated
 from tests.conftest import DECKS, ROOT
 
@@ -41,6 +42,7 @@ def test_overlay_translates_every_text_and_every_key_names_something(run_cli):
     assert set(data["kinds"]) == {k.id for k in deck.kinds}
     assert set(data["suits"]) == {s.id for s in deck.suits}
     assert set(data["ranks"]) == {r.id for r in deck.ranks}
+    assert set(data["phrases"]) == set(PHRASES)
     result = translated(deck, "de")
     assert result.problems == []  # nothing untranslated, nothing unknown, everything fits
     german = result.deck
@@ -74,7 +76,14 @@ def test_full_german_build(decks, tmp_path, run_cli):
     assert "60 Karten · 3-6 Personen" in back
     rules = (german / "wizard-rules.html").read_text(encoding="utf-8")
     assert "Wer den Stich gewinnt" in rules and "Who wins a trick" not in rules
-    assert "Sechzig Karten" in rules
+    assert "Sechzig Karten" in rules and '<html lang="de">' in rules
+    # The rulebook's own headings too: nothing of the English chrome is left.
+    for german_phrase in ("Inhalt", "Entscheidungen dieser Ausgabe", "Kurzübersicht", "Spielregel · Ausgabe 1.0"):
+        assert german_phrase in rules
+    for english in ("Contents", "Rulings of this edition", "Quick reference", "Settled by", "Decision"):
+        assert f">{english}<" not in rules and f"{english}:" not in rules
+    book = PdfReader(german / "wizard-rules.pdf")
+    assert "Inhalt" in book.pages[1].extract_text() and "Contents" not in book.pages[1].extract_text()
     assert (german / "images" / "wizard.png").exists() and (german / "images" / "back.png").exists()
     lackey = (german / "lackey" / "wizard" / "sets" / "carddata.txt")
     assert "Zauberer" in lackey.read_text(encoding="cp1252") and "Herz-Dame" in lackey.read_text(encoding="cp1252")
@@ -182,3 +191,16 @@ def test_an_unreadable_overlay_is_exit_2_with_its_line(decks, tmp_path, run_cli)
     assert f"{overlay}:3: error: not valid TOML" in result.stderr and "Traceback" not in result.stderr
     overlay.write_bytes(b"\xff\xfe")
     assert "save the file as UTF-8" in run_cli("print", decks / "wizard.toml", "--lang", "de").stderr
+
+
+def test_rulebook_phrases_are_checked(decks, run_cli):
+    overlay = _overlay_with(decks, '"Contents" = "Inhalt"', '"Content" = "Inhalt"')
+    _overlay_with(decks, '"Ruling {number}" = "Entscheidung {number}"', '"Ruling {number}" = "Entscheidung {nummer}"')
+    result = run_cli("validate", decks / "wizard.toml", "--lang", "de", "--simulate", "0")
+    assert result.exit_code == 1
+    lines = overlay.read_text(encoding="utf-8").splitlines()
+    content_line = lines.index('"Content" = "Inhalt"') + 1
+    assert f"{overlay}:{content_line}: error: phrases.Content: not one of the rulebook's phrases" in result.stdout
+    assert "phrases.\"Ruling {number}\": the translation must use the placeholders {...} of the English: number" \
+        in result.stdout
+    assert "warning: phrases.Contents: not translated into 'de'; the English is used" in result.stdout
