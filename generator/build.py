@@ -51,6 +51,8 @@ class DeckResult:
     error: str = ""
     # Seconds each built step took: {"step": {"cpu": ..., "wall": ...}} (CPU of this process's threads).
     seconds: dict[str, dict[str, float]] = field(default_factory=dict)
+    folder: Path | None = None  # where the outputs went: output/<deck>/, or output/<deck>/<lang>/
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -78,6 +80,8 @@ def _code_fingerprint() -> str:
 def _input_key(deck: Deck, step: str, code: str) -> str:
     digest = hashlib.sha256(f"{step}\0{code}\0{deck.base_url or ''}\0".encode())
     digest.update(deck.source.read_bytes() if deck.source else b"")
+    for path in deck.inputs:
+        digest.update(path.read_bytes())
     for card in deck.cards:
         if card.art and card.art.exists():
             digest.update(card.art.read_bytes())
@@ -85,30 +89,37 @@ def _input_key(deck: Deck, step: str, code: str) -> str:
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
-               code: str | None = None, base_url: str | None = None,
+               code: str | None = None, base_url: str | None = None, lang: str | None = None,
                advance: "Advance | None" = None) -> DeckResult:
-    """Build one deck's outputs into output_dir/<deck id>/, all or nothing; `base_url`
-    (the published address of output_dir) overrides the deck's [publish] base_url;
-    `advance(label, done, total)` hears of each step as it starts (a progress bar)."""
+    """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
+    output_dir/<deck id>/<lang>/), all or nothing; `base_url` (the published address of
+    output_dir) overrides the deck's [publish] base_url; `advance(label, done, total)` hears
+    of each step as it starts (a progress bar)."""
+    from .translate import deck_in, output_folder
+
     steps = STEPS if steps is None else steps
     advance = advance or _worker_advance
     code = code or _code_fingerprint()
     try:
-        deck = load_deck(deck_path)
+        deck, untranslated = deck_in(load_deck(deck_path), lang)
     except DeckgenError as error:
-        return DeckResult(deck_path.stem, problems=list(getattr(error, "problems", [])) or
+        return DeckResult(deck_path.stem + (f" [{lang}]" if lang else ""),
+                          problems=list(getattr(error, "problems", [])) or
                           [getattr(error, "problem", Problem(str(error), file=deck_path))],
                           error=str(error))
     if base_url:
         deck = replace(deck, base_url=base_url)
-    result = DeckResult(deck.id)
-    final = output_dir / deck.id
+    final = output_folder(output_dir, deck)
+    result = DeckResult(deck.id + (f" [{lang}]" if lang else ""), folder=final)
+    if untranslated:
+        result.note = (f" ({len(untranslated)} texts not translated; `deckgen validate {deck_path} --lang {lang}` "
+                       "lists them)")
     manifest_path = final / MANIFEST
     try:
         manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     except (OSError, json.JSONDecodeError):
         manifest = {}
-    staging = output_dir / ".staging" / deck.id
+    staging = output_dir / ".staging" / (f"{deck.id}.{lang}" if lang else deck.id)
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     new_manifest: dict = {}
@@ -178,16 +189,24 @@ def _report_to(queue) -> None:
 
 
 def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_url: str | None = None,
-              advance: "Advance | None" = None) -> list[DeckResult]:
+              lang: str | None = None, advance: "Advance | None" = None) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all
-    cores); `advance(label, done, total)` hears of each deck's steps, from every process."""
-    paths = deck_paths(decks_dir)
-    if not paths:
+    cores); with `lang`, each deck's translation into that language ('all': the deck and every
+    translation); `advance(label, done, total)` hears of each deck's steps, from every process."""
+    from .translate import build_languages
+
+    decks = deck_paths(decks_dir)
+    if not decks:
         raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
+    tasks = [(path, code) for path in decks for code in build_languages(path, lang)]
+    if not tasks:
+        raise DeckgenError(f"--lang {lang}: no deck in {decks_dir}/ has that translation")
+    paths, langs = [path for path, _ in tasks], [code for _, code in tasks]
     code = _code_fingerprint()
     jobs = min(len(paths), jobs or os.cpu_count() or 1)
     if jobs == 1:
-        return [build_deck(path, output_dir, code=code, base_url=base_url, advance=advance) for path in paths]
+        return [build_deck(path, output_dir, code=code, base_url=base_url, lang=lang, advance=advance)
+                for path, lang in tasks]
     import multiprocessing
     import threading
     from concurrent.futures import ProcessPoolExecutor
@@ -205,7 +224,7 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
         with ProcessPoolExecutor(max_workers=jobs, initializer=_report_to if queue else None,
                                  initargs=(queue,) if queue else ()) as pool:
             return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                                 [code] * len(paths), [base_url] * len(paths)))
+                                 [code] * len(paths), [base_url] * len(paths), langs))
     finally:
         if listener:
             queue.put(None)

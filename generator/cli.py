@@ -45,6 +45,9 @@ DecksDir = typer.Option(Path("decks"), "--decks-dir", help="Folder holding the d
 OutputDir = typer.Option(Path("output"), "--output", "-o", help="Folder the outputs go to.")
 JsonFlag = typer.Option(False, "--json", help="Print machine-readable JSON instead of text.")
 DeckArg = typer.Argument(..., help="A deck id from the decks folder, or a path to a .toml file.")
+LangOption = typer.Option(None, "--lang", metavar="LANG",
+                          help="A translation of the deck (its code, e.g. de: translations/<deck>.de.toml), "
+                               "or 'all' for the deck and every translation; outputs go to OUTPUT/<deck>/<lang>/.")
 
 # Modules that add their commands to `app` (each defines `register(app)`).
 COMMAND_MODULES: list[str] = [
@@ -55,6 +58,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.printer",
     "generator.commands.watch",
     "generator.commands.new",
+    "generator.commands.diff",
 ]
 
 
@@ -132,6 +136,7 @@ def validate(
     bot: str = typer.Option("heuristic", "--bot", help="Bots for every seat: heuristic or random."),
     html: bool = typer.Option(False, "--report", help="Also write output/<deck>/validation.html (and .json)."),
     output: Path = OutputDir,
+    lang: Optional[str] = LangOption,
 ) -> None:
     """Check decks and list every problem: format, composition for the deck's engine, card and
     rule texts, and simulated playtests (dead ends, balance). Exit 0 clean, 1 problems, 2 unreadable."""
@@ -142,6 +147,10 @@ def validate(
     with progress_bar(as_json) as progress:
         report = validate_decks(decks or [], decks_dir, simulate=simulate, seed=seed, workers=workers,
                                 sweeps=sweep or [], bot=bot, progress=progress)
+    if lang is not None:
+        from .translate import add_translation_problems
+
+        add_translation_problems(report, lang)
     if as_json:
         _print_json(report.as_dict())
     else:
@@ -170,8 +179,10 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
               None, "--base-url", metavar="URL",
               help="http(s) address the output folder will be served from: the Lackey plugins get "
                    "auto-update files and the Tabletop Simulator decks image URLs there "
-                   "(overrides each deck's [publish] base_url).")) -> None:
-    """Build every deck in the decks folder into the output folder."""
+                   "(overrides each deck's [publish] base_url)."),
+          lang: Optional[str] = LangOption) -> None:
+    """Build every deck in the decks folder into the output folder (translations with --lang,
+    into OUTPUT/<deck>/<lang>/)."""
     from .build import build_all
     from .export import check_base_url
     from .progress import progress_bar
@@ -179,7 +190,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
     with progress_bar(as_json) as advance:
         results = build_all(decks_dir, output, jobs=jobs or None,
                             base_url=check_base_url(base_url) if base_url is not None else None,
-                            advance=advance)
+                            lang=lang, advance=advance)
     if as_json:
         _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
                       "error": r.error, "seconds": r.seconds} for r in results])
@@ -189,7 +200,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
         if result.ok:
             reused = f", reused {', '.join(result.reused)}" if result.reused else ""
             typer.echo(f"{result.deck_id}: built {', '.join(result.built) or 'nothing'}{reused} "
-                       f"-> {output / result.deck_id}/")
+                       f"-> {result.folder}/{result.note}")
         else:
             typer.echo(f"{result.deck_id}: FAILED, previous outputs kept\n{result.error}", err=True)
     if not all(r.ok for r in results):

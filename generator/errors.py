@@ -16,12 +16,18 @@ class Problem:
     severity: str = "error"  # "error" or "warning"
     file: Path | None = None
     hint: str = ""
+    cell: str = ""  # a spreadsheet cell such as "Actions!C14", shown after the file name
+
+    @property
+    def location(self) -> str:
+        """`file:line`, or `file:Sheet!C14` for a spreadsheet cell."""
+        where = str(self.file) if self.file else "<input>"
+        if self.cell:
+            return f"{where}:{self.cell}"
+        return f"{where}:{self.line}" if self.line else where
 
     def __str__(self) -> str:
-        where = str(self.file) if self.file else "<input>"
-        if self.line:
-            where += f":{self.line}"
-        text = f"{where}: {self.severity}: "
+        text = f"{self.location}: {self.severity}: "
         if self.field:
             text += f"{self.field}: "
         text += self.message
@@ -37,6 +43,7 @@ class Problem:
             "field": self.field,
             "message": self.message,
             "hint": self.hint,
+            "cell": self.cell,
         }
 
 

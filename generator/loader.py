@@ -32,6 +32,7 @@ from .model import (
     Variant,
 )
 from .schema import DECK_SCHEMA, check
+from .sources import SheetCards, read_card_sources
 
 DECKS_DIR = Path("decks")
 
@@ -95,9 +96,12 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     ]
     if structural:
         return None, structural
-    builder = _Builder(data, path, locate)
+    sheets = read_card_sources(data, path, first_index=len(data.get("cards", ())), locate=locate)
+    if sheets.cards:
+        data = {**data, "cards": [*data.get("cards", ()), *sheets.cards]}
+    builder = _Builder(data, path, locate, sheets)
     deck = builder.build()
-    return deck, builder.problems
+    return deck, sheets.problems + builder.problems
 
 
 def _read_text(path: Path) -> str:
@@ -187,15 +191,16 @@ def slug(name: str) -> str:
 class _Builder:
     """Turns checked TOML data into a Deck, collecting meaning errors as it goes."""
 
-    def __init__(self, data: dict, path: Path, locate: _LineFinder):
+    def __init__(self, data: dict, path: Path, locate: _LineFinder, sheets: SheetCards):
         self.data = data
         self.path = path
         self.locate = locate
+        self.sheets = sheets  # cards read from [[card_sources]]; their problems name a cell
         self.problems: list[Problem] = []
 
     def error(self, field: str, message: str, hint: str = "", severity: str = "error") -> None:
-        self.problems.append(Problem(message, field=field, line=self.locate(field), file=self.path,
-                                     hint=hint, severity=severity))
+        self.problems.append(self.sheets.problem(field, message, hint, severity) or Problem(
+            message, field=field, line=self.locate(field), file=self.path, hint=hint, severity=severity))
 
     def build(self) -> Deck:
         meta = self.data["deck"]
@@ -242,6 +247,7 @@ class _Builder:
             back=self._back(meta),
             source=self.path,
             base_url=self._base_url(),
+            inputs=tuple(self.sheets.files),
         )
         self._check_references(deck)
         return deck
@@ -353,7 +359,7 @@ class _Builder:
                                f"duplicate card {attribute} {value!r} (also used by {seen[key]})",
                                hint=f"card {attribute}s must be unique (codes ignore case)")
                 else:
-                    seen[key] = f"{where} {card.name!r}"
+                    seen[key] = f"{self.sheets.place(where) or where} {card.name!r}"
 
     def _art(self, art: str | None, field: str) -> Path | None:
         if art is None:

@@ -158,6 +158,11 @@ class Deck:
     back: Back
     source: Path | None = None
     base_url: str | None = None  # where the exports will be served ([publish] base_url or build --base-url)
+    inputs: tuple[Path, ...] = ()  # further files the deck reads: spreadsheets of [[card_sources]]
+    lang: str = ""  # the language of a translated deck (generator.translate); "" for the deck's own
+    # The rulebook's own words in this language, keyed by their English wording
+    # (generator/rulebook/phrases.py); empty for the deck's own language.
+    phrases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -166,6 +171,10 @@ class Deck:
     @property
     def folder(self) -> Path:
         return self.source.parent if self.source else Path.cwd()
+
+    def phrase(self, english: str, **values: Any) -> str:
+        """One of the rulebook's own words in the deck's language, `{names}` filled in."""
+        return self.phrases.get(english, english).format(**values)
 
     def suit(self, suit_id: str) -> Suit:
         return _by_id(self.suits, suit_id, "suit")

@@ -115,6 +115,21 @@ CARD_SET = _table(
     },
 )
 
+CARD_SOURCE = _table(
+    "Cards read from a spreadsheet next to the deck file: one card per row (docs/spreadsheets.md).",
+    {
+        "file": _str("A .csv, .tsv or .xlsx file, relative to the deck file's folder."),
+        "sheet": _str("The worksheet of an .xlsx file; the first one when omitted."),
+        "delimiter": _str("CSV field separator, e.g. ';'; guessed from the header row when omitted."),
+        "columns": {"type": "object", "description": "Card field (or props.NAME) -> column heading, "
+                                                     "for columns not named after card fields.",
+                    "additionalProperties": {"type": "string"}},
+        "defaults": {"type": "object", "description": "Card fields for rows whose cell is empty or "
+                                                      "whose sheet has no such column, e.g. kind = 'action'."},
+    },
+    ("file",),
+)
+
 RULE = _table(
     "One numbered rule.",
     {"id": _ID, "title": _str("Heading."), "text": _TEXT},
@@ -235,6 +250,7 @@ DECK_SCHEMA: dict = {
         "kinds": _list_of("Card kinds.", KIND),
         "card_sets": _list_of("Suit × rank card sets.", CARD_SET),
         "cards": _list_of("Cards listed one by one.", CARD),
+        "card_sources": _list_of("Spreadsheets (CSV, XLSX) holding cards, one per row.", CARD_SOURCE),
         "sections": _list_of("Rulebook sections.", SECTION),
         "rulings": _list_of("This edition's rulings.", RULING),
         "engine": {"type": "object", "description": "Engine parameters and their values."},
@@ -292,9 +308,12 @@ def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]
             for key in value:
                 if key not in properties:
                     yield _join(path, key), f"unknown field; allowed: {', '.join(properties)}"
+        extra = schema.get("additionalProperties")
         for key, item in value.items():
             if properties and key in properties:
                 yield from check(item, properties[key], _join(path, key))
+            elif isinstance(extra, dict):
+                yield from check(item, extra, _join(path, key))
     elif wanted == "array" and "items" in schema:
         for index, item in enumerate(value):
             yield from check(item, schema["items"], f"{path}[{index}]")

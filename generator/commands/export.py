@@ -7,11 +7,13 @@ from typing import Optional
 
 import typer
 
-from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
+from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
+from ..translate import output_folder
+from .languages import in_languages
 
 
 
-def _report(deck_id: str, paths: list[Path], output: Path, as_json: bool) -> None:
+def _report(deck_id: str, paths: list[Path], folder: Path, as_json: bool) -> None:
     if as_json:
         import json
 
@@ -21,7 +23,7 @@ def _report(deck_id: str, paths: list[Path], output: Path, as_json: bool) -> Non
     images = len(paths) - len(shown)
     for path in shown:
         typer.echo(str(path))
-    typer.echo(f"{deck_id}: {len(paths)} files ({images} images) -> {output / deck_id}/")
+    typer.echo(f"{deck_id}: {len(paths)} files ({images} images) -> {folder}/")
 
 
 def register(app: typer.Typer) -> None:
@@ -42,14 +44,16 @@ def register(app: typer.Typer) -> None:
                  "where URL is the address of the plugin folder's contents."),
         encoding: str = typer.Option("cp1252", "--encoding", help="Text encoding: cp1252 or utf-8."),
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """A LackeyCCG plugin folder and its zip, in output/<deck>/lackey/."""
         from ..export.lackey import export_lackey
         from ..loader import load_deck
 
-        loaded = load_deck(deck, decks_dir)
-        paths = export_lackey(loaded, output / loaded.id, layout=layout, base_url=base_url, encoding=encoding)
-        _report(loaded.id, paths, output, as_json)
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            paths = export_lackey(loaded, folder, layout=layout, base_url=base_url, encoding=encoding)
+            _report(loaded.id, paths, folder, as_json)
 
     @export.command("tts")
     def tts(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
@@ -57,14 +61,27 @@ def register(app: typer.Typer) -> None:
                 None, "--base-url", metavar="URL",
                 help="http(s) address the sheet images will be hosted at, so the saved object can be "
                      "shared. Default: file:/// URLs of the written sheets (this computer only)."),
-            as_json: bool = JsonFlag) -> None:
+            as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
         """Tabletop Simulator deck sheets and saved object, in output/<deck>/tts/."""
         from ..export.tts import export_tts
         from ..loader import load_deck
 
-        loaded = load_deck(deck, decks_dir)
-        paths = export_tts(loaded, output / loaded.id, base_url=base_url)
-        _report(loaded.id, paths, output, as_json)
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            _report(loaded.id, export_tts(loaded, folder, base_url=base_url), folder, as_json)
+
+    @export.command("cards")
+    def cards(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+              fmt: str = typer.Option("csv", "--format", help="csv or xlsx."),
+              as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
+        """The deck's cards as a spreadsheet, output/<deck>/<deck>-cards.csv or .xlsx, that
+        [[card_sources]] reads back."""
+        from ..export.cards import export_cards
+        from ..loader import load_deck
+
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            _report(loaded.id, [export_cards(loaded, folder, fmt)], folder, as_json)
 
     @export.command("mush")
     def mush(
@@ -79,11 +96,12 @@ def register(app: typer.Typer) -> None:
                                     help="utf-8, or latin1 for servers such as PennMUSH 1.8 that keep Latin-1 "
                                          "only: other characters are spelled in Latin-1 (the file is Latin-1)."),
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """MUSHcode to paste into a MUSH client, in output/<deck>/<deck>.mush."""
         from ..export import export_mush
         from ..loader import load_deck
 
-        loaded = load_deck(deck, decks_dir)
-        paths = export_mush(loaded, output / loaded.id, style=style, charset=charset)
-        _report(loaded.id, paths, output, as_json)
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            _report(loaded.id, export_mush(loaded, folder, style=style, charset=charset), folder, as_json)

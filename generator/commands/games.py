@@ -8,16 +8,23 @@ from typing import List, Optional
 
 import typer
 
-from ..cli import DeckArg, DecksDir, JsonFlag, _print_json
+from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, _print_json
 from ..errors import DeckgenError, OptionError
+from .languages import in_languages
 
 VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
 
 
-def _load(deck: str, decks_dir: Path):
+def _load(deck: str, decks_dir: Path, lang: Optional[str] = None):
+    """The deck, in one language when --lang names a translation (rule texts are cited in it)."""
     from ..loader import load_deck
 
-    return load_deck(deck, decks_dir)
+    loaded = load_deck(deck, decks_dir)
+    if lang is None:
+        return loaded
+    if lang == "all":
+        raise OptionError("--lang all: the referee cites one language; name it, e.g. --lang de")
+    return next(in_languages(loaded, lang))
 
 
 def _game(loaded, variants: Optional[List[str]]):
@@ -41,6 +48,7 @@ def register(app: typer.Typer) -> None:
         log: Path = typer.Argument(..., help="The game log (TOML; see docs/game-logs.md)."),
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Replay a game log and rule on it: each round's bids, tricks and scores, the final
         standings, or the first rule broken (where, which rule, what was legal).
@@ -48,7 +56,7 @@ def register(app: typer.Typer) -> None:
         from ..games.logs import MalformedLog
         from ..games.referee import referee_file
 
-        loaded = _load(deck, decks_dir)
+        loaded = _load(deck, decks_dir, lang)
         try:
             report = referee_file(loaded, log)
         except MalformedLog as error:
@@ -69,6 +77,7 @@ def register(app: typer.Typer) -> None:
         variant: Optional[List[str]] = VariantOption,
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Settle one question at the table without a log, citing the rule.
 
@@ -110,7 +119,7 @@ def register(app: typer.Typer) -> None:
         """
         from ..games.referee import answer_text
 
-        loaded = _load(deck, decks_dir)
+        loaded = _load(deck, decks_dir, lang)
         game = _game(loaded, variant)
         try:
             answer = game.quick_ruling(question)

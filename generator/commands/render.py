@@ -21,7 +21,9 @@ def _how_to_print(options) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir, _print_json
+    from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir, _print_json
+    from ..translate import output_folder
+    from .languages import in_languages
 
     @app.command("print")
     def print_command(
@@ -87,6 +89,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Write a print-ready PDF to OUTPUT/<deck>/: <deck>-print-<paper>.pdf, or <deck>-cards.pdf
         with --one-per-page."""
@@ -100,37 +103,37 @@ def register(app: typer.Typer) -> None:
                                 orientation=orientation, back_offset=back_offset, printer=printer,
                                 calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
                                 registration=registration)
-        loaded = load_deck(deck, decks_dir)
-        folder = output / loaded.id
-        if service:
-            from ..render.services import write_service
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            if service:
+                from ..render.services import write_service
 
-            files, archive = write_service(loaded, folder, service, icc_profile)
-            summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
-                       "files": len(files), "zip": str(archive)}
+                files, archive = write_service(loaded, folder, service, icc_profile)
+                summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
+                           "files": len(files), "zip": str(archive)}
+                if as_json:
+                    _print_json(summary)
+                else:
+                    typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
+                continue
+            if one_per_page:
+                path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
+                summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
+            else:
+                layout = options.layout(loaded)
+                path = sheets.write_sheets(loaded, folder, options)
+                per_sheet = options.cards_per_sheet(layout)
+                summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": per_sheet,
+                           "columns": layout.columns, "rows": layout.rows, "orientation": layout.orientation,
+                           "sheets": -(-loaded.total // per_sheet)}
             if as_json:
                 _print_json(summary)
+            elif one_per_page:
+                typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
             else:
-                typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
-            return
-        if one_per_page:
-            path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
-            summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
-        else:
-            layout = options.layout(loaded)
-            path = sheets.write_sheets(loaded, folder, options)
-            per_sheet = options.cards_per_sheet(layout)
-            summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": per_sheet,
-                       "columns": layout.columns, "rows": layout.rows, "orientation": layout.orientation,
-                       "sheets": -(-loaded.total // per_sheet)}
-        if as_json:
-            _print_json(summary)
-        elif one_per_page:
-            typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
-        else:
-            typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
-                       f"{layout.columns}×{layout.rows} per sheet ({layout.orientation})")
-            typer.echo(f"print at actual size (100 %, no fit-to-page), {_how_to_print(options.checked())}")
+                typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
+                           f"{layout.columns}×{layout.rows} per sheet ({layout.orientation})")
+                typer.echo(f"print at actual size (100 %, no fit-to-page), {_how_to_print(options.checked())}")
 
     @app.command("images")
     def images_command(
@@ -144,6 +147,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Write one PNG per distinct card face plus back.png to OUTPUT/<deck>/images/."""
         from PIL import Image
@@ -153,14 +157,14 @@ def register(app: typer.Typer) -> None:
 
         from ..progress import progress_bar
 
-        loaded = load_deck(deck, decks_dir)
-        with progress_bar(as_json) as advance:
-            paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile, advance)
-        with Image.open(paths[-1]) as first:
-            size = first.size
-        if as_json:
-            _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
-                         "width_px": size[0], "height_px": size[1]})
-        else:
-            typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
-                       f"{size[0]}×{size[1]} px")
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            with progress_bar(as_json) as advance:
+                paths = images.write_images(loaded, output_folder(output, loaded), dpi, bleed, profile, advance)
+            with Image.open(paths[-1]) as first:
+                size = first.size
+            if as_json:
+                _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
+                             "width_px": size[0], "height_px": size[1]})
+            else:
+                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
+                           f"{size[0]}×{size[1]} px")

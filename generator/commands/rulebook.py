@@ -17,7 +17,9 @@ class RulebookFormat(str, Enum):
 
 
 def register(app: typer.Typer) -> None:
-    from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
+    from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
+    from ..translate import output_folder
+    from .languages import in_languages
 
     @app.command()
     def rulebook(
@@ -35,6 +37,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
     ) -> None:
         """Typeset the rulebook: cover, contents, rules, card reference, rulings, quick reference."""
         import json
@@ -42,15 +45,16 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
         from ..rulebook import FORMATS, write_rulebooks
 
-        loaded = load_deck(deck, decks_dir)
         formats = FORMATS if fmt is RulebookFormat.all else (fmt.value,)
-        written = write_rulebooks(loaded, output / loaded.id, formats, template, paper, booklet)
-        documents = [path for path in written if path.suffix.lstrip(".") in FORMATS]
-        if as_json:
-            typer.echo(json.dumps({"deck": loaded.id, "files": [str(p) for p in written]}, indent=2))
-            return
-        for path in documents:
-            typer.echo(f"wrote {path}")
-        pictures = len(written) - len(documents)
-        if pictures:
-            typer.echo(f"wrote {pictures} card pictures under {output / loaded.id / 'images'}/")
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = output_folder(output, loaded)
+            written = write_rulebooks(loaded, folder, formats, template, paper, booklet)
+            documents = [path for path in written if path.suffix.lstrip(".") in FORMATS]
+            if as_json:
+                typer.echo(json.dumps({"deck": loaded.id, "files": [str(p) for p in written]}, indent=2))
+                continue
+            for path in documents:
+                typer.echo(f"wrote {path}")
+            pictures = len(written) - len(documents)
+            if pictures:
+                typer.echo(f"wrote {pictures} card pictures under {folder / 'images'}/")

@@ -34,7 +34,6 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import jinja2

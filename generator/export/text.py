@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from . import ExportError

@@ -196,8 +196,9 @@ def build_book(deck: Deck) -> Book:
     rulings_by_rule: dict[str, list[RulingLink]] = {}
     for entry in ruling_entries:
         for rule_id in entry.ruling.rules:
-            rulings_by_rule.setdefault(rule_id, []).append(RulingLink(entry.anchor, f"Ruling {entry.number}"))
-    ruling_links = {entry.ruling.id: RulingLink(entry.anchor, f"Ruling {entry.number}") for entry in ruling_entries}
+            rulings_by_rule.setdefault(rule_id, []).append(RulingLink(entry.anchor, deck.phrase("Ruling {number}", number=entry.number)))
+    ruling_links = {entry.ruling.id: RulingLink(entry.anchor, deck.phrase("Ruling {number}", number=entry.number))
+                    for entry in ruling_entries}
 
     variant_entries = tuple(
         VariantEntry(v, anchors.claim(f"variant-{v.id}"), tuple((k, _option_value(v.params[k])) for k in sorted(v.params)))
@@ -223,29 +224,31 @@ def build_book(deck: Deck) -> Book:
         ))
 
     appendices = [Appendix(
-        heading=Heading(1, card_letter, "Card reference", anchors.claim("card-reference")),
-        intro=(f"Every distinct card in the deck, {deck.total} cards in all. "
-               "A card that comes in several copies is shown once, with the number of copies."),
+        heading=Heading(1, card_letter, deck.phrase("Card reference"), anchors.claim("card-reference")),
+        intro=deck.phrase("Every distinct card in the deck, {total} cards in all. A card that comes in several "
+                          "copies is shown once, with the number of copies.", total=deck.total),
         card_groups=_card_groups(deck, card_letter, anchors, card_anchors, ruling_links),
     )]
     if ruling_entries:
         appendices.append(Appendix(
-            heading=Heading(1, ruling_letter, "Rulings of this edition", anchors.claim("rulings")),
-            intro=("The rules this edition is based on are silent or unclear on the questions below. "
-                   "These rulings are this edition's decisions, not part of the original text; "
-                   "the referee program follows them."),
+            heading=Heading(1, ruling_letter, deck.phrase("Rulings of this edition"), anchors.claim("rulings")),
+            intro=deck.phrase("The rules this edition is based on are silent or unclear on the questions below. "
+                              "These rulings are this edition's decisions, not part of the original text; "
+                              "the referee program follows them."),
             rulings=ruling_entries,
         ))
     if variant_entries and variants_home is None:
         appendices.append(Appendix(
-            heading=Heading(1, next(letters), "Variants", anchors.claim("variants")),
-            intro="Agree on any variant before the game starts.",
+            heading=Heading(1, next(letters), deck.phrase("Variants"), anchors.claim("variants")),
+            intro=deck.phrase("Agree on any variant before the game starts."),
             variants=variant_entries,
         ))
     quickref = None
     if deck.quickref:
-        quickref = QuickReference(Heading(1, "", "Quick reference", anchors.claim("quick-reference")), deck.quickref,
-                                  Heading(2, "", "The cards at a glance", anchors.claim("quick-reference-cards")),
+        quickref = QuickReference(Heading(1, "", deck.phrase("Quick reference"), anchors.claim("quick-reference")),
+                                  deck.quickref,
+                                  Heading(2, "", deck.phrase("The cards at a glance"),
+                                          anchors.claim("quick-reference-cards")),
                                   components)
     return Book(deck, tuple(chapters), tuple(appendices), quickref, cover_cards(deck),
                 contents_anchor, card_anchors)
@@ -321,7 +324,7 @@ def _card_groups(deck: Deck, letter: str, anchors: _Anchors, card_anchors: dict[
         cards = [card for card in deck.cards if card.suit == suit.id and not has_own_entry(card)]
         if cards:
             cards.sort(key=lambda card: rank_order.get(card.rank or "", -1))
-            intro = suit.description or f"{len(cards)} cards, lowest to highest."
+            intro = suit.description or deck.phrase("{count} cards, lowest to highest.", count=len(cards))
             groups.append((suit.name, f"cards-{suit.id}", intro, "grid", cards))
     for kind in deck.kinds:
         cards = [card for card in deck.cards if card.kind == kind.id and card.suit is None

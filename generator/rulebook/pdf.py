@@ -319,7 +319,7 @@ class _Cover(Flowable):
         canv.setFillColor(styles.accent)
         canv.setFont(font(SANS_BOLD), 9)
         canv.drawCentredString(g.page_width / 2, g.page_height - 30 * mm,
-                               _spaced(f"Rules of play · edition {deck.version}"))
+                               _spaced(deck.phrase("Rules of play · edition {version}", version=deck.version)))
         title = ParagraphStyle("cover-title", fontName=font(SANS_BOLD), fontSize=46, leading=52,
                                alignment=TA_CENTER, textColor=colors.white)
         title_width = min(160 * mm, g.text_width)
@@ -336,8 +336,8 @@ class _Cover(Flowable):
             fan.wrapOn(canv, g.page_width, g.page_height)
             fan.drawOn(canv, (g.page_width - fan.width) / 2, band_bottom - fan.height * 0.45)
 
-        facts = [("Players", self.book.players), ("Playing time", deck.play_time or "—"),
-                 ("Cards", str(deck.total)), ("Edition", deck.version)]
+        facts = [(deck.phrase("Players"), self.book.players), (deck.phrase("Playing time"), deck.play_time or "—"),
+                 (deck.phrase("Cards"), str(deck.total)), (deck.phrase("Edition"), deck.version)]
         column = g.text_width / len(facts)
         y = 62 * mm * g.scale
         for index, (label, value) in enumerate(facts):
@@ -356,7 +356,7 @@ class _Cover(Flowable):
                                        alignment=TA_CENTER, textColor=INK)
         lines = []
         if deck.designer:
-            lines.append(f"Game design by <b>{_escape(deck.designer)}</b>")
+            lines.append(f"{_escape(deck.phrase('Game design by'))} <b>{_escape(deck.designer)}</b>")
         lines.extend(_escape(credit) for credit in deck.credits)
         if lines:
             _draw_paragraph(canv, Paragraph("<br/>".join(lines), credits_style), g, y - 14 * mm,
@@ -487,7 +487,7 @@ class _RulebookDocument(BaseDocTemplate):
         canv.setFont(font(SANS), 7.5)
         canv.setFillColor(MUTED)
         head_y = g.page_height - g.top + 8 * mm
-        game = f"{self.book.deck.name} · Rules of play"
+        game = f"{self.book.deck.name} · {self.book.deck.phrase('Rules of play')}"
         chapter = self.page_chapter
         if outer_right:
             canv.drawString(g.margin, head_y, game)
@@ -576,7 +576,8 @@ class _Typesetter:
             flowables += self.paragraphs(entry.rule.text)
             if entry.rulings:
                 links = ", ".join(self.writer.link(link.anchor, _escape(link.label), "") for link in entry.rulings)
-                flowables.append(Paragraph(f"<i>Settled by</i> {links}", self.styles.meta))
+                flowables.append(Paragraph(f"<i>{_escape(self.deck.phrase('Settled by'))}</i> {links}",
+                                           self.styles.meta))
         if chapter.components:
             flowables += self.components(chapter)
         if chapter.variants:
@@ -585,12 +586,12 @@ class _Typesetter:
 
     def components(self, chapter: Chapter) -> list:
         styles = self.styles
-        rows = [[Paragraph("Cards", styles.cell_head), Paragraph("", styles.cell_head),
-                 Paragraph("Copies", styles.cell_head)]]
+        rows = [[Paragraph(_escape(self.deck.phrase("Cards")), styles.cell_head), Paragraph("", styles.cell_head),
+                 Paragraph(_escape(self.deck.phrase("Copies")), styles.cell_head)]]
         for row in chapter.components:
             counts = {count for _, count in row.by_suit}
             if len(counts) == 1 and len(row.by_suit) > 1:
-                suits = f"{counts.pop()} in each suit: " + " ".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
+                suits = _escape(self.deck.phrase("{count} in each suit:", count=counts.pop())) + " " + " ".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
             else:
                 suits = ", ".join(f"{_suit_symbol(self.deck, suit)} {count}" for suit, count in row.by_suit)
             text = [Paragraph(f"<b>{_escape(row.name)}</b>", styles.cell)]
@@ -600,7 +601,7 @@ class _Typesetter:
             fan = CardFan(self.deck, row.samples, 12.5 * mm, spread=8)
             count = Paragraph(f'<font name="{font(SANS_BOLD)}" size="13">{row.count}</font>', styles.cell)
             rows.append([fan, text, count])
-        rows.append([Paragraph("", styles.cell), Paragraph("<b>Total</b>", styles.cell),
+        rows.append([Paragraph("", styles.cell), Paragraph(f"<b>{_escape(self.deck.phrase('Total'))}</b>", styles.cell),
                      Paragraph(f'<font name="{font(SANS_BOLD)}" size="13">{self.deck.total}</font>', styles.cell)])
         table = _Table(rows, colWidths=[31 * mm, self.geometry.column_width - 31 * mm - 15 * mm, 15 * mm], repeatRows=1)
         table.setStyle(TableStyle([
@@ -614,13 +615,14 @@ class _Typesetter:
             ("ROWBACKGROUNDS", (0, 1), (-1, -2), [colors.white, PAPER_TINT]),
             ("NOSPLIT", (0, -2), (-1, -1)),  # the total never stands alone
         ]))
-        caption = Paragraph(f"<i>What is in the box: {self.deck.total} cards.</i>", self.styles.meta)
+        caption = Paragraph(f"<i>{_escape(self.deck.phrase('What is in the box: {total} cards', total=self.deck.total))}."
+                            "</i>", self.styles.meta)
         return [Spacer(1, 4), table, Spacer(1, 2), caption]
 
     def variant_table(self, variants) -> list:
         styles = self.styles
         flowables: list = [CondPageBreak(30 * mm),
-                           Paragraph("Referee options for each variant", self.styles.rule)]
+                           Paragraph(_escape(self.deck.phrase("Referee options for each variant")), self.styles.rule)]
         for entry in variants:
             options = ", ".join(f"{_escape(name)} = <b>{_escape(value)}</b>" for name, value in entry.options)
             cell = [Paragraph(f'<a name="{html.escape(entry.anchor)}"/><b>{_escape(entry.variant.name)}</b>',
@@ -663,8 +665,8 @@ class _Typesetter:
         meta = [_escape(card.type_line)]
         if card.suit:
             meta.append(_suit_symbol(self.deck, card.suit) + " " + _escape(self.deck.suit(card.suit).name))
-        meta.append(f"{card.count} {'copy' if card.count == 1 else 'copies'}")
-        meta.append(f"code {_escape(card.code)}")
+        meta.append(f"{card.count} {_escape(self.deck.phrase('copy' if card.count == 1 else 'copies'))}")
+        meta.append(f"{_escape(self.deck.phrase('code'))} {_escape(card.code)}")
         text = [_OutlineMark(card.name, entry.anchor, 2),
                 Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{_escape(card.name)}', styles.card_name),
                 Paragraph(" · ".join(meta), styles.meta)]
@@ -672,7 +674,7 @@ class _Typesetter:
         if card.flavor:
             text.append(Paragraph(f'<font color="{MUTED.hexval()}"><i>{_escape(card.flavor)}</i></font>', styles.small))
         if entry.ruling:
-            text.append(Paragraph(f"<i>See</i> {self.writer.link(entry.ruling.anchor, _escape(entry.ruling.label), '')}",
+            text.append(Paragraph(f"<i>{_escape(self.deck.phrase('See'))}</i> {self.writer.link(entry.ruling.anchor, _escape(entry.ruling.label), '')}",
                                   styles.meta))
         table = _Table([[picture, text]], colWidths=[28 * mm, self.geometry.column_width - 28 * mm])
         table.setStyle(TableStyle([
@@ -709,16 +711,18 @@ class _Typesetter:
     def ruling(self, entry: RulingEntry) -> list:
         styles, ruling = self.styles, entry.ruling
         cell = [_OutlineMark(f"{entry.number} {ruling.question}", entry.anchor, 1),
-                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>RULING {_escape(entry.number)}'
+                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>'
+                          f'{_escape(self.deck.phrase("Ruling {number}", number=entry.number).upper())}'
                           f' <font name="{font(SANS)}" size="6.2" color="{RULE_ID.hexval()}">[{_escape(ruling.id)}]</font>',
                           styles.label),
                 Paragraph(f"<b>{_escape(ruling.question)}</b>", styles.small)]
-        cell += self.paragraphs(ruling.decision, styles.small, styles.small, lead="<i>Decision:</i>")
-        cell.append(Paragraph(f"<i>Why:</i> {_escape(ruling.reason)}", styles.small))
+        cell += self.paragraphs(ruling.decision, styles.small, styles.small,
+                                lead=f"<i>{_escape(self.deck.phrase('Decision'))}:</i>")
+        cell.append(Paragraph(f"<i>{_escape(self.deck.phrase('Why'))}:</i> {_escape(ruling.reason)}", styles.small))
         settles = [self.writer.link(rule.anchor, _escape(f"§{rule.label}"), "") for rule in entry.rules]
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:
-            cell.append(Paragraph(f"<i>Settles:</i> {', '.join(settles)}", styles.meta))
+            cell.append(Paragraph(f"<i>{_escape(self.deck.phrase('Settles'))}:</i> {', '.join(settles)}", styles.meta))
         box = _Table([[cell]], colWidths=[self.geometry.column_width])
         box.setStyle(_box_style(PAPER_TINT, self.styles.accent))
         return [KeepTogether([box]), Spacer(1, 5)]
@@ -727,14 +731,14 @@ class _Typesetter:
 
     def contents(self) -> list:
         anchor = self.book.contents_anchor
-        title = Heading(1, "", "Contents", anchor)
+        title = Heading(1, "", self.book.deck.phrase("Contents"), anchor)
         entries = [
             Paragraph(f'<a href="#{html.escape(heading.anchor)}">{_escape(heading.label)}</a>'
                       f'<onDraw name="contents-entry-end" label="{index}"/>',
                       self.styles.toc_levels[heading.level - 1])
             for index, heading in enumerate(self.contents_entries)
         ]
-        return [_HeadingParagraph(f'<a name="{html.escape(anchor)}"/>Contents', self.styles.toc_title, title,
+        return [_HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{_escape(title.title)}', self.styles.toc_title, title,
                                   in_contents=False)] + entries
 
     def quick_reference(self) -> list:

@@ -131,6 +131,9 @@ class _Context:
         deck = self.deck
         return {
             "format_version": 1,
+            # The rulebook's own words in the deck's language: phrase("Contents"), see rulebook/phrases.py.
+            "phrase": deck.phrase,
+            "lang": deck.lang or "en",
             "deck": {
                 "id": deck.id, "name": deck.name, "version": deck.version, "designer": deck.designer,
                 "credits": list(deck.credits), "description": self.writer.inline(deck.description),

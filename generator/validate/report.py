@@ -23,11 +23,8 @@ TEMPLATES = SHIPPED_TEMPLATES / "validate"
 
 def problem_line(problem: Problem) -> str:
     """`file:line: severity: field: message`, the way compilers write it, without the hint."""
-    where = str(problem.file) if problem.file else "<input>"
-    if problem.line:
-        where += f":{problem.line}"
     field = f"{problem.field}: " if problem.field else ""
-    return f"{where}: {problem.severity}: {field}{problem.message}"
+    return f"{problem.location}: {problem.severity}: {field}{problem.message}"
 
 
 def _percent(value: float | None) -> str:
