@@ -7,10 +7,8 @@ problem points at the line a designer has to edit.
 
 from __future__ import annotations
 
-import tomllib
-
 from ..errors import Problem
-from ..loader import _LineFinder, slug
+from ..loader import _LineFinder, parse_toml, slug
 from ..model import Card, Deck
 
 
@@ -21,7 +19,7 @@ class Locator:
         self.deck = deck
         text = deck.source.read_text(encoding="utf-8") if deck.source and deck.source.exists() else ""
         self._lines = _LineFinder(text)
-        data = tomllib.loads(text) if text else {}
+        data = parse_toml(text) if text else {}
         # A card listed under [[cards]] keeps its index; cards a [[card_sets]] table made do not,
         # so they point at the set that made them.
         self._card_fields: dict[str, str] = {}
