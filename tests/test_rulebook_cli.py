@@ -95,7 +95,7 @@ def test_designer_template_is_sandboxed(run_cli, tmp_path, source, complaint):
     template = folder / "rulebook.md.j2"
     template.write_text(source, encoding="utf-8")
     result = run_cli("rulebook", "wizard", "--format", "md", "--template", template, "--output", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a template is an option the user gave: unusable input
     assert "template error" in result.stderr and complaint in result.stderr.lower()
     assert "do not read me" not in result.stdout + result.stderr
     assert not (tmp_path / "out" / "wizard" / "wizard-rules.md").exists()
