@@ -8,16 +8,13 @@ the export's folder. `write_all` is the build step that writes all three.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..errors import DeckgenError, OptionError
+from ..output import replaced_folder  # noqa: F401 - the exporters' folder switch, kept here for them
 
 if TYPE_CHECKING:
     from ..model import Deck
@@ -45,28 +42,6 @@ def check_base_url(url: str) -> str:
         raise OptionError(f"--base-url {url!r}: give the http:// or https:// address the export's files "
                           "will be served from, without spaces or quotes")
     return url.rstrip("/")
-
-
-@contextmanager
-def replaced_folder(target: Path) -> Iterator[Path]:
-    """Yield an empty temporary folder; on success it takes `target`'s place, so a reader
-    never sees a half-written export and files of an older export do not linger."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    fresh.chmod(0o777 & ~umask)  # mkdtemp makes it private; the export is an ordinary folder
-    try:
-        yield fresh
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-            os.replace(target, old / target.name)
-        os.replace(fresh, target)
-        if old is not None:
-            shutil.rmtree(old)
-    finally:
-        shutil.rmtree(fresh, ignore_errors=True)
 
 
 MUSH_STYLES = ("softcode", "dvorak")
