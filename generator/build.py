@@ -50,7 +50,6 @@ STEPS: list[tuple[str, str]] = [
 
 MANIFEST = ".manifest.json"
 STAGING = ".staging"
-LOCK = ".lock"
 _PACKAGE_ROOT = Path(__file__).resolve().parent
 _TEMPLATES = _PACKAGE_ROOT.parent / "templates"
 
@@ -240,18 +239,20 @@ def output_lock(output_dir: Path) -> Iterator[None]:
     """Hold the output folder for one build at a time; a second build is refused clearly
     (pool workers inherit the lock, so it lasts while any of them runs)."""
     make_folder(output_dir)
-    with writing(output_dir / LOCK):
-        handle = open(output_dir / LOCK, "a+")
+    if fcntl is None:
+        yield
+        return
+    with writing(output_dir):
+        handle = os.open(output_dir, os.O_RDONLY)  # the folder itself is locked: no lock file to leave
     try:
-        if fcntl is not None:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise OutputError(f"another deckgen build is writing to {output_dir}/; "
-                                  "wait for it to finish, or build into another folder with --output") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(f"another deckgen build is writing to {output_dir}/; "
+                              "wait for it to finish, or build into another folder with --output") from None
         yield
     finally:
-        handle.close()
+        os.close(handle)
 
 
 def _die_with_parent(parent: int) -> None:
