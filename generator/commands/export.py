@@ -9,6 +9,8 @@ import typer
 
 from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir
 
+from ..output import prepare_folder
+
 
 
 def _report(deck_id: str, paths: list[Path], output: Path, as_json: bool) -> None:
@@ -48,7 +50,7 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         loaded = load_deck(deck, decks_dir)
-        paths = export_lackey(loaded, output / loaded.id, layout=layout, base_url=base_url, encoding=encoding)
+        paths = export_lackey(loaded, prepare_folder(output / loaded.id), layout=layout, base_url=base_url, encoding=encoding)
         _report(loaded.id, paths, output, as_json)
 
     @export.command("tts")
@@ -63,7 +65,7 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         loaded = load_deck(deck, decks_dir)
-        paths = export_tts(loaded, output / loaded.id, base_url=base_url)
+        paths = export_tts(loaded, prepare_folder(output / loaded.id), base_url=base_url)
         _report(loaded.id, paths, output, as_json)
 
     @export.command("mush")
@@ -81,5 +83,5 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         loaded = load_deck(deck, decks_dir)
-        paths = export_mush(loaded, output / loaded.id, style=style)
+        paths = export_mush(loaded, prepare_folder(output / loaded.id), style=style)
         _report(loaded.id, paths, output, as_json)

@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from ..output import prepare_folder
+
 # Choices are plain strings checked by the library, which names the allowed values in its error.
 
 def register(app: typer.Typer) -> None:
@@ -39,7 +41,7 @@ def register(app: typer.Typer) -> None:
         from ..render import sheets
 
         loaded = load_deck(deck, decks_dir)
-        folder = output / loaded.id
+        folder = prepare_folder(output / loaded.id)
         if one_per_page:
             path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
             summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
@@ -81,7 +83,7 @@ def register(app: typer.Typer) -> None:
         from ..render import images
 
         loaded = load_deck(deck, decks_dir)
-        paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile)
+        paths = images.write_images(loaded, prepare_folder(output / loaded.id), dpi, bleed, profile)
         with Image.open(paths[-1]) as first:
             size = first.size
         if as_json:

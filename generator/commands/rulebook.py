@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from ..output import prepare_folder
+
 
 class RulebookFormat(str, Enum):
     pdf = "pdf"
@@ -40,7 +42,7 @@ def register(app: typer.Typer) -> None:
 
         loaded = load_deck(deck, decks_dir)
         formats = FORMATS if fmt is RulebookFormat.all else (fmt.value,)
-        written = write_rulebooks(loaded, output / loaded.id, formats, template)
+        written = write_rulebooks(loaded, prepare_folder(output / loaded.id), formats, template)
         documents = [path for path in written if path.suffix.lstrip(".") in FORMATS]
         if as_json:
             typer.echo(json.dumps({"deck": loaded.id, "files": [str(p) for p in written]}, indent=2))
