@@ -156,11 +156,9 @@ class Game(ABC):
                 f"known: {', '.join(sorted(self.defaults)) or 'none'}")
         overrides = params or {}
         for key, value in merged.items():
-            if not _conforms(value, self.defaults[key]):
-                origin = "parameter" if key in overrides else "[engine]"
-                raise DeckgenError(
-                    f"{deck.source}: {origin} {key} must be {_kind(self.defaults[key])} like its default "
-                    f"{_show(self.defaults[key])}, not {_show(value)}")
+            complaint = parameter_complaint(key, value, self.defaults[key])
+            if complaint:
+                raise DeckgenError(f"{deck.source}: {'parameter' if key in overrides else '[engine]'} {complaint}")
         self.params = merged
 
     @abstractmethod
@@ -205,6 +203,13 @@ class Game(ABC):
         if not self.min_players <= num_players <= self.max_players:
             raise OptionError(
                 f"{self.id} is for {self.min_players}-{self.max_players} players, not {num_players}")
+
+
+def parameter_complaint(name: str, value: Any, default: Any) -> str:
+    """What is wrong with an engine parameter's type ("" when it has its default's shape)."""
+    if _conforms(value, default):
+        return ""
+    return f"{name} must be {_kind(default)} like its default {_show(default)}, not {_show(value)}"
 
 
 def _conforms(value: Any, default: Any) -> bool:
