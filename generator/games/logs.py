@@ -219,7 +219,10 @@ def make_game(log: GameLog):
     except DeckgenError as error:
         message = str(error).removeprefix(f"{log.deck.source}: ").removeprefix("parameter ")
         message = message.removeprefix("[engine] ")
-        raise log.error("params" if "params" in log.data else "variant", message) from None
+        own = log.data.get("params", {})
+        key = next((key for key in own if message.startswith(f"{key} ")), None)
+        field = field_path("params", key) if key else "params" if own else "variant"
+        raise log.error(field, message) from None
 
 
 # -- field paths and where they are written --------------------------------------------------
