@@ -35,6 +35,7 @@ from .model import (
 from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
 
 DECKS_DIR = Path("decks")
+RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
 
 def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
@@ -371,6 +372,11 @@ class _Builder:
             ))
             fields.append(where)
         self._unique_cards(cards, fields)
+        for card, where in zip(cards, fields):
+            if card.id == RESERVED_CARD_ID:
+                self.error(f"{where}.id" if where.startswith("cards[") else where,
+                           f"the card id {card.id!r} is reserved: images/back.png is the card back",
+                           hint="give the card another id")
         total = sum(card.count for card in cards)
         if total > MAX_DECK_CARDS:
             self.error("cards", f"the deck holds {total:,} cards; the limit is {MAX_DECK_CARDS:,}",

@@ -144,6 +144,8 @@ FIELDS = [
     ("cards-table", TINY.replace("[[cards]]", "[cards]"), "cards"),
     ("suit-code-duplicate", _tiny("[[ranks]]", '[[suits]]\nid = "hats"\nname = "Hats"\nsymbol = "h"\ncode = "h"\n'
                                                'color = "#000000"\n\n[[ranks]]'), "suits[1].code"),
+    ("card-id-back", _tiny('name = "Joker"', 'name = "Joker"\nid = "back"'), "cards[0].id"),
+    ("bidi-control-in-name", _tiny('name = "Joker"', 'name = "Jo\u202eker"'), "RIGHT-TO-LEFT OVERRIDE"),
     ("description-100k", _tiny('name = "Tiny"', f'name = "Tiny"\ndescription = "{"x" * 100_000}"'),
      "deck.description"),
 ]

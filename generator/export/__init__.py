@@ -61,10 +61,16 @@ def default_mush_style(deck: "Deck") -> str:
 
 def export_mush(deck: "Deck", out_dir: Path, style: str | None = None) -> list[Path]:
     """Write `out_dir/<deck>.mush` in the given style; card text goes in as plain text."""
+    from ..output import write_text
+
+    return [write_text(inside(out_dir, f"{deck.id}.mush"), mush_text(deck, style))]
+
+
+def mush_text(deck: "Deck", style: str | None = None) -> str:
+    """The MUSHcode of a deck; raises `ExportError` naming the card and field it cannot hold."""
     from dataclasses import replace
 
     from ..markup import to_plain
-    from ..output import write_text
     from . import mush
 
     style = style or default_mush_style(deck)
@@ -73,10 +79,9 @@ def export_mush(deck: "Deck", out_dir: Path, style: str | None = None) -> list[P
     render = mush.render_softcode if style == "softcode" else mush.render_dvorak
     cards = [replace(card, text=to_plain(card.text, deck)) for card in deck.cards]
     try:
-        text = render(deck, cards)
+        return render(deck, cards)
     except ValueError as error:  # the renderers name the card and field
         raise ExportError(f"{deck.source or deck.id}: {error}") from None
-    return [write_text(inside(out_dir, f"{deck.id}.mush"), text)]
 
 
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:

@@ -99,8 +99,8 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     check_length("--bleed", bleed_mm, 20)
     clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
     if clash:
-        raise DeckgenError(f"card {clash.name!r} has the id 'back', which would overwrite {BACK_NAME}; "
-                           "give it another id in the deck file")
+        raise DeckgenError(f"{deck.source}: card {clash.name!r} has the id 'back', which would overwrite "
+                           f"{BACK_NAME}; give it another id in the deck file")
     require_printable(deck, *trim)
     folder = out_dir / IMAGES_DIR
     cards: list["Card | None"] = list(deck.cards) + [None]

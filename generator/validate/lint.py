@@ -32,6 +32,23 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _missing_art(deck, locate)
     if printable:
         problems += _print_problems(deck, locate)
+        problems += _export_problems(deck, locate)
+    return problems
+
+
+def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
+    """Text the build's exports (the Lackey plugin in cp1252, the MUSHcode) could not hold."""
+    from ..export import ExportError, mush_text
+    from ..export.lackey import plugin_text_files
+
+    problems = []
+    for export in (plugin_text_files, mush_text):
+        try:
+            export(deck)
+        except ExportError as error:
+            reason = str(error).removeprefix(f"{deck.source}: ")
+            problems.append(locate.problem("", f"the build's exports would fail: {reason}",
+                                           hint="change the text so that every export can hold it"))
     return problems
 
 
