@@ -402,7 +402,11 @@ class _Builder:
         if art is None:
             return None
         folder = self.path.parent.resolve()
-        target = (folder / art).resolve()
+        try:
+            target = (folder / art).resolve()
+        except (OSError, RuntimeError):  # a symlink loop, a name too long
+            self.error(field, f"art path {art!r} cannot be followed (a symbolic link loop?)")
+            return None
         if not target.is_relative_to(folder):
             self.error(field, f"art path {art!r} points outside the deck's folder {folder}",
                        hint="keep art next to the deck file, e.g. art/card.png")

@@ -51,6 +51,8 @@ def _art(kind: str, command: tuple[str, ...]):
             os.mkfifo(art)
         elif kind == "folder":
             art.mkdir()
+        elif kind == "symlink-loop":
+            art.symlink_to(art)
         elif kind == "wrong-suffix":
             Image.new("RGB", (30, 30), "teal").save(art, "GIF")
             art.rename(art)  # a GIF named .png: Pillow reads it, so this one must pass
@@ -60,7 +62,7 @@ def _art(kind: str, command: tuple[str, ...]):
     return setup
 
 
-ART_KINDS = ("missing", "text", "empty", "truncated", "bomb", "too-many-pixels", "fifo", "folder")
+ART_KINDS = ("missing", "text", "empty", "truncated", "bomb", "too-many-pixels", "fifo", "folder", "symlink-loop")
 CASES = [Case(f"art-validate-{kind}", _art(kind, ("validate", "--simulate", "0")), (1,)) for kind in ART_KINDS]
 CASES += [Case(f"art-print-{kind}", _art(kind, ("print",)), (1,)) for kind in ART_KINDS]
 CASES += [Case(f"art-images-{kind}", _art(kind, ("images", "--dpi", "30")), (1,)) for kind in ART_KINDS[:4]]
@@ -262,10 +264,14 @@ def test_bad_command(run_cli, tmp_path, monkeypatch, case):
 # -- the disk filling up ---------------------------------------------------------------------------------
 
 FULL_DISK_COMMANDS = ["images", "print", "lackey", "mush", "rulebook", "save-logs", "build"]
+WRITE_FAILURES = {errno.ENOSPC: ("No space left on device", "the disk is full"),
+                  errno.EROFS: ("Read-only file system", "read-only"),
+                  errno.EACCES: ("Permission denied", "--output")}
 
 
+@pytest.mark.parametrize("failure", sorted(WRITE_FAILURES), ids=errno.errorcode.get)
 @pytest.mark.parametrize("name", FULL_DISK_COMMANDS)
-def test_full_disk_is_a_clear_error_and_keeps_old_outputs(run_cli, tmp_path, monkeypatch, name):
+def test_a_failing_disk_is_a_clear_error_and_leaves_no_temp_files(run_cli, tmp_path, monkeypatch, name, failure):
     argv = [str(a).replace("{out}", str(tmp_path / "out")) for a in OUTPUT_COMMANDS[name]]
     if name == "build":
         decks = tmp_path / "decks"
@@ -274,14 +280,16 @@ def test_full_disk_is_a_clear_error_and_keeps_old_outputs(run_cli, tmp_path, mon
         argv += ["--decks-dir", str(decks)]
     original = Path.write_bytes
 
-    def full(self, data):
+    reason, hint = WRITE_FAILURES[failure]
+
+    def failing(self, data):
         if self.name.endswith(".tmp"):
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(failure, reason)
         return original(self, data)
 
-    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr(Path, "write_bytes", failing)
     with deadline():
         result = run_cli(*argv)
-    check_result(result, (1, 2), ("No space left on device", "the disk is full"))
+    check_result(result, (1, 2), (reason, hint, str(tmp_path / "out")))
     leftovers = [p for p in (tmp_path / "out").rglob("*.tmp")] if (tmp_path / "out").exists() else []
     assert not leftovers
