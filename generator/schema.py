@@ -23,6 +23,7 @@ MAX_DECK_CARDS = 100_000  # cards in the whole deck, copies counted
 MAX_TEXT = 20_000  # characters in one text field
 MAX_ID = 64  # characters in an id (ids become file names)
 MIN_CARD_MM, MAX_CARD_MM = 10, 1000  # each side of a custom card size
+MAX_PLAYERS = 100  # at one table
 MAX_NUMBER = 1_000_000_000  # any other whole number
 
 
@@ -186,7 +187,7 @@ DECK_META = _table(
         "players": {
             "type": "object",
             "description": "Player range.",
-            "properties": {"min": _int("Fewest players.", 1), "max": _int("Most players.", 1)},
+            "properties": {"min": _int("Fewest players.", 1, MAX_PLAYERS), "max": _int("Most players.", 1, MAX_PLAYERS)},
             "required": ["min", "max"],
             "additionalProperties": False,
         },

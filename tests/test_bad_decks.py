@@ -70,6 +70,7 @@ FIELDS = [
     ("players-min-zero", _tiny("min = 2", "min = 0"), "deck.players.min"),
     ("players-min-over-max", _tiny("min = 2", "min = 9"), "deck.players"),
     ("players-max-huge", _tiny("max = 4", "max = 1000000000000"), "deck.players.max"),
+    ("players-max-hundred-million", _tiny("max = 4", "max = 100000000"), "deck.players.max"),
     ("players-min-float", _tiny("min = 2", "min = 2.0"), "deck.players.min"),
     ("card-size-nan", _tiny("players = {", "card_size = { width_mm = nan, height_mm = 88 }\nplayers = {"),
      "deck.card_size"),
