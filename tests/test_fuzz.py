@@ -40,7 +40,10 @@ def _escape_basic(text: str, rng: random.Random, multiline: bool) -> str:
         if char == "\\":
             out.append("\\\\")
         elif char == '"':
-            out.append('\\"' if not multiline or rng.random() < 0.7 else '\\u0022')
+            # A multi-line string may hold up to two quotes unescaped: `\"""` and `""\"` are legal.
+            raw_run = len(out) >= 2 and out[-1] == out[-2] == '"'
+            choice = rng.random()
+            out.append('"' if multiline and choice < 0.4 and not raw_run else '\\"' if choice < 0.8 else '\\u0022')
         elif char == "\n":
             out.append("\n" if multiline and rng.random() < 0.7 else "\\n")
         elif char == "\t":
