@@ -315,15 +315,25 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None) -> lis
 
 
 def _build_in_pool(paths: list[Path], output_dir: Path, code: str, jobs: int) -> dict[Path, DeckResult]:
+    """Build the decks `jobs` at a time. A worker that dies (killed, out of memory) breaks the
+    whole pool, so the decks it left unbuilt are built again one per pool: only the deck
+    that kills its worker fails."""
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
-    results = {}
+    results, again = {}, []
     with ProcessPoolExecutor(max_workers=jobs, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         futures = {path: pool.submit(build_deck, path, output_dir, None, code) for path in paths}
         for path, future in futures.items():
             try:
                 results[path] = future.result()
-            except Exception as error:  # noqa: BLE001 - a worker that died takes only its deck
+            except BrokenProcessPool:
+                again.append(path)
+    for path in again:
+        with ProcessPoolExecutor(max_workers=1, initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+            try:
+                results[path] = pool.submit(build_deck, path, output_dir, None, code).result()
+            except BrokenProcessPool as error:
                 results[path] = DeckResult(path.stem, error=f"{path}: the process building it stopped "
-                                                            f"({type(error).__name__}: {error})")
+                                                            f"(killed, or out of memory?): {error}")
     return results

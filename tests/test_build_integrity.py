@@ -260,3 +260,29 @@ def test_temporary_files_of_a_killed_run_are_cleaned_up(run_cli, decks, tmp_path
     assert run_cli("images", decks / "tiny.toml", "--dpi", "30", "--output", out).exit_code == 0
     assert not stale.exists()
     assert fresh.exists()  # young: it may belong to a run still going
+
+
+def test_a_deck_that_kills_its_worker_fails_alone(run_cli, decks, tmp_path, monkeypatch):
+    """A worker dying (here by exiting; in life the kernel's out-of-memory killer) breaks the
+    process pool; the other decks are still built."""
+    (decks / "second.toml").write_text(SECOND, encoding="utf-8")
+    (decks / "third.toml").write_text(TINY.replace('id = "tiny"', 'id = "third"'), encoding="utf-8")
+    real = build._step_function
+
+    def die_for_second(target):
+        function = real(target)
+
+        def step(deck, out_dir):
+            if deck.id == "second":
+                os._exit(9)
+            return function(deck, out_dir)
+
+        return step
+
+    monkeypatch.setattr(build, "_step_function", die_for_second)  # forked workers inherit it
+    out = tmp_path / "out"
+    result = run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "2")
+    check_result(result, (1,), ("second: FAILED", "the process building it stopped"))
+    for deck in ("tiny", "third"):
+        _consistent(out / deck)
+    assert not (out / "second").exists()
