@@ -1,9 +1,13 @@
 """`deckgen build`: every deck in the decks folder, every output, into the output folder.
 
-Each deck's outputs are first written to a staging folder and moved into
-`output/<deck>/` only when every step succeeded, so a failed build leaves the
-previous outputs intact. A step whose inputs (deck file, art, deckgen's own
-code and templates, options) are unchanged since the last build is skipped.
+Each deck's outputs are first written to a complete new folder (`output/.staging/<deck>/`)
+that takes `output/<deck>/`'s place in one switch only when every step succeeded, so a
+failed or killed build leaves the previous outputs intact and a reader never sees two
+builds' files mixed. A step whose inputs (deck file, art, deckgen's own code and
+templates) are unchanged since the last build is skipped, its files carried over, but
+only if each still has the hash the manifest recorded (a single command such as
+`deckgen images --dpi 30` may have replaced it). One build at a time holds the output
+folder; every deck is built or fails on its own.
 """
 
 from __future__ import annotations
@@ -13,16 +17,26 @@ import importlib
 import json
 import os
 import shutil
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: builds there are not locked
+    fcntl = None
 
 from .errors import DeckgenError, Problem
-from .loader import deck_paths, load_deck
+from .loader import deck_paths, load_deck, parse_toml, read_input
 from .model import Deck
-from .output import write_text
+from .output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
+from .render.art import MAX_ART_BYTES
 from .resources import TEMPLATES
+from .schema import MAX_DECK_BYTES
 
 if TYPE_CHECKING:
     from .progress import Advance
@@ -39,6 +53,7 @@ STEPS: list[tuple[str, str]] = [
 ]
 
 MANIFEST = ".manifest.json"
+STAGING = ".staging"
 _PACKAGE_ROOT = Path(__file__).resolve().parent
 
 
@@ -80,10 +95,10 @@ def _code_fingerprint() -> str:
 def _input_key(deck: Deck, step: str, code: str) -> str:
     digest = hashlib.sha256(f"{step}\0{code}\0{deck.base_url or ''}\0".encode())
     digest.update(deck.source.read_bytes() if deck.source else b"")
-    for path in deck.inputs:
+    for path in deck.inputs:  # spreadsheets and translation overlays
         digest.update(path.read_bytes())
     for card in deck.cards:
-        if card.art and card.art.exists():
+        if card.art and card.art.is_file() and card.art.stat().st_size <= MAX_ART_BYTES:
             digest.update(card.art.read_bytes())
     return digest.hexdigest()
 
@@ -92,21 +107,30 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
                code: str | None = None, base_url: str | None = None, lang: str | None = None,
                advance: "Advance | None" = None) -> DeckResult:
     """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
-    output_dir/<deck id>/<lang>/), all or nothing; `base_url` (the published address of
+    output_dir/<deck id>/<lang>/), all or nothing. `base_url` (the published address of
     output_dir) overrides the deck's [publish] base_url; `advance(label, done, total)` hears
-    of each step as it starts (a progress bar)."""
+    of each step as it starts (a progress bar). Whatever goes wrong (even a bug in deckgen)
+    comes back as the deck's failed result, so one deck never stops the others."""
+    label = deck_path.stem + (f" [{lang}]" if lang else "")
+    try:
+        return _build_deck(deck_path, output_dir, STEPS if steps is None else steps, code or _code_fingerprint(),
+                           base_url, lang, advance or _worker_advance)
+    except DeckgenError as error:
+        return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
+    except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
+        return DeckResult(label, error=f"{deck_path}: internal error (a bug in deckgen; please report it): "
+                                       f"{type(error).__name__}: {error}")
+
+
+def _problems_of(error: DeckgenError, path: Path) -> list[Problem]:
+    return list(getattr(error, "problems", [])) or [getattr(error, "problem", Problem(str(error), file=path))]
+
+
+def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]], code: str,
+                base_url: str | None, lang: str | None, advance: "Advance | None") -> DeckResult:
     from .translate import deck_in, output_folder
 
-    steps = STEPS if steps is None else steps
-    advance = advance or _worker_advance
-    code = code or _code_fingerprint()
-    try:
-        deck, untranslated = deck_in(load_deck(deck_path), lang)
-    except DeckgenError as error:
-        return DeckResult(deck_path.stem + (f" [{lang}]" if lang else ""),
-                          problems=list(getattr(error, "problems", [])) or
-                          [getattr(error, "problem", Problem(str(error), file=deck_path))],
-                          error=str(error))
+    deck, untranslated = deck_in(load_deck(deck_path), lang)
     if base_url:
         deck = replace(deck, base_url=base_url)
     final = output_folder(output_dir, deck)
@@ -114,14 +138,14 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
     if untranslated:
         result.note = (f" ({len(untranslated)} texts not translated; `deckgen validate {deck_path} --lang {lang}` "
                        "lists them)")
-    manifest_path = final / MANIFEST
-    try:
-        manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    except (OSError, json.JSONDecodeError):
-        manifest = {}
-    staging = output_dir / ".staging" / (f"{deck.id}.{lang}" if lang else deck.id)
+    _recover(final)
+    prepare_folder(final)
+    make_folder(final.parent)  # a translation's folder sits in its deck's, which may not exist yet
+    manifest = _read_manifest(final)
+    # Staged as it will be published (output/.staging/<deck>/<lang>/ for a translation).
+    staging = output_dir / STAGING / final.relative_to(output_dir)
     shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    make_folder(staging)
     new_manifest: dict = {}
     try:
         for done, (name, target) in enumerate(steps):
@@ -129,7 +153,8 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
                 advance(f"{deck.id}: {name}", done, len(steps))
             key = _input_key(deck, name, code)
             previous = manifest.get(name)
-            if previous and previous["key"] == key and all((final / f).exists() for f in previous["files"]):
+            if previous and previous.get("key") == key and _unchanged(final, previous.get("files")):
+                _carry_over(final, staging, previous["files"])
                 new_manifest[name] = previous
                 result.reused.append(name)
                 continue
@@ -138,38 +163,94 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
             result.seconds[name] = {"cpu": round(time.process_time() - cpu, 3),
                                     "wall": round(time.perf_counter() - wall, 3)}
             files = sorted(str(Path(p).relative_to(staging)) for p in written)
-            new_manifest[name] = {"key": key, "files": files}
+            new_manifest[name] = {"key": key, "files": {f: _file_hash(staging / f) for f in files}}
             result.built.append(name)
+        listed = {f for entry in new_manifest.values() for f in entry["files"]}
+        stale = {f for entry in manifest.values() for f in entry.get("files", ())} - listed
+        _keep_other_files(final, staging, listed | stale)  # a single command's outputs stay
+        write_text(staging / MANIFEST, json.dumps(new_manifest, indent=1, sort_keys=True) + "\n")
         if advance:
             advance(f"{deck.id}: done", len(steps), len(steps))
-        _publish(staging, final)
-        _remove_stale(final, manifest, new_manifest)
-        write_text(manifest_path, json.dumps(new_manifest, indent=1, sort_keys=True) + "\n")
+        _fault_point("before-switch")
+        switch_folder(staging, final)
+        missing = sorted(f for f in listed if not (final / f).is_file())
+        if missing:  # never report a file that is not there
+            raise OutputError(f"{final}: files missing after publishing: {', '.join(missing[:5])}")
     except DeckgenError as error:
         result.error = str(error)
-        result.problems = list(getattr(error, "problems", []))
+        result.problems = _problems_of(error, deck_path)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        _remove_empty(output_dir / ".staging")
+        _remove_empty(output_dir / STAGING)
     return result
 
 
-def _publish(staging: Path, final: Path) -> None:
-    """Move every staged file into place, one rename each."""
-    for path in sorted(staging.rglob("*")):
-        if path.is_file():
-            destination = final / path.relative_to(staging)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, destination)
+def _fault_point(name: str) -> None:
+    """Where the tests inject a crash (e.g. a kill between building and publishing)."""
 
 
-def _remove_stale(final: Path, old: dict, new: dict) -> None:
-    """Delete files an earlier build wrote that no step writes any more (a removed card's image)."""
-    kept = {f for entry in new.values() for f in entry["files"]}
-    for name in sorted({f for entry in old.values() for f in entry.get("files", [])} - kept):
-        stale = final / name
-        if stale.resolve().is_relative_to(final.resolve()):
-            stale.unlink(missing_ok=True)
+def _read_manifest(final: Path) -> dict:
+    try:
+        manifest = json.loads((final / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _unchanged(final: Path, files) -> bool:
+    """Whether every file a step wrote is still there with the bytes it wrote (a single command
+    such as `deckgen images --dpi 30` may have replaced it since)."""
+    if not isinstance(files, dict):
+        return False  # a manifest from before files carried hashes
+    for name, digest in files.items():
+        path = final / name
+        if path.is_symlink() or not path.is_file() or _file_hash(path) != digest:
+            return False
+    return True
+
+
+def _carry_over(final: Path, staging: Path, names) -> None:
+    """Put the previous build's files into the new folder (hard links where the file system allows)."""
+    for name in names:
+        destination = staging / name
+        if destination.exists():
+            continue
+        make_folder(destination.parent)
+        with writing(destination):
+            try:
+                os.link(final / name, destination)
+            except OSError:
+                shutil.copy2(final / name, destination)
+
+
+def _keep_other_files(final: Path, staging: Path, skip: set[str]) -> None:
+    """Carry over files no build step owns (a letter-size PDF `deckgen print` wrote, say)."""
+    if not final.is_dir():
+        return
+    others = []
+    for path in final.rglob("*"):
+        name = str(path.relative_to(final))
+        if path.is_file() and name not in skip and name != MANIFEST and not path.name.endswith(TEMP_SUFFIX):
+            others.append(name)
+    _carry_over(final, staging, others)
+
+
+def _recover(final: Path) -> None:
+    """After a crash between the two renames of a publish, the previous build sits aside in
+    `.<deck>.old-*/`: put it back (or, when the new one made it, drop it)."""
+    for old in sorted(final.parent.glob(f".{final.name}.old-*")):
+        kept = old / final.name
+        if not final.exists() and kept.is_dir():
+            os.replace(kept, final)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _remove_empty(folder: Path) -> None:
@@ -179,37 +260,123 @@ def _remove_empty(folder: Path) -> None:
         pass
 
 
+@contextmanager
+def output_lock(output_dir: Path) -> Iterator[None]:
+    """Hold the output folder for one build at a time; a second build is refused clearly
+    (pool workers inherit the lock, so it lasts while any of them runs)."""
+    make_folder(output_dir)
+    if fcntl is None:
+        yield
+        return
+    with writing(output_dir):
+        handle = os.open(output_dir, os.O_RDONLY)  # the folder itself is locked: no lock file to leave
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(f"another deckgen build is writing to {output_dir}/; "
+                              "wait for it to finish, or build into another folder with --output") from None
+        yield
+    finally:
+        os.close(handle)
+
+
 # In a build worker process: where its steps are reported (set by the pool's initializer).
 _worker_advance: "Advance | None" = None
 
 
-def _report_to(queue) -> None:
+def _start_worker(parent: int, queue) -> None:
+    """Pool worker start-up: report steps to the main process's progress bar, and die with it."""
     global _worker_advance
-    _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
+    if queue is not None:
+        _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Stop when the build's main process dies, so nothing publishes after it (the kernel's
+    parent-death signal where there is one, a watch thread anyway)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _duplicate_ids(paths: list[Path]) -> dict[Path, str]:
+    """An error for each deck file whose [deck] id another file also uses (both would write
+    output/<id>/)."""
+    by_id: dict[str, list[Path]] = {}
+    for path in paths:
+        try:
+            deck_id = parse_toml(read_input(path, MAX_DECK_BYTES).decode("utf-8"))["deck"]["id"]
+        except (DeckgenError, ValueError, KeyError, TypeError):
+            continue  # the deck's own build reports why it cannot be read
+        if isinstance(deck_id, str):
+            by_id.setdefault(deck_id, []).append(path)
+    errors = {}
+    for deck_id, same in by_id.items():
+        for path in same if len(same) > 1 else ():
+            others = ", ".join(str(other) for other in same if other != path)
+            errors[path] = (f"{path}: deck.id: {deck_id!r} is also the id of {others}; each deck needs its own id "
+                            f"(its outputs go to {deck_id}/)")
+    return errors
+
+
+Task = tuple[Path, "str | None"]  # a deck file and the language to build it in (None: its own)
 
 
 def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_url: str | None = None,
               lang: str | None = None, advance: "Advance | None" = None) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all
     cores); with `lang`, each deck's translation into that language ('all': the deck and every
-    translation); `advance(label, done, total)` hears of each deck's steps, from every process."""
+    translation). Each deck is built or fails on its own; `advance(label, done, total)` hears of
+    each deck's steps, from every process."""
     from .translate import build_languages
 
-    decks = deck_paths(decks_dir)
-    if not decks:
+    paths = deck_paths(decks_dir)
+    if not paths:
         raise DeckgenError(f"no decks found: {decks_dir}/ holds no .toml files")
-    tasks = [(path, code) for path in decks for code in build_languages(path, lang)]
+    tasks: list[Task] = [(path, code) for path in paths for code in build_languages(path, lang)]
     if not tasks:
         raise DeckgenError(f"--lang {lang}: no deck in {decks_dir}/ has that translation")
-    paths, langs = [path for path, _ in tasks], [code for _, code in tasks]
     code = _code_fingerprint()
-    jobs = min(len(paths), jobs or os.cpu_count() or 1)
-    if jobs == 1:
-        return [build_deck(path, output_dir, code=code, base_url=base_url, lang=lang, advance=advance)
-                for path, lang in tasks]
+    clashes = _duplicate_ids(paths)
+    results: dict[Task, DeckResult] = {task: DeckResult(task[0].stem, error=clashes[task[0]])
+                                       for task in tasks if task[0] in clashes}
+    todo = [task for task in tasks if task[0] not in clashes]
+    # A deck's own build switches in output/<deck>/ whole, carrying over its translations'
+    # folders: translations build after every deck's own build, never beside it.
+    waves = [[task for task in todo if task[1] is None], [task for task in todo if task[1] is not None]]
+    with output_lock(output_dir):
+        for wave in waves:
+            workers = min(len(wave), jobs or os.cpu_count() or 1)
+            if workers <= 1:
+                results.update((task, build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
+                                                 advance=advance)) for task in wave)
+            else:
+                results.update(_build_in_pool(wave, output_dir, code, base_url, workers, advance))
+    return [results[task] for task in tasks]
+
+
+def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str | None, jobs: int,
+                   advance: "Advance | None") -> dict[Task, DeckResult]:
+    """Build the decks `jobs` at a time. A worker that dies (killed, out of memory) breaks the
+    whole pool, so the decks it left unbuilt are built again one per pool: only the deck
+    that kills its worker fails."""
     import multiprocessing
-    import threading
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     queue = multiprocessing.SimpleQueue() if advance else None
 
@@ -217,15 +384,34 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
         while (message := queue.get()) is not None:
             advance(*message)
 
-    listener = threading.Thread(target=relay, daemon=True) if advance else None
+    listener = threading.Thread(target=relay, daemon=True) if queue else None
     if listener:
         listener.start()
+
+    def pool(workers: int) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), queue))
+
+    def submit(executor: ProcessPoolExecutor, task: Task):
+        return executor.submit(build_deck, task[0], output_dir, None, code, base_url, task[1])
+
+    results, again = {}, []
     try:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_report_to if queue else None,
-                                 initargs=(queue,) if queue else ()) as pool:
-            return list(pool.map(build_deck, paths, [output_dir] * len(paths), [None] * len(paths),
-                                 [code] * len(paths), [base_url] * len(paths), langs))
+        with pool(jobs) as executor:
+            futures = {task: submit(executor, task) for task in tasks}
+            for task, future in futures.items():
+                try:
+                    results[task] = future.result()
+                except BrokenProcessPool:
+                    again.append(task)
+        for task in again:
+            with pool(1) as executor:
+                try:
+                    results[task] = submit(executor, task).result()
+                except BrokenProcessPool as error:
+                    results[task] = DeckResult(task[0].stem, error=f"{task[0]}: the process building it stopped "
+                                                                   f"(killed, or out of memory?): {error}")
     finally:
         if listener:
             queue.put(None)
             listener.join()
+    return results

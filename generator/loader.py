@@ -9,6 +9,7 @@ paths: both `InvalidDeck`, exit code 1).
 from __future__ import annotations
 
 import re
+import stat
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -31,24 +32,25 @@ from .model import (
     Suit,
     Variant,
 )
-from .schema import DECK_SCHEMA, check
+from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
 
 DECKS_DIR = Path("decks")
+RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
 
 def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
     """A deck id from the decks folder, a path to a .toml file, or a deck folder holding
     `<folder name>.toml` or a single .toml file (what `deckgen new` writes)."""
     path = Path(ref)
-    if path.is_dir():
+    candidate = decks_dir / f"{ref}.toml"
+    if path.is_dir() and ("/" in str(ref) or not candidate.exists()):
         inside = deck_paths(path)
         named = path / f"{path.name}.toml"
         if named.is_file() or len(inside) == 1:
             return named if named.is_file() else inside[0]
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or "/" in str(ref) or (path.exists() and not candidate.exists()):
         return path
-    candidate = decks_dir / f"{ref}.toml"
     if candidate.exists():
         return candidate
     known = ", ".join(p.stem for p in deck_paths(decks_dir)) or "none"
@@ -60,6 +62,9 @@ def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
 
 
 def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
+    if decks_dir.exists() and not decks_dir.is_dir():
+        raise UnreadableInput(Problem("--decks-dir is not a folder", file=decks_dir,
+                                      hint="give the folder that holds the deck .toml files"))
     return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
 
 
@@ -77,7 +82,7 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     """Load a deck, returning it (when it could be built) and every problem found."""
     text = _read_text(path)
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
@@ -104,13 +109,49 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     return deck, sheets.problems + builder.problems
 
 
-def _read_text(path: Path) -> str:
+def read_input(path: Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
+    refused before it is opened (reading one could block or never end)."""
     try:
-        raw = path.read_bytes()
+        info = path.stat()
     except FileNotFoundError:
-        raise UnreadableInput(Problem("file not found", file=path)) from None
+        raise UnreadableInput(Problem(f"{what} not found", file=path)) from None
     except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read file: {error.strerror}", file=path)) from None
+        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableInput(Problem(f"{what} is not a regular file ({_file_type(info.st_mode)})", file=path,
+                                      hint="give the path of an ordinary file"))
+    if info.st_size > limit:
+        raise UnreadableInput(Problem(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", file=path,
+                                      hint="see the limits in docs/deck-format.md"))
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as error:
+        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+    if len(raw) > limit:
+        raise UnreadableInput(Problem(f"{what} is larger than the limit of {limit:,} bytes", file=path))
+    return raw
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def parse_toml(text: str) -> dict:
+    """`tomllib.loads`, with nesting too deep for the parser reported as bad TOML."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("arrays or tables nested too deeply") from None
+
+
+def _read_text(path: Path) -> str:
+    raw = read_input(path, MAX_DECK_BYTES)
     if not raw.strip():
         raise UnreadableInput(Problem(
             "file is empty", file=path,
@@ -344,6 +385,15 @@ class _Builder:
             ))
             fields.append(where)
         self._unique_cards(cards, fields)
+        for card, where in zip(cards, fields):
+            if card.id == RESERVED_CARD_ID:
+                self.error(f"{where}.id" if where.startswith("cards[") else where,
+                           f"the card id {card.id!r} is reserved: images/back.png is the card back",
+                           hint="give the card another id")
+        total = sum(card.count for card in cards)
+        if total > MAX_DECK_CARDS:
+            self.error("cards", f"the deck holds {total:,} cards; the limit is {MAX_DECK_CARDS:,}",
+                       hint="lower the 'count' of some cards")
         if not cards:
             self.error("cards", "the deck has no cards", hint="add [[cards]] entries or a [[card_sets]] table")
         return tuple(cards)
@@ -365,7 +415,11 @@ class _Builder:
         if art is None:
             return None
         folder = self.path.parent.resolve()
-        target = (folder / art).resolve()
+        try:
+            target = (folder / art).resolve()
+        except (OSError, RuntimeError):  # a symlink loop, a name too long
+            self.error(field, f"art path {art!r} cannot be followed (a symbolic link loop?)")
+            return None
         if not target.is_relative_to(folder):
             self.error(field, f"art path {art!r} points outside the deck's folder {folder}",
                        hint="keep art next to the deck file, e.g. art/card.png")

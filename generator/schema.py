@@ -8,19 +8,31 @@ duplicates, counts).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Iterator
 
 from .model import CARD_SIZES_MM, SECTION_ROLES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
+# Limits no real deck comes near; past them a deck would exhaust memory or the file system
+# (docs/deck-format.md lists them).
+MAX_DECK_BYTES = 4 * 1024 * 1024  # a deck file
+MAX_COPIES = 10_000  # copies of one card
+MAX_DECK_CARDS = 100_000  # cards in the whole deck, copies counted
+MAX_TEXT = 20_000  # characters in one text field
+MAX_ID = 64  # characters in an id (ids become file names)
+MIN_CARD_MM, MAX_CARD_MM = 10, 1000  # each side of a custom card size
+MAX_PLAYERS = 100  # at one table
+MAX_NUMBER = 1_000_000_000  # any other whole number
+
 
 def _str(description: str, **extra: Any) -> dict:
-    return {"type": "string", "description": description, **extra}
+    return {"type": "string", "description": description, "maxLength": MAX_TEXT, **extra}
 
 
-def _int(description: str, minimum: int | None = None) -> dict:
-    schema: dict[str, Any] = {"type": "integer", "description": description}
+def _int(description: str, minimum: int | None = None, maximum: int = MAX_NUMBER) -> dict:
+    schema: dict[str, Any] = {"type": "integer", "description": description, "maximum": maximum}
     if minimum is not None:
         schema["minimum"] = minimum
     return schema
@@ -40,7 +52,7 @@ def _list_of(description: str, item: dict) -> dict:
     return {"type": "array", "description": description, "items": item}
 
 
-_ID = _str("Stable identifier: lower case letters, digits, '.', '_' or '-'.", pattern=ID_PATTERN)
+_ID = _str("Stable identifier: lower case letters, digits, '.', '_' or '-'.", pattern=ID_PATTERN, maxLength=MAX_ID)
 _TEXT = _str("Text in deckgen's light markup: *emphasis*, **strong**, '- ' lists, "
              "{card:NAME}, {suit:ID}, {rule:ID}.")
 
@@ -96,7 +108,7 @@ CARD = _table(
         "corner": _str("Corner value or badge, e.g. '+4/2/1'."),
         "text": _TEXT,
         "flavor": _str("Flavour text, printed in italics."),
-        "count": _int("Copies in the deck.", minimum=1),
+        "count": _int("Copies in the deck.", minimum=1, maximum=MAX_COPIES),
         "art": _str("Image file, relative to the deck file's folder."),
         "props": {"type": "object", "description": "Facts the game engine reads (speed, role...)."},
         "ruling": _str("Id of a ruling that decided something about this card."),
@@ -110,7 +122,7 @@ CARD_SET = _table(
         "suits": _list_of("Suit ids; all suits when omitted.", _str("Suit id.")),
         "ranks": _list_of("Rank ids; all ranks when omitted.", _str("Rank id.")),
         "kind": _str("Kind id; defaults to each rank's kind."),
-        "count": _int("Copies of each generated card.", minimum=1),
+        "count": _int("Copies of each generated card.", minimum=1, maximum=MAX_COPIES),
         "text": _TEXT,
     },
 )
@@ -190,7 +202,7 @@ DECK_META = _table(
         "players": {
             "type": "object",
             "description": "Player range.",
-            "properties": {"min": _int("Fewest players.", 1), "max": _int("Most players.", 1)},
+            "properties": {"min": _int("Fewest players.", 1, MAX_PLAYERS), "max": _int("Most players.", 1, MAX_PLAYERS)},
             "required": ["min", "max"],
             "additionalProperties": False,
         },
@@ -202,8 +214,8 @@ DECK_META = _table(
                 {
                     "type": "object",
                     "properties": {
-                        "width_mm": {"type": "number", "minimum": 10},
-                        "height_mm": {"type": "number", "minimum": 10},
+                        "width_mm": {"type": "number", "minimum": MIN_CARD_MM, "maximum": MAX_CARD_MM},
+                        "height_mm": {"type": "number", "minimum": MIN_CARD_MM, "maximum": MAX_CARD_MM},
                     },
                     "required": ["width_mm", "height_mm"],
                     "additionalProperties": False,
@@ -290,10 +302,18 @@ def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]
     if wanted and type_name(value) != wanted and not (wanted == "number" and type_name(value) == "integer"):
         yield path, f"expected {wanted}, found {type_name(value)} {_show(value)}"
         return
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, f"must be a finite number, found {value}"
+        return
     if "enum" in schema and value not in schema["enum"]:
         yield path, f"unknown value {_show(value)}; allowed: {', '.join(map(str, schema['enum']))}"
     if "minimum" in schema and value < schema["minimum"]:
         yield path, f"must be at least {schema['minimum']}, found {value}"
+    if "maximum" in schema and value > schema["maximum"]:
+        yield path, f"must be at most {schema['maximum']:,}, found {value:,}"
+    if "maxLength" in schema and len(value) > schema["maxLength"]:
+        yield path, f"is {len(value):,} characters long; the limit is {schema['maxLength']:,}"
+        return
     if "pattern" in schema:
         import re
 

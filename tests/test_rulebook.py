@@ -3,6 +3,7 @@ headings and pictures, for every deck in decks/."""
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -253,7 +254,8 @@ def _markdown_headings(text: str) -> list[str]:
     for line in text.splitlines():
         match = re.match(r"^(#{1,4}) (.*)$", line)
         if match:
-            headings.append(re.sub(r"\\(.)", r"\1", match.group(2)).strip())
+            # as a Markdown reader shows it: backslash escapes and entities resolved
+            headings.append(html.unescape(re.sub(r"\\(.)", r"\1", match.group(2))).strip())
     return headings
 
 

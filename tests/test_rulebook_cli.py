@@ -95,7 +95,7 @@ def test_designer_template_is_sandboxed(run_cli, tmp_path, source, complaint):
     template = folder / "rulebook.md.j2"
     template.write_text(source, encoding="utf-8")
     result = run_cli("rulebook", "wizard", "--format", "md", "--template", template, "--output", tmp_path / "out")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a template is an option the user gave: unusable input
     assert "template error" in result.stderr and complaint in result.stderr.lower()
     assert "do not read me" not in result.stdout + result.stderr
     assert not (tmp_path / "out" / "wizard" / "wizard-rules.md").exists()
@@ -169,3 +169,25 @@ def test_deck_without_rulings_quick_reference_or_variants_section(run_cli, tmp_p
     assert 'id="variant-hidden-bids"' in page
     markdown = (folder / "wizard-rules.md").read_text(encoding="utf-8")
     assert "## B Variants" in markdown and "Quick reference" not in markdown
+
+
+HOSTILE_NAME = 'A" onerror="alert(1)" x="<b>'
+
+
+def test_markdown_rulebook_keeps_card_names_inside_their_attributes(run_cli, tmp_path, page):
+    """A card name built to break out of `alt="..."` stays text: the raw HTML a Markdown viewer
+    passes through is parsed by Chromium, and no image gains an attribute."""
+    from .badinput import TINY
+
+    deck = tmp_path / "tiny.toml"
+    deck.write_text(TINY.replace('name = "Joker"', f'name = {json.dumps(HOSTILE_NAME)}'), encoding="utf-8")
+    result = run_cli("rulebook", deck, "--format", "md", "--output", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    markdown = (tmp_path / "out" / "tiny" / "tiny-rules.md").read_text(encoding="utf-8")
+    page.set_content(markdown)
+    images = page.eval_on_selector_all("img", "all => all.map(i => [i.getAttributeNames(), i.alt])")
+    assert images, markdown
+    for names, alt in images:
+        assert set(names) <= {"src", "alt", "width", "align"}, names
+    assert HOSTILE_NAME in {alt for _, alt in images}
+    assert page.eval_on_selector_all("[onerror]", "all => all.length") == 0

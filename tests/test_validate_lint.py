@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shutil
 
+from PIL import Image
+
 from .conftest import DECKS
 
 
@@ -73,6 +75,9 @@ def test_missing_art_file(run_cli, tmp_path):
     assert found and "quaffle.png' does not exist" in found[0]["message"]
     (tmp_path / "art").mkdir()
     shutil.copy(DECKS.parent / "generator" / "fonts" / "LICENSE-DejaVu.txt", tmp_path / "art" / "quaffle.png")
+    found = [p for p in problems(run_cli, path) if "art file" in p["message"]]
+    assert found and "is not an image deckgen can read" in found[0]["message"]  # print would fail on it
+    Image.new("RGB", (40, 60), "gold").save(tmp_path / "art" / "quaffle.png")
     assert not [p for p in problems(run_cli, path) if "art file" in p["message"]]
 
 

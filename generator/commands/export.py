@@ -11,6 +11,8 @@ from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
 from ..translate import output_folder
 from .languages import in_languages
 
+from ..output import prepare_folder
+
 
 
 def _report(deck_id: str, paths: list[Path], folder: Path, as_json: bool) -> None:
@@ -51,7 +53,7 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             paths = export_lackey(loaded, folder, layout=layout, base_url=base_url, encoding=encoding)
             _report(loaded.id, paths, folder, as_json)
 
@@ -67,7 +69,7 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             _report(loaded.id, export_tts(loaded, folder, base_url=base_url), folder, as_json)
 
     @export.command("cards")
@@ -80,7 +82,7 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             _report(loaded.id, [export_cards(loaded, folder, fmt)], folder, as_json)
 
     @export.command("mush")
@@ -103,5 +105,5 @@ def register(app: typer.Typer) -> None:
         from ..loader import load_deck
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             _report(loaded.id, export_mush(loaded, folder, style=style, charset=charset), folder, as_json)

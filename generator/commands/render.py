@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from ..output import prepare_folder
+
 # Choices are plain strings checked by the library, which names the allowed values in its error.
 
 def _how_to_print(options) -> str:
@@ -104,7 +106,7 @@ def register(app: typer.Typer) -> None:
                                 calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
                                 registration=registration)
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             if service:
                 from ..render.services import write_service
 
@@ -159,7 +161,7 @@ def register(app: typer.Typer) -> None:
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             with progress_bar(as_json) as advance:
-                paths = images.write_images(loaded, output_folder(output, loaded), dpi, bleed, profile, advance)
+                paths = images.write_images(loaded, prepare_folder(output_folder(output, loaded)), dpi, bleed, profile, advance)
             with Image.open(paths[-1]) as first:
                 size = first.size
             if as_json:

@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from ..output import prepare_folder
+
 
 class RulebookFormat(str, Enum):
     pdf = "pdf"
@@ -47,7 +49,7 @@ def register(app: typer.Typer) -> None:
 
         formats = FORMATS if fmt is RulebookFormat.all else (fmt.value,)
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = output_folder(output, loaded)
+            folder = prepare_folder(output_folder(output, loaded))
             written = write_rulebooks(loaded, folder, formats, template, paper, booklet)
             documents = [path for path in written if path.suffix.lstrip(".") in FORMATS]
             if as_json:

@@ -8,16 +8,13 @@ the export's folder. `write_all` is the build step that writes all three.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from ..errors import DeckgenError, OptionError
+from ..output import replaced_folder  # noqa: F401 - the exporters' folder switch, kept here for them
 
 if TYPE_CHECKING:
     from ..model import Deck
@@ -47,28 +44,6 @@ def check_base_url(url: str) -> str:
     return url.rstrip("/")
 
 
-@contextmanager
-def replaced_folder(target: Path) -> Iterator[Path]:
-    """Yield an empty temporary folder; on success it takes `target`'s place, so a reader
-    never sees a half-written export and files of an older export do not linger."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fresh = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    fresh.chmod(0o777 & ~umask)  # mkdtemp makes it private; the export is an ordinary folder
-    try:
-        yield fresh
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
-            os.replace(target, old / target.name)
-        os.replace(fresh, target)
-        if old is not None:
-            shutil.rmtree(old)
-    finally:
-        shutil.rmtree(fresh, ignore_errors=True)
-
-
 MUSH_STYLES = ("softcode", "dvorak", "dvorax")
 MUSH_CHARSETS = ("utf-8", "latin1")
 
@@ -84,10 +59,17 @@ def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: 
     which runs on any TinyMUX or PennMUSH; 'dvorak' and 'dvorax' write loadcard commands for
     DvorakMUSH's Dvorak Engine. Card text goes in as plain text; with charset 'latin1' every
     character outside Latin-1 is spelled in it (the file is then Latin-1 too)."""
+    from ..output import write_text
+
+    encoding = "latin-1" if charset == "latin1" else "utf-8"
+    return [write_text(inside(out_dir, f"{deck.id}.mush"), mush_text(deck, style, charset), encoding=encoding)]
+
+
+def mush_text(deck: "Deck", style: str | None = None, charset: str = "utf-8") -> str:
+    """The MUSHcode of a deck; raises `ExportError` naming the card and field it cannot hold."""
     from dataclasses import replace
 
     from ..markup import to_plain
-    from ..output import write_text
     from . import mush, mush_table
 
     style = style or "softcode"
@@ -100,13 +82,10 @@ def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: 
         deck, cards = mush.in_latin1(deck, cards)
     try:
         if style == "softcode":
-            text = mush_table.render_softcode(deck, cards, charset=charset)
-        else:
-            text = mush.render_dvorak(deck, cards, dvorax=style == "dvorax", charset=charset)
+            return mush_table.render_softcode(deck, cards, charset=charset)
+        return mush.render_dvorak(deck, cards, dvorax=style == "dvorax", charset=charset)
     except ValueError as error:  # the renderers name the card and field
         raise ExportError(f"{deck.source or deck.id}: {error}") from None
-    encoding = "latin-1" if charset == "latin1" else "utf-8"
-    return [write_text(inside(out_dir, f"{deck.id}.mush"), text, encoding=encoding)]
 
 
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
@@ -117,9 +96,11 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     auto-update files and the TTS deck its image URLs under <base>/<deck>/."""
     from . import lackey, tts
 
-    # build.py stages a deck's outputs in <output>/.staging/<deck>/ and then moves them to
-    # <output>/<deck>/; local file URLs must name where the files end up.
-    published = out_dir.parent.parent / out_dir.name if out_dir.parent.name == ".staging" else out_dir
+    # build.py stages a deck's outputs in <output>/.staging/<deck>[/<lang>]/ and then moves them
+    # to <output>/<deck>[/<lang>]/; local file URLs must name where the files end up.
+    parts = out_dir.parts
+    published = Path(*parts[:parts.index(".staging")], *parts[parts.index(".staging") + 1:]) \
+        if ".staging" in parts else out_dir
     lackey_url = tts_url = None
     if deck.base_url is not None:
         base = check_base_url(deck.base_url)  # the loader and the build's option checked it already

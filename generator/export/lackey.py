@@ -359,6 +359,22 @@ def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = N
     """Every file of the plugin folder: path inside the folder ('/'-separated) -> bytes."""
     from .faces import blank_face, faces_for, jpeg_bytes
 
+    files, render = plugin_text_files(deck, layout, encoding)
+    card_set, images = set_name(deck), image_names(deck)
+    faces = faces_for(deck)
+    for card in deck.cards:
+        files[f"sets/setimages/{card_set}/{images[card.id]}.jpg"] = faces.jpeg(card)
+    files["cardback.jpg"] = faces.jpeg(None)
+    files["spawned.jpg"] = jpeg_bytes(blank_face(deck, faces.size))
+    if base_url is not None:
+        files.update(_update_files(deck, files, base_url, date or release_date(deck), render))
+    return files
+
+
+def plugin_text_files(deck: Deck, layout: str | None = None,
+                      encoding: str = "cp1252") -> tuple[dict[str, bytes], Callable[..., bytes]]:
+    """The plugin's text files, and the function that renders its templates; raises
+    `ExportError` for text the plugin cannot hold (so `deckgen validate` can ask first)."""
     layout = layout or default_layout(deck)
     if layout not in LAYOUTS:
         raise OptionError(f"--layout {layout!r}: choose one of {', '.join(LAYOUTS)}")
@@ -390,14 +406,7 @@ def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = N
     files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
                                      phases=setup.phases, centre=bool(setup.centre),
                                      discard=bool(setup.discard))
-    faces = faces_for(deck)
-    for card in deck.cards:
-        files[f"sets/setimages/{card_set}/{images[card.id]}.jpg"] = faces.jpeg(card)
-    files["cardback.jpg"] = faces.jpeg(None)
-    files["spawned.jpg"] = jpeg_bytes(blank_face(deck, faces.size))
-    if base_url is not None:
-        files.update(_update_files(deck, files, base_url, date or release_date(deck), render))
-    return files
+    return files, render
 
 
 def zip_bytes(files: Mapping[str, bytes], root: str) -> bytes:

@@ -43,6 +43,7 @@ Quick rulings: `quick_ruling(words)` answers one question without a log
 from __future__ import annotations
 
 import copy
+import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -153,6 +154,11 @@ class Game(ABC):
             raise DeckgenError(
                 f"{deck.source}: [engine] unknown parameter(s) {', '.join(unknown)} for the {self.id} engine; "
                 f"known: {', '.join(sorted(self.defaults)) or 'none'}")
+        overrides = params or {}
+        for key, value in merged.items():
+            complaint = parameter_complaint(key, value, self.defaults[key])
+            if complaint:
+                raise DeckgenError(f"{deck.source}: {'parameter' if key in overrides else '[engine]'} {complaint}")
         self.params = merged
 
     @abstractmethod
@@ -197,6 +203,55 @@ class Game(ABC):
         if not self.min_players <= num_players <= self.max_players:
             raise OptionError(
                 f"{self.id} is for {self.min_players}-{self.max_players} players, not {num_players}")
+
+
+def parameter_complaint(name: str, value: Any, default: Any) -> str:
+    """What is wrong with an engine parameter's type ("" when it has its default's shape)."""
+    if _conforms(value, default):
+        return ""
+    return f"{name} must be {_kind(default)} like its default {_show(default)}, not {_show(value)}"
+
+
+def _conforms(value: Any, default: Any) -> bool:
+    """Whether a parameter value has the shape of its default: the same scalar type (a whole
+    number where the default is one), lists of such items, tables of such values."""
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, int):
+        return isinstance(value, int)
+    if isinstance(default, float):
+        return isinstance(value, (int, float)) and math.isfinite(value)
+    if isinstance(default, str):
+        return isinstance(value, str)
+    if isinstance(default, (list, tuple)):
+        return isinstance(value, list) and (not default or all(_conforms(item, default[0]) for item in value))
+    if isinstance(default, Mapping):
+        if not isinstance(value, Mapping) or not default:
+            return isinstance(value, Mapping)
+        first = next(iter(default.values()))
+        return all(isinstance(key, str) and _conforms(item, default.get(key, first)) for key, item in value.items())
+    return True
+
+
+def _kind(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return "a whole number"
+    if isinstance(default, float):
+        return "a number"
+    if isinstance(default, str):
+        return "text"
+    if isinstance(default, (list, tuple)):
+        return f"a list of {_kind(default[0]) if default else 'values'}"
+    if isinstance(default, Mapping) and default:
+        return f"a table of {_kind(next(iter(default.values())))}"
+    return "a table"
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 ENGINES: dict[str, str] = {

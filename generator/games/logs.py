@@ -25,6 +25,9 @@ from typing import Any, Mapping, Sequence
 from ..errors import DeckgenError, Problem, UnreadableInput
 from ..model import Card, Deck
 
+# A log of the longest game any engine allows is well under a megabyte.
+MAX_LOG_BYTES = 16 * 1024 * 1024
+
 HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes")
 
 
@@ -175,12 +178,12 @@ class GameLog:
 
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
+    from ..loader import read_input
+
     try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise MalformedLog(Problem("file not found", file=Path(path))) from None
-    except OSError as error:
-        raise MalformedLog(Problem(f"cannot read file: {error.strerror}", file=Path(path))) from None
+        raw = read_input(Path(path), MAX_LOG_BYTES, "log")
+    except UnreadableInput as error:
+        raise MalformedLog(error.problem) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -190,8 +193,10 @@ def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
 
 
 def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path | None = None) -> GameLog:
+    from ..loader import parse_toml
+
     try:
-        data = tomllib.loads(text)
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         match = re.search(r"\(at line (\d+), column (\d+)\)", message)
@@ -208,10 +213,16 @@ def make_game(log: GameLog):
     """The deck's engine with the log's variants and parameters."""
     from .base import game_for
 
+    game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
     try:
         return game_for(log.deck, log.params)
     except DeckgenError as error:
-        raise log.error("params" if "params" in log.data else "variant", str(error)) from None
+        message = str(error).removeprefix(f"{log.deck.source}: ").removeprefix("parameter ")
+        message = message.removeprefix("[engine] ")
+        own = log.data.get("params", {})
+        key = next((key for key in own if message.startswith(f"{key} ")), None)
+        field = field_path("params", key) if key else "params" if own else "variant"
+        raise log.error(field, message) from None
 
 
 # -- field paths and where they are written --------------------------------------------------
@@ -238,6 +249,17 @@ def _field_parts(field: str) -> list[str | int]:
     return parts
 
 
+class _ScanStuck(Exception):
+    """The position scan met text it cannot follow; the positions found so far stand."""
+
+
+def _advanced(previous: int, position: int) -> int:
+    """`position`, after checking the scan moved on since `previous` (so it can never loop)."""
+    if position <= previous:
+        raise _ScanStuck
+    return position
+
+
 class _ValuePositions:
     """Where each key, table and array element starts in a TOML text (tomllib gives no
     positions): a structural scan that knows strings, arrays, inline tables and headers."""
@@ -248,7 +270,7 @@ class _ValuePositions:
         self._array_counts: dict[tuple, int] = {}
         try:
             self._scan()
-        except IndexError:
+        except (IndexError, ValueError, RecursionError, _ScanStuck):
             pass  # the text parsed as TOML, so this is only a scan cut short: keep what we have
 
     def line(self, field: str) -> int | None:
@@ -258,7 +280,10 @@ class _ValuePositions:
             if position is None:
                 continue
             for part in parts[cut:]:
-                inner = self._descend(position, part)
+                try:
+                    inner = self._descend(position, part)
+                except (IndexError, ValueError, RecursionError, _ScanStuck):
+                    inner = None
                 if inner is None:
                     break
                 position = inner
@@ -267,13 +292,15 @@ class _ValuePositions:
 
     def _scan(self) -> None:
         text, position, table = self.text, 0, ()
+        previous = -1
         while True:
             position = self._skip_blank(position, newlines=True)
+            previous = _advanced(previous, position)
             if position >= len(text):
                 return
             if text[position] == "[":
                 array = text.startswith("[[", position)
-                end = text.index("]", position)
+                end = self._header_end(position)
                 names = self._split_key(text[position + (2 if array else 1):end])
                 if array:
                     table = self._resolve(names[:-1]) + (names[-1],)
@@ -307,6 +334,21 @@ class _ValuePositions:
         while text[position] != "=":
             if text[position] in "\"'":
                 position = self._skip_string(position)
+            elif text[position] == "\n":
+                raise _ScanStuck  # a key never spans lines: the scan lost its place
+            else:
+                position += 1
+        return position
+
+    def _header_end(self, position: int) -> int:
+        """The `]` closing the header at `position` (quoted keys may hold brackets)."""
+        text = self.text
+        position += 1
+        while text[position] != "]":
+            if text[position] in "\"'":
+                position = self._skip_string(position)
+            elif text[position] == "\n":
+                raise _ScanStuck
             else:
                 position += 1
         return position
@@ -331,16 +373,29 @@ class _ValuePositions:
         return position
 
     def _skip_string(self, position: int) -> int:
+        """The position just past the string starting at `position`: basic strings honour
+        backslash escapes (multi-line ones too), literal strings have none, and a closing
+        triple quote may carry up to two more quotes of the string's own."""
         text = self.text
         quote = text[position]
+        escapes = quote == '"'
         if text.startswith(quote * 3, position):
-            end = text.index(quote * 3, position + 3)
-            while text.startswith(quote, end + 3):
+            position += 3
+            while not text.startswith(quote * 3, position):
+                position += 2 if escapes and text[position] == "\\" else 1
+                if position >= len(text):
+                    raise _ScanStuck
+            end = position + 3
+            extra = 0
+            while extra < 2 and text.startswith(quote, end):
                 end += 1
-            return end + 3
+                extra += 1
+            return end
         position += 1
         while text[position] != quote:
-            position += 2 if quote == '"' and text[position] == "\\" else 1
+            if text[position] == "\n":
+                raise _ScanStuck  # one-line strings end on their line
+            position += 2 if escapes and text[position] == "\\" else 1
         return position + 1
 
     def _skip_value(self, position: int) -> int:
@@ -351,8 +406,10 @@ class _ValuePositions:
         if char in "[{":
             closing = "]" if char == "[" else "}"
             position += 1
+            previous = -1
             while True:
                 position = self._skip_blank(position, newlines=True)
+                previous = _advanced(previous, position)
                 if text[position] == closing:
                     return position + 1
                 if text[position] == ",":
@@ -361,8 +418,11 @@ class _ValuePositions:
                 if char == "{":
                     position = self._skip_blank(self._key_end(position) + 1)
                 position = self._skip_value(position)
+        start = position
         while position < len(text) and text[position] not in ",]}\n#":
             position += 1
+        if position == start:
+            raise _ScanStuck  # no value here: the scan lost its place
         return position
 
     def _descend(self, position: int, part: str | int) -> int | None:
@@ -373,8 +433,10 @@ class _ValuePositions:
             return None
         closing = "]" if opening == "[" else "}"
         index, position = 0, position + 1
+        previous = -1
         while True:
             position = self._skip_blank(position, newlines=True)
+            previous = _advanced(previous, position)
             if position >= len(text) or text[position] == closing:
                 return None
             if text[position] == ",":

@@ -82,6 +82,24 @@ def seat_name(seat: int) -> str:
 
 # ------------------------------------------------------------------------------ the game
 
+# Card props that name something; those ending in "_on" list die faces; every other is a number.
+_NAMING_PROPS = ("role", "ball", "response")
+
+
+def _check_props(deck, card) -> None:
+    """A card's props as the card effects read them, or an error naming the card and prop."""
+    for key, value in card.props.items():
+        where = f"{deck.source}: card {card.name!r} ({card.code}) props.{key}"
+        if key in _NAMING_PROPS:
+            if not isinstance(value, str):
+                raise DeckgenError(f"{where} must be text, not {value!r}")
+        elif key.endswith("_on"):
+            if not isinstance(value, list) or not all(type(face) is int and 1 <= face <= 6 for face in value):
+                raise DeckgenError(f"{where} must list die faces 1-6, e.g. [5, 6], not {value!r}")
+        elif type(value) is not int or not -100 <= value <= 100:
+            raise DeckgenError(f"{where} must be a whole number from -100 to 100, not {value!r}")
+
+
 class QuidditchV2Game(Game):
     """The Quidditch v2 Dvorak deck for 2-6 players."""
 
@@ -121,6 +139,7 @@ class QuidditchV2Game(Game):
                                f"{', '.join(unknown)}")
         self.facts: dict[str, CardFacts] = {}
         for card in deck.cards:
+            _check_props(deck, card)
             subtype = card.type_line.split(" - ", 1)[1].strip().lower() if " - " in card.type_line else ""
             self.facts[card.id] = CardFacts(card.id, card.code, card.name, card.kind, subtype, dict(card.props))
         self.counts = {card.id: card.count for card in deck.cards}

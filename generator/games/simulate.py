@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from ..errors import DeckgenError
+from ..errors import DeckgenError, OptionError
 from ..output import write_text
 from .base import CHANCE, TERMINAL, Action, Game, GameState
 from .bots import make_bot
@@ -81,9 +81,14 @@ def play_game(game: Game, num_players: int, seed: int, bots: Sequence[str],
     return record, history
 
 
+MAX_GAMES = 1_000_000  # in one run: hours of play; past it a typo, not a plan
+
+
 def play_games(game: Game, num_players: int, games: int, seed: int, bots: Sequence[str],
                save_logs: Path | None = None) -> Iterator[GameRecord]:
     """Play games 0..games-1 of the run seeded `seed`, yielding each record as it finishes."""
+    if not 0 <= games <= MAX_GAMES:
+        raise OptionError(f"--games {games:,}: give 0 to {MAX_GAMES:,} games")
     game.check_players(num_players)
     players = [f"P{seat + 1}" for seat in range(num_players)]
     for index in range(games):

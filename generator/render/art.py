@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import stat
+import warnings
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,13 +14,19 @@ if TYPE_CHECKING:
     from ..model import Deck
 
 
+# Larger than any card art needs at 300 dpi, even a metre tall; past them an image is refused
+# before it is decoded (a small "decompression bomb" file can unpack to gigabytes).
+MAX_ART_BYTES = 64 * 1024 * 1024
+MAX_ART_PIXELS = 64_000_000
+
+
 def art_problems(deck: "Deck") -> list[Problem]:
-    """Every card whose art file is missing or is not an image Pillow can read."""
+    """Every card whose art file is missing or is not an image deckgen can draw."""
     problems = []
     for card in deck.cards:
         if card.art is None:
             continue
-        reason = _unreadable(card.art)
+        reason = art_reason(card.art)
         if reason:
             problems.append(Problem(
                 f"card {card.name!r} ({card.code}): art file {card.art} {reason}",
@@ -28,13 +36,40 @@ def art_problems(deck: "Deck") -> list[Problem]:
     return problems
 
 
-def _unreadable(path: Path) -> str:
-    if not path.is_file():
-        return "does not exist"
+def art_reason(path: Path) -> str:
+    """Why an art file cannot be drawn ("" when it can): missing, not a regular file (a FIFO
+    would block the reader), too large, or not an image that decodes completely."""
     try:
-        _image_size(path)
-    except OSError:
-        return "is not an image deckgen can read"
+        info = path.stat()
+    except FileNotFoundError:
+        return "does not exist"
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    if not stat.S_ISREG(info.st_mode):
+        return "is not a regular file"
+    if info.st_size > MAX_ART_BYTES:
+        return f"is {info.st_size:,} bytes; the limit is {MAX_ART_BYTES:,}"
+    return _decode_problem(path, info.st_mtime_ns, info.st_size)
+
+
+@lru_cache(maxsize=256)
+def _decode_problem(path: Path, _mtime: int, _size: int) -> str:
+    """Decode the whole image once (a truncated file fails only there); keyed by the file's
+    time and size, so an edited file is checked again."""
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as image:
+                width, height = image.size
+                if width * height > MAX_ART_PIXELS:
+                    return f"is {width:,}×{height:,} pixels; the limit is {MAX_ART_PIXELS:,} pixels"
+                image.load()
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return f"is an image of more than {MAX_ART_PIXELS:,} pixels"
+    except Exception as error:  # noqa: BLE001 - Pillow raises many kinds on a broken file
+        return f"is not an image deckgen can read ({error})"
     return ""
 
 

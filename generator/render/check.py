@@ -20,4 +20,7 @@ def require_printable(deck: "Deck", width_mm: float, height_mm: float) -> None:
     """Raise `InvalidDeck` listing every problem; printing never cuts text or drops art silently."""
     problems = render_problems(deck, width_mm, height_mm)
     if problems:
-        raise InvalidDeck(problems)
+        from ..validate.locate import Locator
+
+        locate = Locator(deck)
+        raise InvalidDeck([locate.relocate(problem) for problem in problems])

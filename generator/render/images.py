@@ -97,8 +97,8 @@ def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tupl
     `advance(label, done, total)` is told of each image written."""
     clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
     if clash:
-        raise DeckgenError(f"card {clash.name!r} has the id 'back', which would overwrite {BACK_NAME}; "
-                           "give it another id in the deck file")
+        raise DeckgenError(f"{deck.source}: card {clash.name!r} has the id 'back', which would overwrite "
+                           f"{BACK_NAME}; give it another id in the deck file")
     require_printable(deck, *trim)
     cards: list["Card | None"] = list(deck.cards) + [None]
     names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import base64
 import functools
+import html
+import os
 import re
 from pathlib import Path
 from typing import Callable
 
 from markupsafe import Markup
 
-from ..errors import DeckgenError, OptionError
+from ..errors import OptionError
 from ..model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import HtmlWriter, MarkdownWriter, md_escape
@@ -81,8 +83,13 @@ def _environment(folder: Path, fmt: str):
     options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
                    lstrip_blocks=True, keep_trailing_newline=True, auto_reload=True)
     if fmt == "html":
-        return ImmutableSandboxedEnvironment(autoescape=True, **options)
-    return ImmutableSandboxedEnvironment(autoescape=False, finalize=_markdown_finalize, **options)
+        environment = ImmutableSandboxedEnvironment(autoescape=True, **options)
+    else:
+        environment = ImmutableSandboxedEnvironment(autoescape=False, finalize=_markdown_finalize, **options)
+        # Markdown passes raw HTML through: text inside an attribute is escaped for HTML.
+        environment.filters["attr"] = lambda value: Markup(html.escape(str(value), quote=True))
+    del environment.globals["lipsum"]  # text of any length on demand: nothing a rulebook needs
+    return environment
 
 
 def _markdown_finalize(value):
@@ -94,18 +101,119 @@ def _markdown_finalize(value):
     return md_escape(str(value))
 
 
-def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str]) -> str:
-    from jinja2 import TemplateError
+# A designer's template runs within a budget (the shipped ones are trusted): this many seconds
+# and bytes of output, and this much memory beyond what deckgen already uses.
+TEMPLATE_SECONDS = 20.0
+TEMPLATE_OUTPUT_BYTES = 50 * 1024 * 1024
+TEMPLATE_MEMORY_BYTES = 1024 * 1024 * 1024
 
+
+class TemplateFailed(OptionError):
+    """A designer's template that cannot be rendered (exit code 2): names the file and line."""
+
+
+def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str]) -> str:
     environment = _environment(template.parent, fmt)
     writer = (HtmlWriter if fmt == "html" else MarkdownWriter)(book.deck, book.card_anchors.__getitem__)
     context = _Context(book, writer, image_src).build()
+    if template.resolve().is_relative_to(TEMPLATE_DIR):
+        return _render(environment, template, context)
+    return _render_budgeted(environment, template, context)
+
+
+def _render(environment, template: Path, context: dict) -> str:
+    """The template's output, read piece by piece so a runaway one stops at the size budget."""
+    from jinja2 import TemplateError
+
     try:
-        return environment.get_template(template.name).render(context)
+        pieces, size = [], 0
+        for piece in environment.get_template(template.name).generate(context):
+            size += len(piece)
+            if size > TEMPLATE_OUTPUT_BYTES:
+                raise TemplateFailed(f"{template}: template error: its output passed "
+                                     f"{TEMPLATE_OUTPUT_BYTES // 2**20} MB")
+            pieces.append(piece)
+        return "".join(pieces)
     except TemplateError as error:
         line = getattr(error, "lineno", None)
         where = f"{getattr(error, 'filename', None) or template}" + (f":{line}" if line else "")
-        raise DeckgenError(f"{where}: template error: {error.message or error}") from None
+        raise TemplateFailed(f"{where}: template error: {error.message or error}") from None
+    except UnicodeDecodeError as error:
+        raise TemplateFailed(f"{template}: template error: not UTF-8 (byte 0x{error.object[error.start]:02x} "
+                             f"at offset {error.start})") from None
+    except RecursionError:
+        raise TemplateFailed(f"{template}: template error: macros or includes recurse too deeply") from None
+    except MemoryError:
+        raise TemplateFailed(f"{template}: template error: it needs more memory than the budget") from None
+    except (ArithmeticError, TypeError, ValueError, LookupError, AttributeError) as error:
+        line = _template_line(error, template)
+        raise TemplateFailed(f"{template}{f':{line}' if line else ''}: template error: "
+                             f"{type(error).__name__}: {error}") from None
+
+
+def _template_line(error: BaseException, template: Path) -> int | None:
+    """The template line a Python error came from (Jinja maps its frames to template lines)."""
+    traceback, line = error.__traceback__, None
+    while traceback is not None:
+        if traceback.tb_frame.f_code.co_filename == str(template.resolve()):
+            line = traceback.tb_lineno
+        traceback = traceback.tb_next
+    return line
+
+
+def _render_budgeted(environment, template: Path, context: dict) -> str:
+    """`_render` in a child process that is stopped at the time budget, with its memory capped."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _render(environment, template, context)  # no cheap child here: the size budget only
+    spawn = multiprocessing.get_context("fork")
+    receive, send = spawn.Pipe(duplex=False)
+    child = spawn.Process(target=_render_child, args=(environment, template, context, send))
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(TEMPLATE_SECONDS):
+            raise TemplateFailed(f"{template}: template error: still running after {TEMPLATE_SECONDS:g} s "
+                                 "(a loop too long?); the time budget of a template")
+        try:
+            kind, value = receive.recv()
+        except EOFError:
+            raise TemplateFailed(f"{template}: template error: it stopped without output "
+                                 "(more memory than the budget?)") from None
+    finally:
+        child.kill()
+        child.join()
+        receive.close()
+    if kind == "error":
+        raise TemplateFailed(value)
+    return value
+
+
+def _render_child(environment, template: Path, context: dict, send) -> None:
+    _cap_memory(TEMPLATE_MEMORY_BYTES)
+    try:
+        result = ("ok", _render(environment, template, context))
+    except TemplateFailed as error:
+        result = ("error", str(error))
+    except BaseException as error:  # noqa: BLE001 - whatever a template does, the parent reports it
+        result = ("error", f"{template}: template error: {type(error).__name__}: {error}")
+    try:
+        send.send(result)
+    finally:
+        send.close()
+        os._exit(0)  # no atexit handlers or pytest machinery in a forked child
+
+
+def _cap_memory(extra: int) -> None:
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (used + extra, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    except (ImportError, OSError, ValueError):
+        pass  # no address-space limit on this system: the time budget still holds
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9._/-]+")

@@ -25,7 +25,9 @@ _MD_LINE_START = re.compile(r"^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|\d{1,9}[.)](?
 
 def md_escape(text: str) -> str:
     """Plain text made literal in Markdown: inline specials everywhere, block markers at line starts."""
-    escaped = _MD_INLINE.sub(r"\\\1", text)
+    # A double quote becomes an entity: Markdown shows it as '"', and inside a raw HTML attribute
+    # a template wrote around it, it cannot close the attribute.
+    escaped = _MD_INLINE.sub(r"\\\1", text).replace('"', "&quot;")
     return "\n".join(_MD_LINE_START.sub(_escape_line_start, line) for line in escaped.split("\n"))
 
 

@@ -11,12 +11,13 @@ stay the source of their player bounds, read from their class attributes.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..errors import Problem
-from ..games.base import Game, engine_class
+from ..errors import DeckgenError, Problem
+from ..games.base import Game, engine_class, parameter_complaint
 from ..model import Card, Deck
 from .locate import Locator
 
@@ -296,6 +297,32 @@ def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Co
                     "depends on it can be checked", hint="check the deckgen installation")
         return check.result
     check = _Checker(deck, {**game_class.defaults, **deck.params, **(params or {})})
+    if not _parameters_fit_engine(check, game_class, params or {}):
+        return check.result  # the requirements below read the parameters
     _players_fit_engine(check, game_class)
     REQUIREMENTS[deck.engine](check)
+    if not check.result.problems:
+        try:  # the engine's own checks: parameter values, card props
+            game_class(deck, params)
+        except DeckgenError as error:
+            message = str(error).removeprefix(f"{deck.source}: ")
+            key = re.match(r"(?:\[engine\]|parameter) (\w+)", message)
+            check.error(f"engine.{key.group(1)}" if key and key.group(1) in deck.params else "engine", message)
     return check.result
+
+
+def _parameters_fit_engine(check: _Checker, game_class, params: Mapping[str, Any]) -> bool:
+    """Every [engine] parameter known to the engine and shaped like its default."""
+    fits = True
+    for key, value in {**check.deck.params, **params}.items():
+        field = f"engine.{key}" if key not in params else "engine"
+        if key not in game_class.defaults:
+            check.error(field, f"unknown parameter {key!r} for the {game_class.id} engine; "
+                               f"known: {', '.join(sorted(game_class.defaults))}")
+            fits = False
+            continue
+        complaint = parameter_complaint(key, value, game_class.defaults[key])
+        if complaint:
+            check.error(field, complaint)
+            fits = False
+    return fits

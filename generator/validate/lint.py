@@ -32,6 +32,23 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _missing_art(deck, locate)
     if printable:
         problems += _print_problems(deck, locate)
+        problems += _export_problems(deck, locate)
+    return problems
+
+
+def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
+    """Text the build's exports (the Lackey plugin in cp1252, the MUSHcode) could not hold."""
+    from ..export import ExportError, mush_text
+    from ..export.lackey import plugin_text_files
+
+    problems = []
+    for export in (plugin_text_files, mush_text):
+        try:
+            export(deck)
+        except ExportError as error:
+            reason = str(error).removeprefix(f"{deck.source}: ")
+            problems.append(locate.problem("", f"the build's exports would fail: {reason}",
+                                           hint="change the text so that every export can hold it"))
     return problems
 
 
@@ -268,11 +285,17 @@ def _is_known(name: str, known: set[str]) -> bool:
 # -- art --------------------------------------------------------------------------------------
 
 def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
-    return [
-        locate.card_problem(card, f"art file {str(card.art)!r} does not exist",
-                            hint="add the image next to the deck file, or remove the art field", attribute="art")
-        for card in deck.cards if card.art is not None and not card.art.is_file()
-    ]
+    """Art the renderer could not draw: missing, not a file, too large, or not a whole image."""
+    from ..render.art import art_reason
+
+    problems = []
+    for card in deck.cards:
+        reason = art_reason(card.art) if card.art is not None else ""
+        if reason:
+            problems.append(locate.card_problem(
+                card, f"art file {str(card.art)!r} {reason}", attribute="art",
+                hint="add a PNG or JPEG next to the deck file, or remove the art field"))
+    return problems
 
 
 # -- what the print renderer cannot print -------------------------------------------------------
@@ -282,13 +305,4 @@ def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     at the TOML line of the card they concern."""
     from ..render.text import text_problems
 
-    located = []
-    for problem in text_problems(deck):
-        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>\w+)", problem.field)
-        card = deck.find_card(match.group("code")) if match else None
-        if card is None:
-            located.append(replace(problem, line=locate.line(problem.field)))
-            continue
-        field = locate.card_field(card, match.group("attribute"))
-        located.append(replace(problem, field=field, line=locate.line(field)))
-    return located
+    return [locate.relocate(problem) for problem in text_problems(deck)]

@@ -7,10 +7,11 @@ problem points at the line a designer has to edit.
 
 from __future__ import annotations
 
-import tomllib
+import re
+from dataclasses import replace
 
 from ..errors import Problem
-from ..loader import _LineFinder, slug
+from ..loader import _LineFinder, parse_toml, slug
 from ..model import Card, Deck
 
 
@@ -21,7 +22,7 @@ class Locator:
         self.deck = deck
         text = deck.source.read_text(encoding="utf-8") if deck.source and deck.source.exists() else ""
         self._lines = _LineFinder(text)
-        data = tomllib.loads(text) if text else {}
+        data = parse_toml(text) if text else {}
         # A card listed under [[cards]] keeps its index; cards a [[card_sets]] table made do not,
         # so they point at the set that made them.
         self._card_fields: dict[str, str] = {}
@@ -49,6 +50,15 @@ class Locator:
     def line(self, field: str) -> int | None:
         """The line of a field path; a whole array of tables ("cards") points at its first entry."""
         return self._lines(field) or self._lines(f"{field}[0]") if field else None
+
+    def relocate(self, problem: Problem) -> Problem:
+        """A renderer's problem about `card CODE.attribute`, pointed at the card's TOML field and line."""
+        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>\w+)", problem.field)
+        card = self.deck.find_card(match.group("code")) if match else None
+        if card is None:
+            return replace(problem, line=self.line(problem.field))
+        field = self.card_field(card, match.group("attribute"))
+        return replace(problem, field=field, line=self.line(field))
 
     def problem(self, field: str, message: str, hint: str = "", severity: str = "error") -> Problem:
         return Problem(message, field=field, line=self.line(field),

@@ -21,7 +21,7 @@ import sysconfig
 import traceback
 from statistics import NormalDist
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -38,6 +38,7 @@ from .locate import Locator
 from .stats import Z95, bonferroni_z, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
+MAX_GAMES = 1_000_000  # per player count and setting: hours of play, never a memory problem
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
 CAPPED_WARNING_SHARE = 0.10  # a share of games stopped by the length cap surely above this is worth a warning
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
@@ -471,21 +472,30 @@ def tasks(deck: Deck, settings: Sequence[Setting], counts: Sequence[int], games:
                            run_seed(seed, players), start, min(start + chunk, games), bot)
 
 
-def _execute(all_tasks: list[Task], workers: int) -> Iterator[tuple[Task, Tally]]:
-    if workers <= 1 or len(all_tasks) == 1:
+def _execute(all_tasks: Iterator[Task], count: int, firsts: Sequence[Task], workers: int) -> Iterator[tuple[Task, Tally]]:
+    """Play the `count` tasks as they are generated, never holding more than a few per worker:
+    a million games cost no more memory than a hundred. `firsts` holds one task per setting."""
+    if workers <= 1 or count == 1:
         for task in all_tasks:
             yield task, play_chunk(task)
         return
     # Build each engine once here: forked workers inherit them instead of each building its own.
-    for task in {(t.deck_path, json.dumps(t.params, sort_keys=True, default=str)): t for t in all_tasks}.values():
+    for task in {(t.deck_path, json.dumps(t.params, sort_keys=True, default=str)): t for t in firsts}.values():
         try:
             _game(task.deck_path, task.params)
         except DeckgenError:
             pass  # the workers report it, game by game
+    window = workers * 4
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(play_chunk, task): task for task in all_tasks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        running: dict = {}
+        for task in all_tasks:
+            running[pool.submit(play_chunk, task)] = task
+            if len(running) >= window:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield running.pop(future), future.result()
+        for future in as_completed(running):
+            yield running[future], future.result()
 
 
 def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int | None = None,
@@ -496,6 +506,8 @@ def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int
     (their composition is already known to be broken)."""
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
+    if games > MAX_GAMES:
+        raise OptionError(f"--simulate {games:,}: at most {MAX_GAMES:,} games per setting and player count")
     if deck.source is None:
         raise DeckgenError(f"deck {deck.id!r} has no file, so worker processes cannot load it")
     settings, counts = settings_for(deck, sweeps, skip_variants)
@@ -503,10 +515,11 @@ def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int
     per_run = len(settings) * len(counts)
     # Enough chunks to keep every worker busy (about four each), none so big that a progress bar stalls.
     chunk = max(1, min(50, games, games * per_run // (workers * 4)))
-    all_tasks = list(tasks(deck, settings, counts, games, seed, bot, chunk))
+    firsts = [next(tasks(deck, [setting], counts, games, seed, bot, chunk)) for setting in settings] if games else []
     totals: dict[tuple[int, int], Tally] = {}
     done = 0
-    for task, tally in _execute(all_tasks, workers):
+    count = per_run * -(-games // chunk)
+    for task, tally in _execute(tasks(deck, settings, counts, games, seed, bot, chunk), count, firsts, workers):
         key = (task.setting, task.players)
         if key in totals:
             totals[key].merge(tally)
