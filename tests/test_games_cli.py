@@ -74,7 +74,13 @@ def test_referee_partial_log_and_seeded_deal(run_cli, tmp_path):
     path = write(tmp_path, 'players = ["A", "B", "C"]\nseed = 4\n[[rounds]]\ndealer = "B"\n')
     result = run_cli("referee", "wizard", path, "--json")
     data = json.loads(result.stdout)
-    assert result.exit_code == 0 and data["status"] == "legal" and not data["finished"]
+    assert result.exit_code == 0 and data["status"] == "incomplete" and not data["finished"]
+    # B deals round 1, so C bids first: the log stops owing C's bid
+    pending = data["pending"]
+    assert pending["player"] == "C" and pending["rule"]["id"] == "wizard.bidding.order"
+    assert pending["legal"] == ["bid 0", "bid 1"]
+    text = run_cli("referee", "wizard", path).stdout
+    assert "INCOMPLETE" in text and "Still owed: C: C's bid for round 1" in text
 
 
 def test_rule_trick_and_bid(run_cli):

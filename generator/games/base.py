@@ -46,13 +46,11 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError, OptionError
 from ..model import Deck
-
-if TYPE_CHECKING:
-    from .logs import GameLog, LogStep
+from .logs import GameLog, LogStep
 
 CHANCE = -1
 TERMINAL = -2
@@ -88,6 +86,16 @@ class IllegalAction(DeckgenError):
                 "legal": list(self.legal), "where": self.where}
 
 
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
+    words ("pass 2 more cards to East"), and the rule that asks for it."""
+
+    seat: int
+    owes: str
+    rule: str = ""
+
+
 class GameState(ABC):
     """One moment of one game."""
 
@@ -119,6 +127,14 @@ class GameState(ABC):
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
+
+    def pending(self) -> Pending | None:
+        """What the game waits for (None when over): the referee says it when a log stops here.
+        Engines override it to name the decision and its rule."""
+        seat = self.current_player()
+        if seat == TERMINAL:
+            return None
+        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE else "the next action")
 
     # Names of the players by seat, when known (the referee sets them from the log).
     player_names: Sequence[str] = ()
@@ -176,7 +192,7 @@ class Game(ABC):
         """Read an action written by a person; raise `IllegalAction`/`ValueError` if unreadable."""
 
     @abstractmethod
-    def log_steps(self, log: "GameLog", state: GameState) -> Iterator["LogStep"]:
+    def log_steps(self, log: GameLog, state: GameState) -> Iterator[LogStep]:
         """Read the engine's tables of `log`, yielding one step per action (see the module doc)."""
 
     @abstractmethod

@@ -204,16 +204,6 @@ def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path 
     return log
 
 
-def make_game(log: GameLog):
-    """The deck's engine with the log's variants and parameters."""
-    from .base import game_for
-
-    try:
-        return game_for(log.deck, log.params)
-    except DeckgenError as error:
-        raise log.error("params" if "params" in log.data else "variant", str(error)) from None
-
-
 # -- field paths and where they are written --------------------------------------------------
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -14,8 +14,9 @@ from typing import Any
 
 from .. import markup
 from ..model import Deck
-from .base import Game, GameState, IllegalAction, engine_class
-from .logs import GameLog, make_game, read_log
+from ..errors import DeckgenError
+from .base import Game, GameState, IllegalAction, engine_class, game_for
+from .logs import GameLog, read_log
 
 
 @dataclass
@@ -58,10 +59,16 @@ class RefereeReport:
     violation: Violation | None = None
     lower_score_wins: bool = False
     summary: dict = field(default_factory=dict)
+    # When a legal log stops before the game ends: who owes which decision, under which rule.
+    pending: dict | None = None
 
     @property
     def legal(self) -> bool:
         return self.violation is None
+
+    @property
+    def status(self) -> str:
+        return "violation" if self.violation else "legal" if self.finished else "incomplete"
 
     @property
     def exit_code(self) -> int:
@@ -71,7 +78,7 @@ class RefereeReport:
         return {
             "log": self.log,
             "deck": self.deck,
-            "status": "legal" if self.legal else "violation",
+            "status": self.status,
             "players": self.players,
             "variants": self.variants,
             "finished": self.finished,
@@ -80,6 +87,7 @@ class RefereeReport:
             "scores": self.scores,
             "standings": self.standings,
             "violation": self.violation.as_dict() if self.violation else None,
+            "pending": self.pending,
         }
 
     def text(self) -> str:
@@ -91,8 +99,12 @@ class RefereeReport:
         if self.violation:
             lines.extend(_violation_text(self, self.violation))
             return "\n".join(lines)
-        state = "game finished" if self.finished else "log ends before the game does"
-        lines.append(f"{self.log}: legal, {state} ({self.actions} actions)")
+        if self.finished:
+            lines.append(f"{self.log}: legal, game finished ({self.actions} actions)")
+        else:
+            lines.append(f"{self.log}: INCOMPLETE: legal so far ({self.actions} actions), but the log stops "
+                         "before the game ends")
+            lines.extend(_pending_text(self.pending))
         lines.append("Final standings" if self.finished else "Standings so far")
         name_width = max(len(row["player"]) for row in self.standings)
         score_width = max(len(str(row["score"])) for row in self.standings)
@@ -137,6 +149,14 @@ def referee(log: GameLog) -> RefereeReport:
     return _report(log, game, state, actions, violation)
 
 
+def make_game(log: GameLog) -> Game:
+    """The deck's engine with the log's variants and parameters."""
+    try:
+        return game_for(log.deck, log.params)
+    except DeckgenError as error:
+        raise log.error("params" if "params" in log.data else "variant", str(error)) from None
+
+
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
     deck = log.deck
     number = title = text = ""
@@ -155,13 +175,47 @@ def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction,
         except KeyError:
             pass
     legal = list(error.legal)
-    if not legal and state.current_player() >= 0:
+    # A claim the log makes (a dealer, a trump) is not the pending decision: only a refused
+    # action is answered with that decision's options.
+    if not legal and "field" not in error.where and state.current_player() >= 0:
         legal = [game.format_action(state, action) for action in state.legal_actions()]
     where = {key: value for key, value in error.where.items() if key != "field"}
     if isinstance(where.get("player"), int):
         where["player"] = log.players[where["player"]]
     return Violation(error.message, error.rule, number, title, text, error.ruling, decision, legal,
                      where, field_name, log.line(field_name) if field_name else None)
+
+
+def _pending(log: GameLog, game: Game, state: GameState) -> dict | None:
+    pending = state.pending()
+    if pending is None:
+        return None
+    rule = {"id": pending.rule, "number": "", "title": ""} if pending.rule else None
+    if pending.rule:
+        try:
+            found = log.deck.rule(pending.rule)
+            rule.update(number=found.number, title=found.title)
+        except KeyError:
+            pass
+    legal = [game.format_action(state, action) for action in state.legal_actions()] if pending.seat >= 0 else []
+    return {"player": log.players[pending.seat] if pending.seat >= 0 else None, "owes": pending.owes,
+            "rule": rule, "legal": legal}
+
+
+def _pending_text(pending: dict | None) -> list[str]:
+    if pending is None:
+        return []
+    who = pending["player"] or "chance"
+    lines = [f"  Still owed: {who}: {pending['owes']}"]
+    rule = pending["rule"]
+    if rule:
+        number = f"{rule['number']} " if rule["number"] else ""
+        lines.append(f"  Rule {number}{rule['title']} [{rule['id']}]" if rule["title"] else f"  Rule: {rule['id']}")
+    if pending["legal"]:
+        shown = pending["legal"][:30]
+        more = f" ... ({len(pending['legal']) - 30} more)" if len(pending["legal"]) > 30 else ""
+        lines.append("  Legal here: " + ", ".join(shown) + more)
+    return lines
 
 
 def _report(log: GameLog, game: Game, state: GameState, actions: int, violation: Violation | None) -> RefereeReport:
@@ -181,6 +235,7 @@ def _report(log: GameLog, game: Game, state: GameState, actions: int, violation:
         variants=list(log.variants), finished=outcome is not None, actions=actions,
         rounds=list(summary.get("rounds", [])), scores=scores, standings=standings,
         violation=violation, lower_score_wins=game.lower_score_wins, summary=summary,
+        pending=None if violation or outcome else _pending(log, game, state),
     )
 
 

@@ -203,6 +203,18 @@ class ChooseSeat:
     seat: int
 
 
+def check_hand_sizes(state: "TrickState", deal: Deal, size: int, rule_text: str, rule: str, where: dict) -> None:
+    """Refuse a deal with the wrong number of hands, or a hand of the wrong size, naming whose."""
+    if len(deal.hands) != state.num_players:
+        raise IllegalAction(f"{len(deal.hands)} hands dealt for {state.num_players} players", rule, where=where)
+    wrong = [seat for seat, hand in enumerate(deal.hands) if len(hand) != size]
+    if wrong:
+        seat = wrong[0]
+        others = f" (and {', '.join(state.player_name(s) for s in wrong[1:])})" if wrong[1:] else ""
+        raise IllegalAction(f"{state.player_name(seat)}{others} is dealt {len(deal.hands[seat])} card(s): "
+                            f"{rule_text}, {size}", rule, where={**where, "player": seat})
+
+
 PLAY = 100  # the phase in which cards are played to tricks
 
 
@@ -318,8 +330,9 @@ def read_hands(log: GameLog, entry: Entry, table: CardTable, num_players: int) -
 
 
 def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState, last_round: bool,
-                lead_rule: str) -> Iterator[LogStep]:
-    """The cards of `tricks`, in play order, one step per card; checks a trick's `lead` if named."""
+                lead_rule: str, first_lead_rule: str = "") -> Iterator[LogStep]:
+    """The cards of `tricks`, in play order, one step per card; checks a trick's `lead` if named
+    (against `first_lead_rule` for a round's first trick when the game has a rule of its own for it)."""
     tricks = entry.get("tricks", list, [])
     for trick_index, trick in enumerate(tricks):
         field = entry.at("tricks") + f"[{trick_index}]"
@@ -343,8 +356,9 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
         if lead_name is not None:
             seat = log.seat(lead_name, f"{field}.lead")
             if seat != state.leader:
+                rule = first_lead_rule if state.trick_number == 0 and first_lead_rule else lead_rule
                 raise IllegalAction(f"{log.players[seat]} is named as leader, but {log.players[state.leader]} "
-                                    f"leads trick {state.trick_number + 1}", lead_rule,
+                                    f"leads trick {state.trick_number + 1}", rule, [f"lead = {log.players[state.leader]!r}"],
                                     where={**state.where(seat), "field": f"{field}.lead"})
         for card_index, code in enumerate(cards):
             where = f"{card_field}[{card_index}]"

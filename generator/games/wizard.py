@@ -22,7 +22,7 @@ from itertools import accumulate
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
 from .tricks import (
@@ -34,6 +34,7 @@ from .tricks import (
     Deal,
     TrickState,
     cards_left,
+    check_hand_sizes,
     count_suits,
     deal_hands,
     log_played_card,
@@ -52,6 +53,7 @@ WIZARD_LED = -2  # a Wizard set the trick: nobody follows suit
 RESTRICTIONS = ("none", "every-round", "final-round", "never-even")
 BID_STYLES = ("open", "hidden", "delayed")
 TIE_BREAKS = ("shared", "sum-of-bids")
+NO_TRUMP_WORDS = ("none", "no trump", "no", "notrump", "no-trump")
 
 # Rule ids of decks/wizard.toml
 R_COUNTS = "wizard.components.deck"
@@ -62,6 +64,7 @@ R_BID_RANGE = "wizard.bidding.order"
 R_RESTRICTION = "wizard.bidding.restriction"
 R_RESTRICTION_VARIANTS = "wizard.variants.bidding"
 R_LEAD = "wizard.play.lead"
+R_OWN_CARDS = "wizard.play.own-cards"
 R_FOLLOW = "wizard.play.follow"
 R_WIZARD_LEAD = "wizard.play.wizard-lead"
 R_JESTER_LEAD = "wizard.play.jester-lead"
@@ -191,21 +194,29 @@ class WizardGame(Game):
                               entry.at("turned"))
             elif entry.has("turned") and entry.get("turned", str).casefold() not in ("none", ""):
                 raise IllegalAction("in the final round every card is dealt, so no card is left to turn",
-                                    R_TRUMP, where={"round": index + 1, "field": entry.at("turned")})
+                                    R_TRUMP, ["turned = \"none\" (or leave it out)"],
+                                    where={"round": index + 1, "field": entry.at("turned")})
             if state.phase == CHOOSE_TRUMP:
                 name = entry.get("trump", str, None)
                 if name is None:
                     if last and not entry.has("bids") and not entry.has("tricks"):
                         return
                     raise log.error(entry.at("trump"), "a Wizard was turned, so the dealer's trump choice is needed")
+                if name.strip().casefold() in NO_TRUMP_WORDS:
+                    raise IllegalAction(f"a Wizard was turned, so {log.players[state.dealer]}, the dealer, must name "
+                                        "one of the four suits as trump; \"no trump\" is not a choice", R_TRUMP,
+                                        [suit.name for suit in self.deck.suits],
+                                        {**state.where(state.dealer), "field": entry.at("trump")},
+                                        ruling="wizard.ruling.wizard-trump")
                 yield LogStep(TRUMP + self._suit(log, name, entry.at("trump")), entry.at("trump"))
             elif entry.has("trump"):
                 name = entry.get("trump", str)
-                stated = NO_SUIT if name.casefold() in ("none", "no trump") else self._suit(log, name, entry.at("trump"))
+                stated = NO_SUIT if name.casefold() in NO_TRUMP_WORDS else self._suit(log, name, entry.at("trump"))
                 if stated != state.trump:
                     actual = "no trump" if state.trump == NO_SUIT else self.deck.suits[state.trump].name
                     raise IllegalAction(f"the log says trump is {name!r}, but the turned card makes it {actual}",
-                                        R_TRUMP, where={"round": index + 1, "field": entry.at("trump")})
+                                        R_TRUMP, [f"trump = \"{'none' if state.trump == NO_SUIT else self.deck.suits[state.trump].id}\""],
+                                        where={"round": index + 1, "field": entry.at("trump")})
             yield from self._read_bids(log, entry, state, last)
             if state.phase == BIDDING:
                 return
@@ -491,6 +502,27 @@ class WizardState(TrickState):
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
 
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        if phase == TERMINAL:
+            return None
+        if phase == CHANCE:
+            owes = {"dealer": ("the draw for the first dealer", "wizard.setup.first-dealer"),
+                    "deal": (f"the deal of round {self.round + 1} by {name(self.dealer)}", R_DEAL),
+                    "turn": (f"the card {name(self.dealer)} turns for trump", R_TRUMP)}[self.chance]
+            return Pending(CHANCE, *owes)
+        if phase == CHOOSE_TRUMP:
+            return Pending(self.dealer, f"{name(self.dealer)}, the dealer, names the trump suit (a Wizard was turned)",
+                           R_TRUMP)
+        seat = self.turn
+        if phase == BIDDING:
+            forbidden, rule = self.forbidden()
+            return Pending(seat, f"{name(seat)}'s bid for round {self.round + 1}",
+                           rule if forbidden is not None else R_BID_RANGE)
+        what = "lead" if not self.trick else "play"
+        return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of round {self.round + 1}",
+                       R_LEAD if not self.trick else R_FOLLOW)
+
     def play_options(self, seat: int) -> list[int]:
         hand = self.hands[seat]
         led = self.led
@@ -544,9 +576,12 @@ class WizardState(TrickState):
         if type(card) is not int or not 0 <= card < len(self.table.code):
             raise IllegalAction(f"a card is to be played, not {card!r}", R_LEAD, legal, self.where(seat))
         if card not in self.hands[seat]:
-            self.check_in_hand(seat, card, R_LEAD)
+            self.check_in_hand(seat, card, R_OWN_CARDS)
         suit = self.game.deck.suits[self.led].name
-        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {suit} was led "
+        setter = next(c for c in self.trick if not self.game.is_jester[c])
+        how = (f"{suit} was led" if setter == self.trick[0] else
+               f"a Jester was led and {self.table.code[setter]} set {suit} as the suit to follow")
+        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {how} "
                             f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
 
     def trick_winner(self, cards: list[int]) -> int:
@@ -652,10 +687,7 @@ class WizardState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.round + 1
-        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
-            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
-            raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
-                                f"not {sizes}", R_DEAL, where=where)
+        check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
         copies = self.table.copies
         undealt = cards_left(copies, deal.hands)
         if min(undealt) < 0:

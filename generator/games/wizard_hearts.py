@@ -24,7 +24,7 @@ from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep
 from .tricks import (
@@ -36,6 +36,7 @@ from .tricks import (
     Deal,
     TrickState,
     cards_left,
+    check_hand_sizes,
     count_cards,
     deal_hands,
     log_played_card,
@@ -64,6 +65,7 @@ R_FOLLOW = "wh.play.follow"
 R_FIRST_TRICK = "wh.play.first-trick"
 R_WINNER = "wh.play.winner"
 R_LEAD = "wh.play.lead"
+R_OWN_CARDS = "wh.play.own-cards"
 R_HAND = "wh.scoring.hand"
 R_END = "wh.scoring.end"
 R_BROKEN = "wh.variants.broken"
@@ -220,7 +222,7 @@ class WizardHeartsGame(Game):
             yield from self._read_passes(log, entry, state, last)
             if state.phase == PASSING:
                 return
-            yield from read_tricks(log, entry, table, state, last, R_LEAD)
+            yield from read_tricks(log, entry, table, state, last, R_LEAD, R_FIRST_LEAD)
 
     def _suit(self, log: GameLog, name: str, field: str) -> int:
         suit = self.table.suit_from_text(name)
@@ -233,27 +235,31 @@ class WizardHeartsGame(Game):
         if state.phase != PASSING:
             if passes is not None and passes.data:
                 raise IllegalAction(f"hand {state.round + 1} is a hold hand: nobody passes", R_PASSING,
-                                    where={"round": state.round + 1, "field": passes.field})
+                                    ["no passes on this hand"], where={"round": state.round + 1, "field": passes.field},
+                                    ruling="wh.ruling.passing")
             return
         by_seat = {}
         for name, codes in (passes.data.items() if passes else ()):
             field = passes.at(name)
             log.check_type(codes, list, field, "the cards passed")
             by_seat[log.seat(name, field)] = (field, codes)
-        n = state.num_players
-        for k in range(n):
-            seat = (state.dealer + 1 + k) % n
+        n, count = state.num_players, self.params["pass_count"]
+        open_end = last and not entry.has("tricks")  # the log may stop during the passes
+        order = [(state.dealer + 1 + k) % n for k in range(n)]
+        for k, seat in enumerate(order):
             if seat not in by_seat:
-                if last and not entry.has("tricks"):
-                    return
+                if open_end and not any(later in by_seat for later in order[k:]):
+                    return  # the log stops here; the report says who still owes a pass
                 raise log.error(passes.field if passes else entry.field,
                                 f"no cards passed by {log.players[seat]} on this passing hand",
-                                hint=f"write passes.{log.players[seat]} = [...] with {self.params['pass_count']} cards")
+                                hint=f"write passes.{log.players[seat]} = [...] with {count} cards")
             field, codes = by_seat[seat]
-            if len(codes) != self.params["pass_count"] and not (last and not entry.has("tricks")):
-                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes "
-                                    f"{self.params['pass_count']}", R_PASSING,
-                                    where={"round": state.round + 1, "player": seat, "field": field})
+            short_at_end = len(codes) < count and open_end and not any(later in by_seat for later in order[k + 1:])
+            if len(codes) != count and not short_at_end:
+                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes {count} "
+                                    f"on a passing hand", R_PASSING, [f"{count} cards from {log.players[seat]}'s hand"],
+                                    where={"round": state.round + 1, "player": seat, "field": field},
+                                    ruling="wh.ruling.passing")
             for i, code in enumerate(codes):
                 yield LogStep(PASS + table_index(self.table, log, code, f"{field}[{i}]"), f"{field}[{i}]")
 
@@ -365,6 +371,26 @@ class WizardHeartsState(TrickState):
             return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        if phase == TERMINAL:
+            return None
+        if phase == CHANCE:
+            owes = {"dealer": ("the choice of the first dealer", R_DEALER),
+                    "shun": (f"the Shun suit {name(self.dealer)} reveals for hand {self.round + 1}", R_SHUN),
+                    "deal": (f"the deal of hand {self.round + 1} by {name(self.dealer)}", R_DEAL)}[self.chance]
+            return Pending(CHANCE, *owes)
+        seat = self.turn
+        if phase == PASSING:
+            left = self.game.params["pass_count"] - len(self.passed[seat])
+            target = name(pass_target(seat, self.direction, self.num_players))
+            return Pending(seat, f"{name(seat)} to pass {left} more card(s) to {target} "
+                                 f"({len(self.passed[seat])} passed so far)", R_PASSING)
+        options, rule = self._options(seat)
+        what = "lead" if not self.trick else "play"
+        return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of hand {self.round + 1}",
+                       rule)
+
     def play_options(self, seat: int) -> list[int]:
         return self._options(seat)[0]
 
@@ -433,9 +459,11 @@ class WizardHeartsState(TrickState):
         options, rule = self._options(seat)
         legal = self.table.codes(sorted(options))
         if type(card) is not int or not 0 <= card < len(self.table.code):
-            raise IllegalAction(f"a card is to be played, not {card!r}", R_FOLLOW, legal, self.where(seat))
+            shown = self.game.format_action(self, card) if type(card) is int and card >= PASS else repr(card)
+            raise IllegalAction(f"{self.player_name(seat)} is to play a card to trick {self.trick_number + 1}, not "
+                                f"{shown!r}: the passing is over", rule, legal, self.where(seat))
         if card not in self.hands[seat]:
-            self.check_in_hand(seat, card, R_FOLLOW)
+            self.check_in_hand(seat, card, R_OWN_CARDS)
         raise IllegalAction(self._refusal(seat, card, rule), rule, legal, self.where(seat), ruling=_RULINGS.get(rule, ""))
 
     def _refusal(self, seat: int, card: int, rule: str) -> str:
@@ -484,7 +512,7 @@ class WizardHeartsState(TrickState):
         card = action - PASS if type(action) is int else -1
         if not 0 <= card < len(self.table.code) or card not in self.hands[seat]:
             shown = self.table.code[card] if 0 <= card < len(self.table.code) else repr(action)
-            raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_PASSING,
+            raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_OWN_CARDS,
                                 self.table.codes(sorted(set(self.hands[seat]))), self.where(seat))
         self.hands[seat].remove(card)
         self.passed[seat].append(card)
@@ -534,10 +562,7 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
-            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
-            raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
-                                R_DEAL, where=where)
+        check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
         if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))

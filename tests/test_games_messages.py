@@ -1,0 +1,133 @@
+"""What the referee says, by class of mistake: an altered log must cite the rule that decides
+it, name the player who erred and list the options of the decision actually pending; a log
+that stops in the middle of a decision is incomplete, naming who owes what."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from generator.games.logs import dump_log, parse_log
+from generator.games.referee import referee
+from generator.loader import load_deck
+
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = {name: load_deck(ROOT / "decks" / f"{name}.toml")
+         for name in ("wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2")}
+SECTIONS = {"wizard": ("rounds",), "wizard-hearts": ("rounds",), "muggle-quidditch": ("houses", "turns"),
+            "quidditch-v2": ("setup", "turns")}
+
+
+def example(name: str) -> dict:
+    return tomllib.loads((ROOT / "examples" / name).read_text())
+
+
+def judge(deck: str, data: dict):
+    body_keys = SECTIONS[deck]
+    header = {k: v for k, v in data.items() if k not in body_keys}
+    body = {k: v for k, v in data.items() if k in body_keys}
+    return referee(parse_log(dump_log(header, body), DECKS[deck], body_keys))
+
+
+def violation(deck: str, data: dict):
+    report = judge(deck, data)
+    assert report.violation is not None, report.text()
+    return report.violation
+
+
+def incomplete(deck: str, data: dict) -> dict:
+    report = judge(deck, data)
+    assert report.violation is None, report.text()
+    assert report.status == "incomplete" and not report.finished and report.pending
+    return report.pending
+
+
+# -- Wizard Hearts -------------------------------------------------------------------------------
+
+def hearts_first_hand() -> dict:
+    """The five-player example cut to its first hand (dealer Cleo: Dev passes first, Cleo last)."""
+    data = example("wizard-hearts-5p.toml")
+    data["rounds"] = data["rounds"][:1]
+    return data
+
+
+def hearts_passes_only() -> dict:
+    data = hearts_first_hand()
+    del data["rounds"][0]["tricks"]
+    return data
+
+
+def test_hearts_first_trick_led_by_the_wrong_player_cites_the_first_lead_rule():
+    data = hearts_first_hand()
+    first = data["rounds"][0]["tricks"][0]
+    data["rounds"][0]["tricks"][0] = {"lead": "Ann", "cards": first}
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.play.first-lead"
+    assert found.where["player"] == "Ann" and found.legal == ["lead = 'Ben'"]
+
+
+@pytest.mark.parametrize("with_tricks", [True, False])
+def test_hearts_wrong_pass_count_is_the_passers(with_tricks):
+    data = hearts_first_hand() if with_tricks else hearts_passes_only()
+    data["rounds"][0]["passes"]["Eli"].pop()
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.setup.passing" and found.where["player"] == "Eli"
+    assert "Eli passes 2 card(s)" in found.message and found.legal == ["3 cards from Eli's hand"]
+
+
+def test_hearts_dealer_passing_too_many_leaks_no_internal_number():
+    data = hearts_passes_only()
+    data["rounds"][0]["passes"]["Cleo"].append("9S")
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.setup.passing" and found.where["player"] == "Cleo"
+    assert found.message == "Cleo passes 4 card(s); every player passes 3 on a passing hand"
+
+
+def test_hearts_short_last_pass_is_incomplete_naming_who_owes_what():
+    data = hearts_passes_only()
+    data["rounds"][0]["passes"]["Cleo"].pop()
+    pending = incomplete("wizard-hearts", data)
+    assert pending["player"] == "Cleo" and pending["rule"]["id"] == "wh.setup.passing"
+    assert pending["owes"].startswith("Cleo to pass 1 more card(s) to Dev")
+    assert "pass 9S" in pending["legal"] and "pass QM" not in pending["legal"]
+
+
+def test_hearts_missing_passes_at_the_end_are_owed_by_the_next_passer():
+    data = hearts_passes_only()
+    for name in ("Ann", "Ben", "Cleo"):
+        del data["rounds"][0]["passes"][name]
+    pending = incomplete("wizard-hearts", data)
+    assert pending["player"] == "Ann" and pending["owes"].startswith("Ann to pass 3 more card(s)")
+
+
+def test_hearts_log_ending_after_the_passes_owes_the_first_lead():
+    pending = incomplete("wizard-hearts", hearts_passes_only())
+    assert pending["player"] == "Ben" and pending["rule"]["id"] == "wh.play.first-lead"
+    assert pending["legal"] == ["2L"]
+
+
+def test_hearts_passing_on_a_hold_hand_lists_no_cards():
+    data = example("wizard-hearts-5p.toml")
+    data["rounds"] = data["rounds"][:3]
+    data["rounds"][2]["passes"] = {"Ann": ["2S", "3S", "4S"]}
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.setup.passing" and found.legal == ["no passes on this hand"]
+
+
+def test_hearts_hand_size_error_names_the_player():
+    data = hearts_first_hand()
+    data["rounds"][0]["cauldron"].append(data["rounds"][0]["hands"]["Dev"].pop())
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.setup.deal" and found.where["player"] == "Dev"
+    assert found.message.startswith("Dev is dealt 18 card(s)")
+
+
+def test_hearts_card_not_held_cites_the_own_cards_rule():
+    data = hearts_first_hand()
+    data["rounds"][0]["tricks"][0][1] = "3S"  # in the Cauldron
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.play.own-cards" and found.where["player"] == "Cleo"
+    assert "3S" not in found.legal and found.legal
