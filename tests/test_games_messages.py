@@ -131,3 +131,117 @@ def test_hearts_card_not_held_cites_the_own_cards_rule():
     found = violation("wizard-hearts", data)
     assert found.rule == "wh.play.own-cards" and found.where["player"] == "Cleo"
     assert "3S" not in found.legal and found.legal
+
+
+# -- Wizard --------------------------------------------------------------------------------------
+
+def wizard_rounds(count: int) -> dict:
+    data = example("wizard-4p.toml")
+    data["rounds"] = data["rounds"][:count]
+    return data
+
+
+def test_wizard_no_trump_after_a_turned_wizard_is_a_rule_cited_rejection():
+    data = wizard_rounds(5)  # round 5: South deals and turns a Wizard
+    data["rounds"][4]["trump"] = "none"
+    found = violation("wizard", data)
+    assert found.rule == "wizard.setup.trump" and found.ruling == "wizard.ruling.wizard-trump"
+    assert found.where["player"] == "South" and found.legal == ["Spades", "Hearts", "Diamonds", "Clubs"]
+
+
+def test_wizard_trump_claim_against_the_turned_card_lists_the_right_trump_not_bids():
+    data = wizard_rounds(1)
+    data["rounds"][0]["trump"] = "hearts"  # 9C was turned
+    found = violation("wizard", data)
+    assert found.rule == "wizard.setup.trump" and found.legal == ['trump = "clubs"']
+
+
+def test_wizard_card_turned_in_the_final_round_lists_no_bids():
+    data = example("wizard-4p.toml")
+    data["rounds"][-1]["turned"] = "2C"
+    found = violation("wizard", data)
+    assert found.rule == "wizard.setup.trump" and not any(option.startswith("bid") for option in found.legal)
+
+
+def test_wizard_follow_after_a_jester_lead_says_which_card_set_the_suit():
+    data = wizard_rounds(3)
+    data["rounds"][2]["tricks"][0][3] = "KC"  # North holds QH: Hearts was set by South's 4H
+    found = violation("wizard", data)
+    assert found.rule == "wizard.play.follow" and found.where["player"] == "North"
+    assert "a Jester was led and 4H set Hearts as the suit to follow" in found.message
+    assert " was led and they hold" not in found.message and found.legal == ["QH", "WZ"]
+
+
+def test_wizard_hand_size_error_names_the_player():
+    data = wizard_rounds(2)
+    data["rounds"][1]["hands"]["East"].pop()
+    found = violation("wizard", data)
+    assert found.rule == "wizard.setup.deal" and found.where["player"] == "East"
+    assert found.message.startswith("East is dealt 1 card(s)")
+
+
+def test_wizard_card_not_held_cites_the_own_cards_rule():
+    data = wizard_rounds(1)
+    hands = data["rounds"][0]["hands"]
+    leader = "West"  # South deals round 1
+    data["rounds"][0]["tricks"][0][0] = next(code for code in ("AS", "KS", "QS") if code not in str(hands))
+    found = violation("wizard", data)
+    assert found.rule == "wizard.play.own-cards" and found.where["player"] == leader
+    assert found.legal == hands[leader]
+
+
+# -- Quidditch v2 --------------------------------------------------------------------------------
+
+GOAL_TURN = 6  # Draco scores on Harriet, Harriet answers with Saved!, Draco with Pass
+
+
+def qv2_short() -> dict:
+    data = example("quidditch-v2-short.toml")
+    assert data["turns"][GOAL_TURN]["actions"][4:] == ["Draco: score Harriet", "Harriet: play SAVED",
+                                                       "Draco: play PASS"]
+    return data
+
+
+def test_qv2_skipped_response_names_who_owes_it_and_its_rule():
+    data = qv2_short()
+    del data["turns"][GOAL_TURN]["actions"][5]
+    found = violation("quidditch-v2", data)
+    assert found.rule == "qv2.response.saved" and found.where["player"] == "Harriet"
+    assert found.message.startswith("Harriet owes an answer to a goal before Draco acts")
+    assert set(found.legal) == {"play SAVED", "decline"}
+
+
+def test_qv2_turn_moving_on_past_a_response_names_who_owes_it():
+    data = qv2_short()
+    data["turns"][GOAL_TURN]["actions"] = data["turns"][GOAL_TURN]["actions"][:5]
+    found = violation("quidditch-v2", data)
+    assert found.rule == "qv2.response.saved" and found.where["player"] == "Harriet"
+    assert "Harriet still owes an answer to a goal in Draco's turn" in found.message
+    assert "still Draco's turn" not in found.message
+
+
+def test_qv2_log_ending_before_a_response_is_incomplete():
+    data = qv2_short()
+    data["turns"] = data["turns"][:GOAL_TURN + 1]
+    data["turns"][GOAL_TURN]["actions"] = data["turns"][GOAL_TURN]["actions"][:5]
+    pending = incomplete("quidditch-v2", data)
+    assert pending["player"] == "Harriet" and pending["rule"]["id"] == "qv2.response.saved"
+    assert pending["owes"] == "Harriet: an answer to a goal in Draco's turn"
+    assert set(pending["legal"]) == {"play SAVED", "decline"}
+
+
+def test_qv2_unasked_response_in_a_seedless_log_is_a_rule_violation_not_malformed():
+    data = qv2_short()
+    data["turns"][3]["actions"].insert(0, "Harriet: play SAVED")  # before her draw: nothing was scored
+    report = judge("quidditch-v2", data)
+    assert report.violation is not None, report.text()
+    assert report.violation.rule == "qv2.response.saved" and report.violation.where["player"] == "Harriet"
+    assert "nothing is waiting for that answer" in report.violation.message
+
+
+def test_qv2_response_owed_by_the_other_player_is_named_over_the_intruder():
+    data = qv2_short()
+    data["turns"][1]["actions"].insert(1, "Harriet: play SAVED")  # Draco's Blagging window is open
+    found = violation("quidditch-v2", data)
+    assert found.rule == "qv2.response.blagging" and found.where["player"] == "Draco"
+    assert found.message.startswith("Draco owes a chance to play Blagging before Harriet acts")

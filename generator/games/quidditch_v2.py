@@ -30,7 +30,7 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_cards import (
@@ -73,6 +73,20 @@ STEP_RULES = {
     "first": "qv2.setup.deal",
     "random_discard": "card:powerful-beater",
 }
+
+
+RESPONSE_RULES = {SAVED: "qv2.response.saved", PASS: "qv2.response.pass", BLAG: "qv2.response.blagging"}
+
+
+def _owed_response(state: "QuidditchV2State") -> tuple[int, str] | None:
+    """(seat, decision kind) when the game waits for an answer from someone whose turn it is not."""
+    if state.over or not state.stack:
+        return None
+    frame = state.stack[-1]
+    seat = frame[2]
+    if seat < 0 or seat == state.active or frame[1] not in STEP_RULES:
+        return None
+    return seat, frame[1]
 
 
 def seat_name(seat: int) -> str:
@@ -180,6 +194,8 @@ class QuidditchV2Game(Game):
                 raise log.error(field, f"{text!r}: chance events are written without a player's name")
             if not is_chance and actor is None:
                 raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
+            if actor is not None and state.current_player() == CHANCE and log.seed is None:
+                self._refuse_unasked_response(log, state, actor, action_text, field)
             while actor is not None and state.current_player() == CHANCE:
                 yield LogStep(None, field)  # chance the log leaves to its seed
             if state.is_terminal():
@@ -187,6 +203,14 @@ class QuidditchV2Game(Game):
                 raise IllegalAction(f"{text!r} comes after the end of the game", rule,
                                     where={**state.where(), "field": field})
             if index == 0 and turn_of is not None and state.active != turn_of:
+                owed = _owed_response(state)
+                if owed is not None:
+                    seat, kind = owed
+                    raise IllegalAction(
+                        f"this turn is {log.players[turn_of]}'s, but {log.players[seat]} still owes "
+                        f"{_DECISION_WORDS[kind]} in {log.players[state.active]}'s turn", STEP_RULES[kind],
+                        [state.format_action(a) for a in state.legal_actions()],
+                        {**state.where(), "player": seat, "field": field})
                 raise IllegalAction(
                     f"this turn is {log.players[turn_of]}'s, but it is still {log.players[state.active]}'s turn "
                     f"({_DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
@@ -199,6 +223,14 @@ class QuidditchV2Game(Game):
                 error.where["field"] = field
                 raise
             expected = state.current_player()
+            owed = _owed_response(state)
+            if actor is not None and actor != expected and owed is not None:
+                seat, kind = owed
+                raise IllegalAction(
+                    f"{log.players[seat]} owes {_DECISION_WORDS[kind]} before {log.players[actor]} acts "
+                    f"({text!r} is written first)", STEP_RULES[kind],
+                    [state.format_action(a) for a in state.legal_actions()],
+                    {**state.where(), "player": seat, "field": field})
             if actor is not None and actor != expected:
                 waiting = log.players[expected] if expected >= 0 else "chance"
                 response = isinstance(action, Play) and action.card in RESPONSES
@@ -208,6 +240,22 @@ class QuidditchV2Game(Game):
                     "qv2.response.general" if response else "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             yield LogStep(action, field)
+
+    @staticmethod
+    def _refuse_unasked_response(log: GameLog, state: "QuidditchV2State", actor: int, action_text: str,
+                                 field: str) -> None:
+        """A player's response card where only chance can come next (and no seed could fill it
+        in): nothing asked for that answer, which breaks the response's rule."""
+        try:
+            action = state.parse_action(action_text)
+        except (ValueError, IllegalAction):
+            return
+        if isinstance(action, Play) and action.card in RESPONSE_RULES:
+            name = state.game.facts[action.card].name
+            raise IllegalAction(f"{log.players[actor]} plays {name}, but nothing is waiting for that answer: "
+                                f"the game is waiting for {_DECISION_WORDS[state.stack[-1][1]]}",
+                                RESPONSE_RULES[action.card], [], {**state.where(), "player": actor, "field": field},
+                                ruling="qv2.ruling.responses")
 
     def log_body(self, players: Sequence[str], actions: Sequence) -> dict:
         state = self.new_state(len(players))
@@ -375,6 +423,14 @@ class QuidditchV2State(CardEffects, GameState):
         if self.over:
             return TERMINAL
         return self.stack[-1][2]
+
+    def pending(self) -> Pending | None:
+        if self.over:
+            return None
+        kind, seat = self.stack[-1][1], self.stack[-1][2]
+        who = "chance" if seat == CHANCE else self.label(seat)
+        turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
+        return Pending(seat, f"{who}: {_DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
 
     def legal_actions(self) -> tuple:
         if self._legal is None:
