@@ -17,7 +17,7 @@ from generator.loader import load_deck
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = {name: load_deck(ROOT / "decks" / f"{name}.toml")
          for name in ("wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2")}
-SECTIONS = {"wizard": ("rounds",), "wizard-hearts": ("rounds",), "muggle-quidditch": ("houses", "turns"),
+SECTIONS = {"wizard": ("rounds",), "wizard-hearts": ("rounds",), "muggle-quidditch": ("houses", "deal", "turns"),
             "quidditch-v2": ("setup", "turns")}
 
 
@@ -245,3 +245,59 @@ def test_qv2_response_owed_by_the_other_player_is_named_over_the_intruder():
     found = violation("quidditch-v2", data)
     assert found.rule == "qv2.response.blagging" and found.where["player"] == "Draco"
     assert found.message.startswith("Draco owes a chance to play Blagging before Harriet acts")
+
+
+# -- Muggle Quidditch ----------------------------------------------------------------------------
+
+def mq_game(seed: int, bots: str, variant: str | None = None) -> dict:
+    from generator.games.base import game_for
+    from generator.games.simulate import game_log_text, play_game
+
+    deck = DECKS["muggle-quidditch"]
+    game = game_for(deck, deck.variant(variant).params if variant else None)
+    _, actions = play_game(game, 2, seed, [bots, bots], keep_actions=True)
+    data = tomllib.loads(game_log_text(game, ["Ann", "Ben"], actions))
+    if variant:
+        data["variant"] = variant
+        data.pop("params", None)
+    return data
+
+
+def test_mq_turn_after_the_end_is_labelled_with_its_own_number():
+    data = example("muggle-quidditch.toml")
+    played = len(data["turns"])
+    data["turns"].append(copy.deepcopy(data["turns"][-2]))
+    found = violation("muggle-quidditch", data)
+    assert found.rule == "mq.end.capture" and found.field == f"turns[{played}]"
+    assert found.where["turn"] == played + 1 and f"in turn {played}, but the log goes on" in found.message
+
+
+def test_mq_rebuilt_pile_missing_a_joker_names_it():
+    data = mq_game(0, "heuristic")
+    turn = data["turns"][39]
+    assert "JK" in turn["shuffle"]
+    turn["shuffle"].remove("JK")
+    found = violation("muggle-quidditch", data)
+    assert found.rule == "mq.deck.reshuffle" and found.field == "turns[39].shuffle"
+    assert "leaves out JK" in found.message and "Joker" in found.message
+    assert found.legal and "JK" in found.legal[0]
+
+
+def test_mq_log_stopping_before_the_bludger_discard_is_incomplete():
+    data = mq_game(0, "heuristic")
+    data["turns"] = data["turns"][:15]
+    owner = data["turns"][14]["player"]
+    del data["turns"][14]["discard"]
+    pending = incomplete("muggle-quidditch", data)
+    assert pending["player"] == owner and pending["rule"]["id"] == "mq.bludger.team"
+    assert pending["owes"] == f"{owner}'s discard after the team Beater's Bludger in turn 15"
+    assert pending["legal"] and all(option.startswith("discard ") for option in pending["legal"])
+
+
+def test_mq_level_match_is_a_draw_not_two_winners():
+    data = mq_game(0, "random", "short-match")
+    report = judge("muggle-quidditch", data)
+    assert report.violation is None and report.finished and report.scores[0] == report.scores[1]
+    assert report.draw and report.as_dict()["result"] == "draw"
+    assert not any(row["winner"] for row in report.standings)
+    assert "a draw, nobody wins" in report.text() and "winner" not in report.text().split("a draw")[1]

@@ -63,8 +63,9 @@ class Outcome:
     """How a finished game ended."""
 
     scores: tuple[int, ...]
-    winners: tuple[int, ...]  # seats; more than one is a shared win
+    winners: tuple[int, ...]  # seats; more than one is a shared win (or the tied seats of a draw)
     reason: str = "finished"  # "finished", or "turn-cap" when the length cap stopped it
+    draw: bool = False  # the rules call this tie a draw: nobody wins (Muggle Quidditch's equal totals)
 
 
 class IllegalAction(DeckgenError):

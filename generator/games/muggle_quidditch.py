@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 
 if TYPE_CHECKING:
@@ -502,6 +503,11 @@ class MuggleQuidditchGame(Game):
 
         turn.check_keys(("turn", "player", "take", "draw", "shuffle", "action", "lose", "discard", "dive",
                          "dive_shuffle"))
+        if state.phase == OVER:  # label the extra entry as the turn it would be, not the last one played
+            how = ("reached the turn cap" if state.capped else "ended when the Snitch was caught")
+            raise state.illegal(f"the match {how} in turn {state.turn}, but the log goes on with a turn "
+                                f"{state.turn + 1}", "mq.end.turn-cap" if state.capped else "mq.end.capture",
+                                "mq.ruling.turn-cap" if state.capped else "", field=turn.field, turn=state.turn + 1)
         # Facts checked after the action are reported at this turn, even once play has moved on.
         this_turn = {"turn": state.turn, "player": state.active} if state.phase == DRAW else {}
         number = turn.get("turn", int, None, what="the turn number")
@@ -655,7 +661,7 @@ class MuggleQuidditchState(GameState):
         self.active = 0  # whose turn it is; seat 1 deals, so seat 0 starts
         self.turn = 0  # turns started
         self.fresh_jack: str | None = None  # a Jack taken from the discard pile this turn
-        self.pending: tuple[str, str, bool] | None = None  # a Bludger awaiting its answer: jack, target, from team
+        self.bludger: tuple[str, str, bool] | None = None  # a Bludger awaiting its answer: jack, target, from team
         self.shuffle_for: str | None = None  # what a pending shuffle resumes
         self.shuffle_cards: list[str] = []  # the cards the pending shuffle orders
         self.caught_by: int | None = None
@@ -676,6 +682,28 @@ class MuggleQuidditchState(GameState):
             return 1 - self.active
         return self.active
 
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        turn = f" in turn {self.turn}" if self.turn else ""
+        if phase == OVER:
+            return None
+        if phase == SHUFFLING:
+            what = {DEAL: "the shuffle and deal that start the match", DRAWING: "the rebuilt draw pile's order",
+                    DIVING: "the rebuilt draw pile's order, for the dive"}[self.shuffle_for]
+            return Pending(CHANCE, what + turn, "mq.setup.deal" if self.shuffle_for == DEAL else "mq.deck.reshuffle")
+        if phase == HOUSES:
+            seat = self.current_player()
+            return Pending(seat, f"{name(seat)}'s choice of house", "mq.setup.houses")
+        seat = self.current_player()
+        if phase == DRAW:
+            return Pending(seat, f"{name(seat)}'s draw step{turn}", "mq.turn.draw")
+        if phase == RESPONSE:
+            return Pending(seat, f"{name(seat)}'s choice of what leaves the team after the Bludger on "
+                                 f"{self.bludger[1]}{turn}", "mq.bludger.defence")
+        if phase == EXTRA_DISCARD:
+            return Pending(seat, f"{name(seat)}'s discard after the team Beater's Bludger{turn}", "mq.bludger.team")
+        return Pending(seat, f"{name(seat)}'s action{turn}", "mq.turn.actions")
+
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == ACTION:
@@ -687,7 +715,7 @@ class MuggleQuidditchState(GameState):
         if phase == HOUSES:
             return [ChooseHouse(suit.id) for suit in self.game.deck.suits if suit.id not in self.houses]
         if phase == RESPONSE:
-            return [Lose(self.pending[1]), Lose(self.teams[1 - self.active]["beater"])]
+            return [Lose(self.bludger[1]), Lose(self.teams[1 - self.active]["beater"])]
         if phase == EXTRA_DISCARD:
             return [self.game.discard_of[card] for card in _distinct(self.hands[self.active])]
         return []  # terminal, or chance: see sample_chance
@@ -817,7 +845,7 @@ class MuggleQuidditchState(GameState):
         winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
         reason = (f"turn-cap: stopped after {self.game.params['max_turns']} turns with the Snitch uncaught"
                   if self.capped else "finished")
-        return Outcome(scores, winners, reason)
+        return Outcome(scores, winners, reason, draw=len(winners) > 1)  # mq.end.tie: equal totals draw
 
     def score(self, seat: int) -> int:
         points = self.goals[seat] * self.game.params["goal_points"]
@@ -860,8 +888,8 @@ class MuggleQuidditchState(GameState):
             cards += self.hands[seat] + list(self.teams[seat].values()) + self.score_piles[seat]
         if self.dive:
             cards += self.record.dive
-        if self.pending:
-            cards.append(self.pending[0])
+        if self.bludger:
+            cards.append(self.bludger[0])
         return cards
 
     def __str__(self) -> str:
@@ -900,6 +928,22 @@ class MuggleQuidditchState(GameState):
         if refusal is not None:
             raise self._refuse(refusal)
 
+    def _shuffle_mismatch(self, order: Sequence[str]) -> str:
+        """Which cards a written shuffle leaves out or adds, naming a missing Joker's way in."""
+        want, got = Counter(self.shuffle_cards), Counter(order)
+        missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+        parts = []
+        if missing:
+            parts.append("leaves out " + " ".join(missing))
+        if extra:
+            parts.append("adds " + " ".join(extra) + ", which " + ("is" if len(extra) == 1 else "are")
+                         + " not among the cards being shuffled")
+        message = (f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled in order, "
+                   f"each once; this one {' and '.join(parts)}")
+        if JOKER in missing and self.shuffle_for != DEAL:
+            message += f" (a Joker ({JOKER}) held in a hand goes onto the discard pile before it is shuffled)"
+        return message
+
     def _refusal(self, action: Action) -> Refusal | None:
         phase = self.phase
         if phase == ACTION and type(action) in TURN_ACTIONS:
@@ -914,8 +958,8 @@ class MuggleQuidditchState(GameState):
                 return Refusal("no shuffle is due: the draw pile is rebuilt only when a card must be drawn from "
                                "an empty draw pile", "mq.deck.reshuffle", "mq.ruling.reshuffle")
             if sorted(action.order) != sorted(self.shuffle_cards):
-                return Refusal(f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled "
-                               "in order, each once", dealing)
+                return Refusal(self._shuffle_mismatch(action.order), dealing,
+                               "mq.ruling.reshuffle" if dealing == "mq.deck.reshuffle" else "")
             return None
         if phase == SHUFFLING:
             return Refusal("the cards must be shuffled before anyone acts", dealing)
@@ -1078,7 +1122,7 @@ class MuggleQuidditchState(GameState):
             del self.teams[me]["beater"]
         else:
             self.hands[me].remove(jack)
-        self.pending = (jack, target, from_team)
+        self.bludger = (jack, target, from_team)
         defender_beater = self.teams[them].get("beater")
         if defender_beater and defender_beater != target:
             self.phase = RESPONSE
@@ -1089,12 +1133,12 @@ class MuggleQuidditchState(GameState):
         self._resolve_bludger(action.card)
 
     def _resolve_bludger(self, victim: str) -> None:
-        jack, _, from_team = self.pending
+        jack, _, from_team = self.bludger
         me, them = self.active, 1 - self.active
         del self.teams[them][self.game.kind_of[victim]]
         self.discard_pile.append(victim)
         self.discard_pile.append(jack)
-        self.pending = None
+        self.bludger = None
         if self.snitch and "seeker" not in self.teams[0] and "seeker" not in self.teams[1]:
             self.discard_pile.extend(self.snitch)
             self.snitch = []

@@ -61,6 +61,7 @@ class RefereeReport:
     summary: dict = field(default_factory=dict)
     # When a legal log stops before the game ends: who owes which decision, under which rule.
     pending: dict | None = None
+    draw: bool = False  # finished level, and the rules call that a draw
 
     @property
     def legal(self) -> bool:
@@ -86,6 +87,7 @@ class RefereeReport:
             "rounds": self.rounds,
             "scores": self.scores,
             "standings": self.standings,
+            "result": ("draw" if self.draw else "won") if self.finished else None,
             "violation": self.violation.as_dict() if self.violation else None,
             "pending": self.pending,
         }
@@ -105,7 +107,8 @@ class RefereeReport:
             lines.append(f"{self.log}: INCOMPLETE: legal so far ({self.actions} actions), but the log stops "
                          "before the game ends")
             lines.extend(_pending_text(self.pending))
-        lines.append("Final standings" if self.finished else "Standings so far")
+        lines.append(("Final standings: a draw, nobody wins" if self.draw else "Final standings") if self.finished
+                     else "Standings so far")
         name_width = max(len(row["player"]) for row in self.standings)
         score_width = max(len(str(row["score"])) for row in self.standings)
         for row in self.standings:
@@ -222,7 +225,7 @@ def _report(log: GameLog, game: Game, state: GameState, actions: int, violation:
     summary = state.summary()
     outcome = state.outcome()
     scores = list(outcome.scores if outcome else summary.get("scores", [0] * len(log.players)))
-    winners = set(outcome.winners) if outcome else set()
+    winners = set(outcome.winners) if outcome and not outcome.draw else set()
     order = sorted(range(len(scores)), key=lambda seat: scores[seat], reverse=not game.lower_score_wins)
     standings, place = [], 0
     for position, seat in enumerate(order):
@@ -235,7 +238,7 @@ def _report(log: GameLog, game: Game, state: GameState, actions: int, violation:
         variants=list(log.variants), finished=outcome is not None, actions=actions,
         rounds=list(summary.get("rounds", [])), scores=scores, standings=standings,
         violation=violation, lower_score_wins=game.lower_score_wins, summary=summary,
-        pending=None if violation or outcome else _pending(log, game, state),
+        pending=None if violation or outcome else _pending(log, game, state), draw=bool(outcome and outcome.draw),
     )
 
 
