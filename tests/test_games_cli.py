@@ -89,7 +89,8 @@ def test_rule_trick_and_bid(run_cli):
     assert "[wizard.trick.winner]" in result.stdout
     options = run_cli("rule", "wizard", "trick", "--trump", "spades", "--lead", "North", "7H", "JE", "QS", "9H")
     assert options.stdout.startswith("South wins with Queen of Spades")
-    refused = run_cli("rule", "wizard", "bid", "1", "round", "3", "after", "1", "0", "1", "leading", "--json")
+    refused = run_cli("rule", "wizard", "bid", "1", "round", "3", "after", "1", "0", "1", "scores", "20", "40", "10", "60",
+                      "--json")
     assert refused.exit_code == 1 and json.loads(refused.stdout)["legal_bids"] == [0, 2, 3]
     variant = run_cli("rule", "wizard", "bid 0 round 3 after 2 1", "--variant", "never-even")
     assert variant.exit_code == 1 and "[wizard.variants.bidding]" in variant.stdout

@@ -301,3 +301,59 @@ def test_mq_level_match_is_a_draw_not_two_winners():
     assert report.draw and report.as_dict()["result"] == "draw"
     assert not any(row["winner"] for row in report.standings)
     assert "a draw, nobody wins" in report.text() and "winner" not in report.text().split("a draw")[1]
+
+
+# -- questions at the table (deckgen rule) -------------------------------------------------------
+
+@pytest.mark.parametrize("question, allowed, rules, legal", [
+    ("play 7H hand 7H 9S JE trick 2S", False, ["wizard.play.follow"], ["9S", "JE"]),
+    ("play JE hand 7H 9S JE trick 2S", True, ["wizard.play.follow"], ["9S", "JE"]),
+    ("play 7H hand 7H 9S JE trick JE 2S", False, ["wizard.play.follow", "wizard.play.jester-lead"], ["9S", "JE"]),
+    ("play 7H hand 7H 9S trick WZ 2S", True, ["wizard.play.wizard-lead"], ["9S", "7H"]),
+    ("play 7H hand 7H 9C trick 2S trump clubs", True, ["wizard.play.follow"], ["7H", "9C"]),
+    ("play 9C hand 7H 9C", True, ["wizard.play.lead"], ["7H", "9C"]),
+])
+def test_wizard_may_i_play_this(run_cli, question, allowed, rules, legal):
+    result = run_cli("rule", "wizard", question, "--json")
+    import json
+    answer = json.loads(result.stdout)
+    assert answer["allowed"] is allowed and answer["rules"] == rules and answer["legal"] == legal
+    assert result.exit_code == (0 if allowed else 1)
+
+
+@pytest.mark.parametrize("question, allowed, rules, legal", [
+    ("play 9S hand 2L 9S first", False, ["wh.play.first-lead"], ["2L"]),
+    ("play QS hand QS 3F trick 2M first shun sun", False, ["wh.play.first-trick", "wh.play.follow"], ["3F"]),
+    ("play QS hand QS 3F trick 2M shun sun", True, ["wh.play.follow"], ["QS", "3F"]),
+    ("play 3F hand 4M 3F trick 2M", False, ["wh.play.follow"], ["4M"]),
+    ("play 5S hand 5S 6S trick 2M first shun sun", True, ["wh.play.follow"], ["5S", "6S"]),  # only Shun left
+])
+def test_wizard_hearts_may_i_play_this(run_cli, question, allowed, rules, legal):
+    import json
+    answer = json.loads(run_cli("rule", "wizard-hearts", question, "--json").stdout)
+    assert answer["allowed"] is allowed and answer["rules"] == rules and answer["legal"] == legal
+
+
+def test_wizard_hearts_clean_first_trick_needs_the_shun_suit(run_cli):
+    result = run_cli("rule", "wizard-hearts", "play QS hand QS 3F trick 2M first")
+    assert result.exit_code == 2 and "shun SUIT" in result.stderr
+
+
+@pytest.mark.parametrize("scores, allowed, leading", [
+    ("20 40 10 60", False, True),   # strictly ahead: may not make the bids even
+    ("20 60 10 60", True, False),   # tied for the lead: no lead
+    ("20 70 10 60", True, False),   # behind
+])
+def test_wizard_bid_question_reads_the_score_sheet(run_cli, scores, allowed, leading):
+    import json
+    result = run_cli("rule", "wizard", f"bid 1 round 3 after 1 0 1 scores {scores}", "--json")
+    answer = json.loads(result.stdout)
+    assert answer["allowed"] is allowed and answer["leading"] is leading and answer["players"] == 4
+    assert result.exit_code == (0 if allowed else 1)
+    if not allowed:
+        assert answer["legal_bids"] == [0, 2, 3] and "wizard.bidding.restriction" in answer["rules"]
+
+
+def test_wizard_bid_question_no_longer_trusts_a_leading_flag(run_cli):
+    result = run_cli("rule", "wizard", "bid 1 round 3 after 1 0 1 leading")
+    assert result.exit_code == 2 and "scores S S" in result.stderr

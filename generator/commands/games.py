@@ -83,11 +83,19 @@ def register(app: typer.Typer) -> None:
             e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
 
         \b
-          bid N round R [after B B ...] [players P] [leading]     (wizard)
+          bid N round R [after B B ...] [scores S S ...] [players P]     (wizard)
             whether a bid is allowed: R is the round (cards in hand), `after` the
-            bids already made this round, `leading` that the bidder is strictly
-            ahead on the score sheet. Add --variant never-even etc. for variants.
-            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 leading
+            bids already made this round, `scores` the score sheet before the round
+            in bidding order, the bidder's last (a tie for the lead is no lead).
+            Add --variant never-even etc. for variants.
+            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 scores 20 40 10 60
+
+        \b
+          play CARD hand CARD ... [trick CARD ...] [trump SUIT | shun SUIT] [first] [broken]
+            may this card be played from this hand to this trick? Yes or no with
+            the rule, and for no the legal cards. wizard-hearts: `first` for the
+            hand's first trick, `broken` once the Shun suit is broken.
+            e.g.  deckgen rule wizard play 7H hand 7H 9S JE trick JE 2S
 
         muggle-quidditch answers:
 

@@ -455,6 +455,83 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 
 
+@dataclass
+class PlayQuestion:
+    """"May I play this?": the card, the hand it comes from (the card included), the trick so
+    far in play order, suit settings (trump, shun) and flags (first, broken)."""
+
+    card: int
+    hand: list[int]
+    trick: list[int]
+    settings: dict[str, str]
+    flags: set[str]
+
+
+PLAY_USAGE = "play CARD hand CARD CARD ... [trick CARD ...] [trump SUIT | no trump | shun SUIT] [first] [broken]"
+
+
+def parse_play_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str],
+                        flag_words: Sequence[str] = ()) -> PlayQuestion:
+    """Read `play CARD hand CARDS... [trick CARDS...]` with the game's settings and flags, in any
+    order after the card. The card played counts as held even if `hand` leaves it out."""
+    tokens = words(question)
+    if tokens and tokens[0].casefold() == "play":
+        tokens = tokens[1:]
+    if not tokens or table.index(tokens[0]) is None:
+        raise DeckgenError(f"say the card first: {PLAY_USAGE}")
+    card = table.index(tokens[0])
+    lists: dict[str, list[int]] = {"hand": [], "trick": []}
+    settings: dict[str, str] = {}
+    flags: set[str] = set()
+    current: list[int] | None = None
+    position = 1
+    while position < len(tokens):
+        word = tokens[position]
+        key = word.casefold().lstrip("-")
+        following = tokens[position + 1] if position + 1 < len(tokens) else None
+        if key in lists:
+            current = lists[key]
+        elif key == "no" and following and following.casefold() in setting_words:
+            settings[following.casefold()] = "none"
+            position += 1
+        elif key in setting_words and following is not None:
+            settings[key] = following
+            position += 1
+            current = None
+        elif key in flag_words:
+            flags.add(key)
+            current = None
+        elif current is not None and table.index(word) is not None:
+            current.append(table.index(word))
+        else:
+            raise DeckgenError(f"cannot read {word!r}: {PLAY_USAGE}")
+        position += 1
+    hand = lists["hand"]
+    if card not in hand:
+        hand.insert(0, card)
+    for what, cards in (("hand", hand), ("trick", lists["trick"]), ("hand and trick", hand + lists["trick"])):
+        counts = count_cards(cards, len(table.code))
+        for index, count in enumerate(counts):
+            if count > table.copies[index]:
+                raise DeckgenError(f"the deck has {table.copies[index]} {table.name[index]} card(s), "
+                                   f"the {what} lists {count}")
+    return PlayQuestion(card, hand, lists["trick"], settings, flags)
+
+
+def play_answer(table: CardTable, asked: PlayQuestion, legal: Sequence[int], rule: str | Sequence[str], reason: str,
+                rulings: Sequence[str] = ()) -> dict:
+    """The answer to a play question: yes/no, the rule that decides it, and for no the legal cards."""
+    allowed = asked.card in legal
+    code = table.code[asked.card]
+    options = table.codes(table.sorted(set(legal)))
+    answer = (f"Yes: {code} may be played: {reason}." if allowed else
+              f"No: {code} may not be played: {reason}. Legal here: {', '.join(options)}.")
+    return {"question": "play", "card": code, "hand": table.codes(asked.hand), "trick": table.codes(asked.trick),
+            "allowed": allowed, "legal": options, "answer": answer,
+            "reasons": [f"legal cards here: {', '.join(options)}"],
+            "rules": [rule] if isinstance(rule, str) else list(rule), "rulings": list(rulings)}
+
+
 def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule: str) -> Iterator[LogStep]:
     """Round 1's `dealer` is the first-dealer chance action (drawn from the seed when left out);
     later rounds may name the dealer, which is checked against the rotation."""

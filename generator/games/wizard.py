@@ -38,7 +38,9 @@ from .tricks import (
     count_suits,
     deal_hands,
     log_played_card,
+    parse_play_question,
     parse_trick_question,
+    play_answer,
     read_dealer,
     read_hands,
     read_tricks,
@@ -288,7 +290,37 @@ class WizardGame(Game):
         tokens = words(question)
         if tokens and tokens[0].casefold() == "bid":
             return self._bid_question(tokens[1:])
+        if tokens and tokens[0].casefold() == "play":
+            return self._play_question(tokens)
         return self._trick_question(question)
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """May this card be played to this trick from this hand (wizard.play.follow)?"""
+        table = self.table
+        asked = parse_play_question(tokens, table, ("trump",))
+        if not asked.trick:
+            return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
+        if len(asked.trick) >= self.max_players:
+            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
+        led = trick_led_suit(asked.trick, self.is_wizard, self.is_jester, table.suit)
+        if led == WIZARD_LED:
+            return play_answer(table, asked, asked.hand, R_WIZARD_LEAD,
+                               "a Wizard set this trick, so nobody has to follow suit")
+        if led == NO_SUIT:
+            return play_answer(table, asked, asked.hand, R_JESTER_LEAD,
+                               "only Jesters have been played, so no suit is set yet")
+        suit = self.deck.suits[led].name
+        following = [card for card in asked.hand if table.suit[card] == led]
+        if not following:
+            return play_answer(table, asked, asked.hand, R_FOLLOW,
+                               f"{suit} is the suit to follow and the hand holds none, so any card goes",
+                               ["wizard.ruling.no-overtrump"])
+        legal = [card for card in asked.hand if self.playable_when_led[led][card]]
+        setter = next(card for card in asked.trick if not self.is_jester[card])
+        jester_first = setter != asked.trick[0]
+        how = (f"a Jester was led and {table.code[setter]} set {suit}" if jester_first else f"{suit} was led")
+        return play_answer(table, asked, legal, [R_FOLLOW, R_JESTER_LEAD] if jester_first else R_FOLLOW,
+                           f"{how} and the hand holds {suit}: follow suit, or play a Wizard or Jester")
 
     def _trick_question(self, question: Sequence[str]) -> dict:
         table = self.table
@@ -331,13 +363,13 @@ class WizardGame(Game):
         }
 
     def _bid_question(self, tokens: list[str]) -> dict:
-        usage = "usage: bid N round R [after B B ...] [players P] [leading]"
+        usage = "usage: bid N round R [after B B ...] [scores S S ...] [players P]"
         if not tokens or not tokens[0].lstrip("-").isdigit():
             raise DeckgenError(usage)
         bid, rest = int(tokens[0]), tokens[1:]
         round_number = players = None
         earlier: list[int] = []
-        leading = False
+        scores: list[int] | None = None
         position = 0
         while position < len(rest):
             word = rest[position].casefold().lstrip("-")
@@ -353,24 +385,35 @@ class WizardGame(Game):
                 while position < len(rest) and rest[position].isdigit():
                     earlier.append(int(rest[position]))
                     position += 1
-            elif word in ("leading", "leader", "ahead"):
-                leading = True
+            elif word in ("scores", "score", "totals"):
                 position += 1
-            elif word == "not" and following.casefold() in ("leading", "leader", "ahead"):
-                position += 2
+                scores = []
+                while position < len(rest) and rest[position].lstrip("-").isdigit():
+                    scores.append(int(rest[position]))
+                    position += 1
+            elif word in ("leading", "leader", "ahead", "not"):
+                raise DeckgenError("give the score sheet instead of saying who leads: `scores S S ...`, the totals "
+                                   "before this round in bidding order, the bidder's last; " + usage)
             else:
                 raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
         if round_number is None:
             raise DeckgenError(f"say which round (how many cards each): {usage}")
         if players is None:  # the bidder is taken to bid last
-            players = len(earlier) + 1
+            players = len(scores) if scores else len(earlier) + 1
             if players < self.min_players:
                 raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
                                    f"{self.id} is for {self.min_players}-{self.max_players} players")
         self.check_players(players)
         if round_number < 1 or round_number > self.num_rounds(players):
             raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
+        if scores is not None and len(scores) != players:
+            raise DeckgenError(f"give one score per player ({players}), in bidding order with the bidder's last; "
+                               f"found {len(scores)}")
+        if len(earlier) > players - 1:
+            raise DeckgenError(f"{len(earlier)} earlier bids for {players} players")
         last = len(earlier) == players - 1
+        # wizard.ruling.leader: the bidder leads only when strictly ahead of everyone (a tie is no lead)
+        leading = bool(scores) and scores[len(earlier)] > max(s for i, s in enumerate(scores) if i != len(earlier))
         final = round_number == self.num_rounds(players)
         forbidden, rule = forbidden_bid(self.restriction, round_number, earlier, last, leading, final)
         rules, rulings = [R_BID_RANGE], []
@@ -394,7 +437,9 @@ class WizardGame(Game):
             elif self.restriction == "final-round" and not final:
                 reason = "the restriction applies only in the final round"
             elif self.restriction != "never-even" and not leading:
-                reason = "the bidder is not strictly ahead, so the restriction does not apply"
+                reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
+                          else "the bidder is not strictly ahead (a tie for the lead is no lead), so the "
+                               "restriction does not apply")
                 rules.append(R_RESTRICTION)
             else:
                 reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
@@ -403,7 +448,8 @@ class WizardGame(Game):
         legal = [b for b in range(round_number + 1) if b != forbidden]
         return {
             "question": "bid", "bid": bid, "round": round_number, "players": players, "earlier_bids": earlier,
-            "last_bidder": last, "leading": leading, "restriction": self.restriction, "allowed": allowed,
+            "last_bidder": last, "scores": scores, "leading": leading, "restriction": self.restriction,
+            "allowed": allowed,
             "legal_bids": legal,
             "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
             "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,

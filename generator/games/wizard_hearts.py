@@ -41,8 +41,10 @@ from .tricks import (
     deal_hands,
     log_played_card,
     distinct,
+    parse_play_question,
     parse_trick_question,
     pass_target,
+    play_answer,
     read_dealer,
     read_hands,
     read_tricks,
@@ -291,12 +293,68 @@ class WizardHeartsGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
+        tokens = words(question)
+        if tokens and tokens[0].casefold() == "play":
+            return self._play_question(tokens)
+        return self._trick_question(question)
+
+    def _shun_setting(self, word: str | None) -> int | None:
+        shun = None if word is None else self.table.suit_from_text(word)
+        if word is not None and shun not in self.opposite_queen:
+            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
+        return shun
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """May this card be played: the first lead, following suit, the clean first trick, and
+        (with the variant) leading Shun before it is broken."""
+        table = self.table
+        asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"))
+        shun = self._shun_setting(asked.settings.get("shun"))
+        first = "first" in asked.flags
+        hand, trick = asked.hand, asked.trick
+        if len(trick) >= self.max_players:
+            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
+        if first and not trick:
+            lead = self.lead_card
+            if lead in hand:
+                return play_answer(table, asked, [lead], R_FIRST_LEAD,
+                                   f"whoever holds {table.name[lead]} leads it to the first trick")
+            luck = [card for card in hand if table.suit[card] == self.luck]
+            if not luck:
+                raise DeckgenError(f"the first trick is led by whoever holds {table.name[lead]} (or, with it in the "
+                                   "Cauldron, the lowest Luck card in play); this hand holds no Luck card")
+            lowest = min(luck, key=table.rank.__getitem__)
+            return play_answer(table, asked, [lowest], R_FIRST_LEAD,
+                               f"without {table.name[lead]}, the lowest Luck card in play leads (taking it that "
+                               f"{table.code[lowest]} is the lowest and the Two lies in the Cauldron)",
+                               ["wh.ruling.luck-two"])
+        if not trick:
+            if self.shun_must_be_broken and shun is not None and "broken" not in asked.flags:
+                unbroken = [card for card in hand if table.suit[card] != shun]
+                if unbroken:
+                    return play_answer(table, asked, unbroken, R_BROKEN,
+                                       "the Shun suit may not be led before it is broken while other cards are held")
+            return play_answer(table, asked, hand, R_LEAD, "the winner of the last trick may lead any card")
+        led = table.suit[trick[0]]
+        suit = self.deck.suits[led].name
+        options = [card for card in hand if table.suit[card] == led] or list(hand)
+        how = (f"{suit} was led and the hand holds {suit}: follow suit" if table.suit[options[0]] == led
+               else f"{suit} was led and the hand holds none, so any card goes")
+        if first:
+            if shun is None:
+                raise DeckgenError("on the first trick the Shun suit matters: add `shun SUIT`")
+            queen = self.opposite_queen[shun]
+            clean = [card for card in options if table.suit[card] != shun and card != queen]
+            if clean and len(clean) < len(options):
+                return play_answer(table, asked, clean, [R_FIRST_TRICK, R_FOLLOW],
+                                   f"{how}, but no Shun card and not the Opposite Queen "
+                                   f"({table.code[queen]}) on the first trick", ["wh.ruling.first-trick"])
+        return play_answer(table, asked, options, R_FOLLOW, how)
+
+    def _trick_question(self, question: Sequence[str]) -> dict:
         table = self.table
         asked = parse_trick_question(question, table, ("shun",))
-        shun_word = asked.settings.get("shun")
-        shun = None if shun_word is None else table.suit_from_text(shun_word)
-        if shun_word is not None and shun not in self.opposite_queen:
-            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
+        shun = self._shun_setting(asked.settings.get("shun"))
         cards = [card for _, card in asked.cards]
         winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
         card = cards[winner]
