@@ -357,3 +357,58 @@ def test_wizard_bid_question_reads_the_score_sheet(run_cli, scores, allowed, lea
 def test_wizard_bid_question_no_longer_trusts_a_leading_flag(run_cli):
     result = run_cli("rule", "wizard", "bid 1 round 3 after 1 0 1 leading")
     assert result.exit_code == 2 and "scores S S" in result.stderr
+
+
+# -- disputes recorded in logs -------------------------------------------------------------------
+
+@pytest.mark.parametrize("draw, named, dealer", [
+    ({"North": "7H", "East": "2C", "South": "WZ", "West": "AS"}, True, "South"),
+    ({"North": "7H", "East": "2C", "South": "WZ", "West": "AS"}, False, "South"),
+    ([{"North": "WZ", "East": "JE", "South": "WZ", "West": "AS"}, {"North": "3C", "South": "9D"}], True, "South"),
+])
+def test_wizard_first_dealer_draw_is_recorded_and_checked(draw, named, dealer):
+    data = wizard_rounds(2)
+    data["rounds"][0]["dealer_draw"] = draw
+    if not named:
+        del data["rounds"][0]["dealer"]
+    report = judge("wizard", data)
+    assert report.violation is None, report.text()
+    assert report.summary["rounds"][0]["dealer"] == ["North", "East", "South", "West"].index(dealer)
+
+
+@pytest.mark.parametrize("draw, message, legal", [
+    ({"North": "7H", "East": "2C", "South": "9H", "West": "AS"}, "South is named as dealer, but West drew",
+     ["dealer = 'West'"]),
+    ({"North": "WZ", "East": "JE", "South": "WZ", "West": "AS"}, "North and South tie for the highest card",
+     ["another draw between North and South"]),
+    ([{"North": "KH", "East": "JE", "South": "KS", "West": "2S"}, {"North": "3C"}], "the draw for the first dealer is "
+     "between the players tied in the draw before: North, South", ["one card each for North, South"]),
+    ([{"North": "KH", "East": "JE", "South": "AS", "West": "2S"}, {"North": "3C", "South": "4C"}],
+     "South drew the highest card alone, so nobody draws again", ["dealer = 'South'"]),
+    ({"North": "7H", "East": "2C", "South": "AS"}, "between every player", ["one card each for North, East, South, West"]),
+])
+def test_wizard_first_dealer_draw_disputes(draw, message, legal):
+    data = wizard_rounds(1)
+    data["rounds"][0]["dealer_draw"] = draw
+    found = violation("wizard", data)
+    assert found.rule == "wizard.setup.first-dealer" and message in found.message and found.legal == legal
+
+
+def test_wizard_hearts_shun_reveal_is_recorded_and_checked():
+    data = hearts_first_hand()  # the Shun suit is Sun
+    data["rounds"][0]["shun_reveal"] = ["5L", "WL", "3S"]
+    assert judge("wizard-hearts", data).violation is None
+    del data["rounds"][0]["shun"]
+    assert judge("wizard-hearts", data).violation is None
+
+
+@pytest.mark.parametrize("reveal, message, legal", [
+    (["5L", "9L"], "the reveal ends on 9L, a Luck card", ["another card turned after it"]),
+    (["3S", "5L"], "3S already names the Shun suit (Sun)", ["shun_reveal = ['3S']"]),
+    (["5L", "3M"], "the log says the Shun suit is Sun, but the reveal shows Moon", ['shun = "moon"']),
+])
+def test_wizard_hearts_shun_reveal_disputes(reveal, message, legal):
+    data = hearts_first_hand()
+    data["rounds"][0]["shun_reveal"] = reveal
+    found = violation("wizard-hearts", data)
+    assert found.rule == "wh.setup.shun" and message in found.message and found.legal == legal

@@ -35,6 +35,7 @@ from .tricks import (
     TrickState,
     cards_left,
     check_hand_sizes,
+    count_cards,
     count_suits,
     deal_hands,
     log_played_card,
@@ -59,6 +60,7 @@ NO_TRUMP_WORDS = ("none", "no trump", "no", "notrump", "no-trump")
 
 # Rule ids of decks/wizard.toml
 R_COUNTS = "wizard.components.deck"
+R_FIRST_DEALER = "wizard.setup.first-dealer"
 R_ROUNDS = "wizard.setup.rounds"
 R_DEAL = "wizard.setup.deal"
 R_TRUMP = "wizard.setup.trump"
@@ -183,11 +185,16 @@ class WizardGame(Game):
         entries = log.sections("rounds")
         for index, entry in enumerate(entries):
             last = index == len(entries) - 1
-            entry.check_keys(("dealer", "hands", "turned", "trump", "bids", "tricks"))
+            entry.check_keys(("dealer", "dealer_draw", "hands", "turned", "trump", "bids", "tricks"))
             if state.phase == TERMINAL:
                 raise IllegalAction(f"the game ended after round {state.round + 1}, but the log goes on",
                                     R_ROUNDS, where={"round": index + 1, "field": entry.field})
-            yield from read_dealer(log, entry, state, index, R_DEAL)
+            if entry.has("dealer_draw"):
+                if index:
+                    raise log.error(entry.at("dealer_draw"), "only the first round has a draw for the first dealer")
+                yield LogStep(ChooseSeat(self._first_dealer(log, entry)), entry.at("dealer_draw"))
+            else:
+                yield from read_dealer(log, entry, state, index, R_DEAL)
             hands = read_hands(log, entry, table, state.num_players)
             yield LogStep(None if hands is None else Deal(hands), entry.at("hands"))
             if state.chance == "turn":
@@ -223,6 +230,54 @@ class WizardGame(Game):
             if state.phase == BIDDING:
                 return
             yield from read_tricks(log, entry, table, state, last, R_LEAD)
+
+    def _first_dealer(self, log: GameLog, entry) -> int:
+        """Check round 1's `dealer_draw` (wizard.setup.first-dealer): one card each, highest deals
+        (Wizard high, Jester low); tied players draw again, in the next table of the list. The seat
+        it gives must match `dealer` when the log names one."""
+        table, field = self.table, entry.at("dealer_draw")
+        draws = entry.get("dealer_draw", (dict, list), what="dealer_draw (one card per player)")
+        draws = [draws] if isinstance(draws, dict) else draws
+        drawing = list(range(len(log.players)))
+        for number, draw in enumerate(draws):
+            where = field if isinstance(entry.data["dealer_draw"], dict) else field_path(field, number)
+            log.check_type(draw, dict, where, "a draw (player name -> card code)")
+            cards = {log.seat(name, field_path(where, name)): table.by_id[log.card(code, field_path(where, name)).id]
+                     for name, code in draw.items()}
+            if sorted(cards) != drawing:
+                wanted = ", ".join(log.players[seat] for seat in drawing)
+                what = "every player" if number == 0 else "the players tied in the draw before"
+                raise IllegalAction(f"the draw for the first dealer is between {what}: {wanted}",
+                                    R_FIRST_DEALER, [f"one card each for {wanted}"],
+                                    where={"round": 1, "field": where})
+            counts = count_cards(cards.values(), len(table.code))
+            for card, count in enumerate(counts):
+                if count > table.copies[card]:
+                    raise IllegalAction(f"{count} players drew {table.name[card]}; the deck has {table.copies[card]}",
+                                        R_COUNTS, where={"round": 1, "field": where})
+            value = {seat: self.draw_value(card) for seat, card in cards.items()}
+            best = max(value.values())
+            drawing = [seat for seat in sorted(value) if value[seat] == best]
+            if len(drawing) == 1 and number < len(draws) - 1:
+                raise IllegalAction(f"{log.players[drawing[0]]} drew the highest card alone, so nobody draws again",
+                                    R_FIRST_DEALER, [f"dealer = {log.players[drawing[0]]!r}"],
+                                    where={"round": 1, "field": field_path(field, number + 1)})
+        if len(drawing) > 1:
+            names = " and ".join(log.players[seat] for seat in drawing)
+            raise IllegalAction(f"{names} tie for the highest card, so they draw again, but the log stops here",
+                                R_FIRST_DEALER, [f"another draw between {names}"], where={"round": 1, "field": field})
+        seat = drawing[0]
+        if entry.has("dealer"):
+            named = log.seat(entry.get("dealer", str), entry.at("dealer"))
+            if named != seat:
+                raise IllegalAction(f"{log.players[named]} is named as dealer, but {log.players[seat]} drew the "
+                                    "highest card", R_FIRST_DEALER, [f"dealer = {log.players[seat]!r}"],
+                                    where={"round": 1, "player": named, "field": entry.at("dealer")})
+        return seat
+
+    def draw_value(self, card: int) -> int:
+        """A card's height in the draw for the first dealer: Wizards highest, Jesters lowest."""
+        return 100 if self.is_wizard[card] else -1 if self.is_jester[card] else self.table.rank[card]
 
     def _suit(self, log: GameLog, name: str, field: str) -> int:
         suit = self.table.suit_from_text(name)
@@ -553,7 +608,7 @@ class WizardState(TrickState):
         if phase == TERMINAL:
             return None
         if phase == CHANCE:
-            owes = {"dealer": ("the draw for the first dealer", "wizard.setup.first-dealer"),
+            owes = {"dealer": ("the draw for the first dealer", R_FIRST_DEALER),
                     "deal": (f"the deal of round {self.round + 1} by {name(self.dealer)}", R_DEAL),
                     "turn": (f"the card {name(self.dealer)} turns for trump", R_TRUMP)}[self.chance]
             return Pending(CHANCE, *owes)
@@ -706,7 +761,7 @@ class WizardState(TrickState):
         where = {"round": self.round + 1}
         if self.chance == "dealer":
             if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", "wizard.setup.first-dealer",
+                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
                                     where=where)
             self.dealer = action.seat
             self.chance = "deal"

@@ -26,7 +26,7 @@ from typing import Any, Iterator, Sequence
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
-from .logs import Entry, GameLog, LogStep
+from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
     PLAY,
@@ -199,13 +199,23 @@ class WizardHeartsGame(Game):
         entries = log.sections("rounds")
         for index, entry in enumerate(entries):
             last = index == len(entries) - 1
-            entry.check_keys(("dealer", "shun", "hands", "cauldron", "passes", "tricks"))
+            entry.check_keys(("dealer", "shun", "shun_reveal", "hands", "cauldron", "passes", "tricks"))
             if state.phase == TERMINAL:
                 raise IllegalAction(f"the game ended after hand {state.round + 1}, but the log goes on",
                                     R_END, where={"round": index + 1, "field": entry.field})
             yield from read_dealer(log, entry, state, index, R_DEALER)
             name = entry.get("shun", str, None)
-            yield LogStep(None if name is None else Shun(self._suit(log, name, entry.at("shun"))), entry.at("shun"))
+            stated = None if name is None else self._suit(log, name, entry.at("shun"))
+            if entry.has("shun_reveal"):
+                revealed = self._read_reveal(log, entry, state)
+                if stated is not None and stated != revealed:
+                    raise IllegalAction(f"the log says the Shun suit is {self.deck.suits[stated].name}, but the "
+                                        f"reveal shows {self.deck.suits[revealed].name}", R_SHUN,
+                                        [f"shun = \"{self.deck.suits[revealed].id}\""],
+                                        where={"round": state.round + 1, "field": entry.at("shun")})
+                stated = revealed
+            field = entry.at("shun_reveal") if entry.has("shun_reveal") else entry.at("shun")
+            yield LogStep(None if stated is None else Shun(stated), field)
             hands = read_hands(log, entry, table, state.num_players)
             if hands is None:
                 if entry.has("cauldron"):
@@ -225,6 +235,31 @@ class WizardHeartsGame(Game):
             if state.phase == PASSING:
                 return
             yield from read_tricks(log, entry, table, state, last, R_LEAD, R_FIRST_LEAD)
+
+    def _read_reveal(self, log: GameLog, entry: Entry, state: "WizardHeartsState") -> int:
+        """`shun_reveal`: the cards the dealer turned, in order, until one was not Luck (wh.setup.shun).
+        Every card before the last must be Luck, the last must not; returns the last card's suit."""
+        table, field = self.table, entry.at("shun_reveal")
+        codes = entry.get("shun_reveal", list, what="shun_reveal (the cards turned, in order)")
+        if not codes:
+            raise log.error(field, "list the cards turned for the Shun suit, the last one not Luck")
+        cards = [table.by_id[log.card(code, field_path(field, i)).id] for i, code in enumerate(codes)]
+        where = {"round": state.round + 1, "player": state.dealer}
+        for i, card in enumerate(cards):
+            if cards.index(card) != i:
+                raise IllegalAction(f"{table.code[card]} is turned twice in the Shun reveal; the deck has one",
+                                    R_DECK, where={**where, "field": field_path(field, i)})
+            luck = table.suit[card] == self.luck
+            if luck and i == len(cards) - 1:
+                raise IllegalAction(f"the reveal ends on {table.code[card]}, a Luck card: Luck is skipped and the "
+                                    "dealer turns again until a card of another suit shows", R_SHUN,
+                                    ["another card turned after it"], where={**where, "field": field_path(field, i)})
+            if not luck and i < len(cards) - 1:
+                raise IllegalAction(f"{table.code[card]} already names the Shun suit "
+                                    f"({self.deck.suits[table.suit[card]].name}); nothing more is turned", R_SHUN,
+                                    [f"shun_reveal = {table.codes(cards[:i + 1])}"],
+                                    where={**where, "field": field_path(field, i + 1)})
+        return table.suit[cards[-1]]
 
     def _suit(self, log: GameLog, name: str, field: str) -> int:
         suit = self.table.suit_from_text(name)
