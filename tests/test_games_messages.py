@@ -412,3 +412,33 @@ def test_wizard_hearts_shun_reveal_disputes(reveal, message, legal):
     data["rounds"][0]["shun_reveal"] = reveal
     found = violation("wizard-hearts", data)
     assert found.rule == "wh.setup.shun" and message in found.message and found.legal == legal
+
+
+@pytest.mark.parametrize("question, allowed, rules, legal", [
+    ("play 7H hand 7H 5S", False, ["mq.goal.chaser"], ["discard 7H"]),
+    ("play 7H hand 7H 5S team QH", True, ["mq.turn.actions"], ["goal 7H 5S"]),
+    ("play 7H hand 7H 6S team QH", False, ["mq.goal.pair"], ["discard 7H"]),
+    ("play JK hand JK 5S team QH", False, ["mq.snitch.spot"], ["discard JK"]),
+    ("play JK hand JK team AH", True, ["mq.turn.actions"], ["spot JK"]),
+    ("play JH hand JH team QH rival-team KS", True, ["mq.turn.actions"], ["team JH", "bludger JH KS"]),
+])
+def test_muggle_quidditch_may_i_play_this(run_cli, question, allowed, rules, legal):
+    import json
+    result = run_cli("rule", "muggle-quidditch", question, "--json")
+    answer = json.loads(result.stdout)
+    assert answer["allowed"] is allowed and answer["rules"] == rules and answer["legal"] == legal
+    assert result.exit_code == (0 if allowed else 1)
+
+
+@pytest.mark.parametrize("question, allowed, rules, legal", [
+    ("play SAVED hand NERVES", False, ["qv2.response.general"], ["play NERVES P2"]),
+    ("play NERVES P2 hand SAVED", True, ["qv2.turn.plays"], ["play NERVES P2"]),
+])
+def test_quidditch_v2_may_i_play_this(run_cli, question, allowed, rules, legal):
+    import json
+    result = run_cli("rule", "quidditch-v2", question, "--json")
+    answer = json.loads(result.stdout)
+    assert answer["allowed"] is allowed and answer["rules"] == rules and answer["legal"] == legal
+    assert result.exit_code == (0 if allowed else 1)
+    text = run_cli("rule", "quidditch-v2", question).stdout
+    assert f"[{rules[0]}]" in text

@@ -108,12 +108,22 @@ def register(app: typer.Typer) -> None:
           dive SEEKER house SUIT rival SUIT
             how many cards that Seeker turns in the dive.
 
+        \b
+          play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]
+            what the card may do in your action step (team, goal, Bludger, Snitch),
+            or why it can only be discarded.
+
         quidditch-v2 answers:
 
         \b
           manoeuvres dominance D1 D2 [...] [quaffle Pn|centre] [Pn CODE ...] [dopplebeater] [feint]
             which manoeuvres P1 may make now.
             e.g.  deckgen rule quidditch-v2 manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND
+
+        \b
+          play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]
+            whether P1 may play the card in the play step of their turn, and the
+            legal plays.
 
         See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
         """

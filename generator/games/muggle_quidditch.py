@@ -394,6 +394,8 @@ class MuggleQuidditchGame(Game):
         """`goal 7H 5S [keeper KD|none] [house hearts] [rival diamonds]`: may this pair score?
         `dive AD house hearts rival diamonds`: how many cards does this Seeker draw in the dive?"""
         tokens = [word.lstrip("-").lower() for phrase in words for word in phrase.replace(",", " ").split()]
+        if tokens and tokens[0] == "play":
+            return self._play_question(tokens[1:])
         if not tokens or tokens[0] not in ("goal", "dive"):
             raise DeckgenError("ask `goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]` or "
                                "`dive SEEKER house SUIT rival SUIT`, e.g. "
@@ -424,6 +426,85 @@ class MuggleQuidditchGame(Game):
         if question == "goal":
             return self._goal_question(cards, keeper, house, rival)
         return self._dive_question(cards, house, rival)
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """`play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]`:
+        what may this card do in the action step (put in the team, score, hit, spot or dive)?"""
+        usage = ("ask: play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] "
+                 "[spotted]   (the asker's action step; `spotted` when one Joker is on the table)")
+        lists: dict[str, list[str]] = {"hand": [], "team": [], "rival-team": []}
+        options: dict[str, str] = {}
+        spotted, current = False, None
+        try:
+            if not tokens:
+                raise ValueError("say the card first")
+            card = self.code(tokens[0])
+            position = 1
+            while position < len(tokens):
+                word = tokens[position]
+                if word in lists:
+                    current = lists[word]
+                elif word in ("house", "rival") and position + 1 < len(tokens):
+                    options[word] = self.suit_named(tokens[position + 1])
+                    position += 1
+                    current = None
+                elif word == "spotted":
+                    spotted, current = True, None
+                elif current is not None:
+                    current.append(self.code(word))
+                else:
+                    raise ValueError(f"cannot read {word!r}")
+                position += 1
+        except ValueError as error:
+            raise DeckgenError(f"rule muggle-quidditch play: {error}; {usage}") from None
+        suits = [suit.id for suit in self.deck.suits]
+        house = options.get("house", suits[0])
+        rival = options.get("rival", next(suit for suit in suits if suit != house))
+        if house == rival:
+            raise DeckgenError("the two players lead different houses: give two different suits")
+        hand = lists["hand"]
+        if card not in hand:
+            hand.insert(0, card)
+        state = self.new_state()
+        state.houses = [house, rival]
+        state.hands = [list(hand), []]
+        for seat, key in ((0, "team"), (1, "rival-team")):
+            for code in lists[key]:
+                kind = self.kind_of[code]
+                if kind not in POSITIONS:
+                    raise DeckgenError(f"{code} is not a team player (Ace, King, Queen or Jack)")
+                if kind in state.teams[seat]:
+                    raise DeckgenError(f"a team has one {kind}: {state.teams[seat][kind]} and {code}")
+                state.teams[seat][kind] = code
+        state.snitch = [JOKER] if spotted else []
+        state.phase, state.active, state.turn = ACTION, 0, 1
+        choices = state._action_choices()
+        uses = [action for action in choices if not isinstance(action, Discard) and card in _cards_of(action)]
+        shown = [self.format_action(state, action) for action in uses]
+        if uses:
+            return {"question": "play", "card": card, "allowed": True, "legal": shown,
+                    "answer": f"Yes: {card} may be used now: {', '.join(shown)} (or discarded).",
+                    "reasons": [], "rules": ["mq.turn.actions"], "rulings": []}
+        refusal = self._play_refusal(state, card)
+        return {"question": "play", "card": card, "allowed": False, "legal": [f"discard {card}"],
+                "answer": f"No: {card} can only be discarded now: {refusal.message}.",
+                "reasons": [], "rules": [refusal.rule], "rulings": [refusal.ruling] if refusal.ruling else []}
+
+    def _play_refusal(self, state: "MuggleQuidditchState", card: str) -> Refusal:
+        """Why the most natural use of a card is refused in this position."""
+        kind = self.kind_of[card]
+        if card == JOKER:
+            attempt: Action = Dive() if state.snitch else Spot()
+        elif kind in POSITIONS:
+            attempt = Recruit(card)
+        else:
+            partners = [other for other in state.hands[0] if other != card and self.value_of[other] is not None
+                        and self.value_of[other] + (self.value_of[card] or 0) == GOAL_SUM]
+            if not partners:
+                return Refusal(f"no card in the hand adds up to {GOAL_SUM} with {card}", "mq.goal.pair")
+            attempt = self.goal_of[card, partners[0]]
+        refusal = state._action_refusal(attempt)
+        return refusal or Refusal("nothing else is open to it here", "mq.turn.actions")
 
     def _goal_question(self, cards: list[str], keeper: str | None, house: str | None, rival: str | None) -> dict:
         if len(cards) != 2:
@@ -1195,6 +1276,19 @@ class MuggleQuidditchState(GameState):
         self.fresh_jack = None
         self.record = TurnRecord()
         self.phase = DRAW
+
+
+def _cards_of(action: Action) -> tuple[str, ...]:
+    """The cards a turn action uses from the hand."""
+    if isinstance(action, Goal):
+        return action.cards
+    if isinstance(action, Recruit):
+        return (action.card,)
+    if isinstance(action, Bludger):
+        return (action.jack,)
+    if isinstance(action, (Spot, Dive)):
+        return (JOKER,)
+    return ()
 
 
 EFFECTS = {

@@ -283,6 +283,8 @@ class QuidditchV2Game(Game):
         """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
         which manoeuvres P1 may choose in that position, and what bars the others."""
         tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
+        if tokens and tokens[0].casefold() == "play":
+            return self._play_question(tokens[1:])
         usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
                  "[dopplebeater] [feint]   (the question is asked for P1)")
         if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
@@ -351,6 +353,80 @@ class QuidditchV2Game(Game):
                   f"{', '.join(allowed) or 'nothing'} (or no manoeuvre).")
         return {"question": "manoeuvres", "allowed": allowed, "answer": answer, "reasons": reasons,
                 "rules": rules, "rulings": rulings}
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """`play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]`:
+        may P1, in the play step of their turn, play this card (at that target)?"""
+        usage = ("ask: play CODE [Pn | Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] "
+                 "[Pn CODE ...]   (P1 asks, in the play step of their turn; Pn CODE lists cards in play)")
+        if not tokens or self.deck.find_card(tokens[0]) is None:
+            raise DeckgenError(f"say the card first; {usage}")
+        card = self.deck.find_card(tokens[0]).id
+        rest = tokens[1:]
+        target = rest.pop(0) if rest and _SEAT.fullmatch(rest[0].split(":")[0]) and rest[0].casefold() != "hand" \
+            and (":" in rest[0] or len(rest) == 1 or rest[1].casefold() == "hand") else None
+        hand, table, dominance = [card], [], []
+        quaffle: int | None = None
+        mode, owner = "", None
+        words = iter(rest)
+        for word in words:
+            low = word.casefold()
+            if low in ("hand", "dominance"):
+                mode = low
+            elif low == "quaffle":
+                where = next(words, "").casefold()
+                quaffle = None if where in ("centre", "center", "none") else _quick_seat(where, usage)
+                mode = ""
+            elif _SEAT.fullmatch(low):
+                owner, mode = _quick_seat(low, usage), "table"
+            elif mode == "dominance" and low.lstrip("-").isdigit():
+                dominance.append(int(low))
+            elif mode in ("hand", "table") and self.deck.find_card(word) is not None:
+                code = self.deck.find_card(word).id
+                if mode == "hand":
+                    hand.append(code)
+                else:
+                    table.append((code, owner))
+            else:
+                raise DeckgenError(f"cannot read {word!r} in the question; {usage}")
+        if hand.count(card) > 1:  # the card was listed in the hand as well: count it once
+            hand.remove(card)
+        players = len(dominance) or 2
+        if not self.min_players <= players <= self.max_players:
+            raise DeckgenError(f"give one dominance per player, {self.min_players} to {self.max_players} numbers")
+        state = self.new_state(players)
+        try:
+            state.set_up_position(hands=[hand] + [[] for _ in range(players - 1)], table=table,
+                                  dominance=dominance or [0] * players, quaffle=quaffle, step="plays")
+        except ValueError as error:
+            raise DeckgenError(f"{error}; {usage}") from None
+        state._legal = None
+        plays = [action for action in state.legal_actions() if isinstance(action, Play)]
+        wanted = [action for action in plays if action.card == card]
+        text_target = None
+        if target is not None:
+            try:
+                asked = state.parse_action(f"play {tokens[0]} {target}")
+            except (ValueError, IllegalAction) as error:
+                raise DeckgenError(f"{error}; {usage}") from None
+            text_target = target
+            wanted = [action for action in wanted if action == asked]
+        else:
+            asked = wanted[0] if wanted else Play(card)
+        name = self.facts[card].name
+        legal = [state.format_action(action) for action in plays]
+        if wanted:
+            shown = ", ".join(state.format_action(action) for action in wanted)
+            return {"question": "play", "card": self.code(card), "allowed": True, "legal": legal,
+                    "answer": f"Yes: P1 may play {name} now ({shown}).", "reasons": [],
+                    "rules": ["qv2.turn.plays"], "rulings": []}
+        message, rule, ruling = state._why_play_illegal(asked, 0)
+        if rule == "card:" + card and text_target is None and any(a.card == card for a in plays):
+            rule = "qv2.cards.targets"
+        return {"question": "play", "card": self.code(card), "allowed": False, "legal": legal,
+                "answer": f"No: P1 may not play {name}" + (f" at {text_target}" if text_target else "")
+                          + f" now: {message}. Legal plays here: {', '.join(legal) or 'none'}.",
+                "reasons": [], "rules": [rule], "rulings": [ruling] if ruling else []}
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":

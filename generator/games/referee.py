@@ -284,6 +284,11 @@ def answer_text(deck: Deck, answer: dict) -> str:
     for reason in answer.get("reasons", ()):
         lines.append(f"  - {reason}")
     for rule_id in answer.get("rules", ()):
+        card = deck.find_card(rule_id[5:]) if rule_id.startswith("card:") else None
+        if card is not None:  # the card's own text decides
+            lines.append(f"Card {card.name} [{rule_id}]:")
+            lines.extend("  " + line for line in markup.to_plain(card.text, deck).splitlines() if line.strip())
+            continue
         rule = deck.rule(rule_id)
         lines.append(f"Rule {rule.number} {rule.title} [{rule.id}]:")
         lines.extend("  " + line for line in markup.to_plain(rule.text, deck).splitlines() if line.strip())
