@@ -1036,8 +1036,9 @@ class MuggleQuidditchState(GameState):
         dealing = "mq.setup.deal" if self.shuffle_for == DEAL else "mq.deck.reshuffle"
         if isinstance(action, Shuffle):
             if phase != SHUFFLING:
-                return Refusal("no shuffle is due: the draw pile is rebuilt only when a card must be drawn from "
-                               "an empty draw pile", "mq.deck.reshuffle", "mq.ruling.reshuffle")
+                return Refusal("no shuffle is due: the draw pile is rebuilt when it runs out (or when a card must "
+                               "be drawn from it empty), from a discard pile that is not empty", "mq.deck.reshuffle",
+                               "mq.ruling.reshuffle")
             if sorted(action.order) != sorted(self.shuffle_cards):
                 return Refusal(self._shuffle_mismatch(action.order), dealing,
                                "mq.ruling.reshuffle" if dealing == "mq.deck.reshuffle" else "")
@@ -1172,8 +1173,9 @@ class MuggleQuidditchState(GameState):
             self._continue_dive()
 
     def _start_reshuffle(self, resume: str) -> bool:
-        """A card must be drawn from an empty draw pile: Jokers in hands join the discard pile, which
-        becomes the cards to shuffle. False, and nothing moves, if the discard pile is empty."""
+        """The draw pile has just run out, or a card must be drawn from it empty (mq.ruling.reshuffle):
+        Jokers in hands join the discard pile, which becomes the cards to shuffle. False, and nothing
+        moves, if the discard pile is empty (there is nothing to rebuild from)."""
         if not self.discard_pile:
             return False
         for hand in self.hands:
@@ -1194,6 +1196,8 @@ class MuggleQuidditchState(GameState):
             card = self.draw_pile.pop()
             hand.append(card)
             self.record.drew.append(card)
+            if not self.draw_pile and self._start_reshuffle(DRAWING):  # rebuilt the moment it runs out
+                return
 
     def _bludger(self, action: Bludger) -> None:
         jack, target = action.jack, action.target
@@ -1248,6 +1252,8 @@ class MuggleQuidditchState(GameState):
             card = self.draw_pile.pop()
             dive.rows[drawer].append(card)
             self.record.dive.append(card)
+            if not self.draw_pile and self._start_reshuffle(DIVING):  # rebuilt the moment it runs out
+                return
         strength = self.game.strength_of
         best = [max((strength[card] for card in row), default=-1) for row in dive.rows]
         self.dive = None
