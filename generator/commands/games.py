@@ -42,25 +42,41 @@ def register(app: typer.Typer) -> None:
         log: Path = typer.Argument(..., help="The game log (TOML; see docs/game-logs.md)."),
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
+        as_html: bool = typer.Option(False, "--html", help="Also write the game as a page to step through "
+                                                           "(self-contained HTML)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where --html writes the page "
+                                              "(default output/DECK/replays/LOG.html)."),
     ) -> None:
         """Replay a game log and rule on it: each round's bids, tricks and scores, the final
-        standings, or the first rule broken (where, which rule, what was legal).
+        standings, or the first rule broken (where, which rule, what was legal). With --html,
+        also write one page that steps through the game: the table after every action, the
+        rule that allowed it, and the first violation with its rule and the legal options.
         Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
         from ..games.logs import MalformedLog
         from ..games.referee import referee_file
+        from ..games.replay import ReplayRecorder, replay_html
+        from ..output import write_text
 
+        if output is not None and not as_html:
+            raise OptionError("--output names the page that --html writes; add --html")
         loaded = _load(deck, decks_dir)
+        recorder = ReplayRecorder() if as_html else None
         try:
-            report = referee_file(loaded, log)
+            report = referee_file(loaded, log, recorder)
         except MalformedLog as error:
             if not as_json:
                 raise
             _print_json({"log": str(log), "deck": loaded.id, "status": "malformed", "error": error.problem.as_dict()})
             raise typer.Exit(error.exit_code)
+        if recorder is not None:
+            page = output if output is not None else Path("output") / loaded.id / "replays" / f"{log.stem}.html"
+            write_text(page, replay_html(loaded, report, recorder, f"{loaded.name}: {log.name}"))
         if as_json:
             _print_json(report.as_dict())
         else:
             typer.echo(report.text())
+            if recorder is not None:
+                typer.echo(f"step-through page written to {page}")
         raise typer.Exit(report.exit_code)
 
     @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})

@@ -147,6 +147,13 @@ class GameState(ABC):
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
 
+    def table_view(self) -> dict:
+        """The table as a person would see it, for the step-through replay: plain data with
+        `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:
+        the trick, the teams, the piles), `counters` (name -> value) and `scores` (by seat).
+        The base shows the scores; engines show their table."""
+        return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
+
 
 class Game(ABC):
     """A game's rules with one set of parameters. Subclasses declare their bounds so

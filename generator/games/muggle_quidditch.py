@@ -961,6 +961,20 @@ class MuggleQuidditchState(GameState):
             "discard_pile": len(self.discard_pile),
         }
 
+    def table_view(self) -> dict:
+        areas = [{"title": f"{self.player_name(seat)}'s team",
+                  "cards": [self.teams[seat][position] for position in POSITIONS if position in self.teams[seat]]}
+                 for seat in (0, 1)]
+        areas.append({"title": "Snitch on the table", "cards": list(self.snitch)})
+        if self.dive is not None or self.record.dive:
+            areas.append({"title": "Dive", "cards": list(self.record.dive)})
+        return {"hands": [list(hand) for hand in self.hands], "areas": areas,
+                "counters": {"Turn": self.turn, "Draw pile": len(self.draw_pile),
+                             "Discard pile": len(self.discard_pile),
+                             "Top discard": self.discard_pile[-1] if self.discard_pile else "-",
+                             "Goals": " / ".join(map(str, self.goals))},
+                "scores": [self.score(seat) for seat in (0, 1)]}
+
     def all_cards(self) -> list[str]:
         """Every card wherever it is: hands, piles, tables, score piles, the dive, a shuffle in
         progress, a Bludger in flight. The game conserves this multiset."""

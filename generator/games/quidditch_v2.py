@@ -508,6 +508,18 @@ class QuidditchV2State(CardEffects, GameState):
         turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
         return Pending(seat, f"{who}: {_DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
 
+    def table_view(self) -> dict:
+        code = self._code
+        hands = [sorted(code(card) for card, count in hand.items() for _ in range(count)) for hand in self.hands]
+        areas = [{"title": f"{self.label(seat)} in play",
+                  "cards": [code(thing.card) for thing in self.table if thing.owner == seat]}
+                 for seat in range(self.num_players)]
+        counters = {"Turn": self.turn_slots, "Quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
+                    "Dominance": " / ".join(map(str, self.dom)), "Snitch": self._snitch_place(),
+                    "Draw pile": self.draw_total, "Discard pile": len(self.discard),
+                    "Top discard": code(self.discard[-1]) if self.discard else "-"}
+        return {"hands": hands, "areas": areas, "counters": counters, "scores": list(self.score)}
+
     def legal_actions(self) -> tuple:
         if self._legal is None:
             self._legal = () if self.over else self._legal_for(self.stack[-1])

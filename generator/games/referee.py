@@ -10,13 +10,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import markup
 from ..model import Deck
 from ..errors import DeckgenError
 from .base import Game, GameState, IllegalAction, engine_class, game_for
 from .logs import GameLog, read_log
+
+if TYPE_CHECKING:
+    from .replay import ReplayRecorder
 
 
 @dataclass
@@ -117,13 +120,14 @@ class RefereeReport:
         return "\n".join(lines)
 
 
-def referee_file(deck: Deck, path: Path) -> RefereeReport:
+def referee_file(deck: Deck, path: Path, recorder: "ReplayRecorder | None" = None) -> RefereeReport:
     log = read_log(path, deck, engine_class(deck).log_sections)
-    return referee(log)
+    return referee(log, recorder)
 
 
-def referee(log: GameLog) -> RefereeReport:
-    """Replay `log` step by step; stop at the first violation."""
+def referee(log: GameLog, recorder: "ReplayRecorder | None" = None) -> RefereeReport:
+    """Replay `log` step by step; stop at the first violation. A `recorder`
+    (`generator.games.replay.ReplayRecorder`) sees every action and the table after it."""
     game = make_game(log)
     num_players = len(log.players)
     if not game.min_players <= num_players <= game.max_players:
@@ -131,6 +135,8 @@ def referee(log: GameLog) -> RefereeReport:
                                    f"the log names {num_players}")
     state = game.new_state(num_players)
     state.player_names = log.players
+    if recorder is not None:
+        recorder.game = game
     rng = random.Random(log.seed) if log.seed is not None else None
     actions = 0
     field_name = ""
@@ -145,8 +151,12 @@ def referee(log: GameLog) -> RefereeReport:
                                                 "and the log has no seed to draw it from",
                                     hint="write it out, or add `seed = N` at the top of the log")
                 action = state.sample_chance(rng)
+            if recorder is not None:
+                recorder.before(state, action, step.field, log.line(step.field) if step.field else None)
             state.apply(action)
             actions += 1
+            if recorder is not None:
+                recorder.after(state)
     except IllegalAction as error:
         violation = _violation(log, game, state, error, error.where.get("field", field_name))
     return _report(log, game, state, actions, violation)

@@ -273,6 +273,23 @@ class TrickState(GameState):
         if not self.hands[winner]:
             self.end_round()
 
+    def table_view(self) -> dict:
+        table = self.table
+        n = self.num_players
+        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
+        view = {"hands": [table.codes(table.sorted(hand)) for hand in self.hands],
+                "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
+                           "cards": trick}],
+                "counters": {"Round": self.round + 1, "Dealer": self.player_name(self.dealer),
+                             "Tricks won": " / ".join(map(str, self.won))},
+                "scores": list(self.summary().get("scores", []))}
+        view["counters"].update(self.view_counters())
+        return view
+
+    def view_counters(self) -> dict:
+        """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
+        return {}
+
     def after_trick(self, winner: int, cards: list[int]) -> None:
         """Hook: a trick was completed and won."""
 

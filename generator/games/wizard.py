@@ -154,7 +154,7 @@ class WizardGame(Game):
         if isinstance(action, TurnUp):
             return f"turn {self.table.code[action.card]}"
         if isinstance(action, ChooseSeat):
-            return f"first dealer: seat {action.seat + 1}"
+            return f"first dealer: {state.player_name(action.seat)}"
         if isinstance(action, Deal):
             return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
         return repr(action)
@@ -623,6 +623,13 @@ class WizardState(TrickState):
         what = "lead" if not self.trick else "play"
         return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of round {self.round + 1}",
                        R_LEAD if not self.trick else R_FOLLOW)
+
+    def view_counters(self) -> dict:
+        suits = self.game.deck.suits
+        trump = "none" if self.trump == NO_SUIT else suits[self.trump].name
+        turned = "-" if self.turned is None else self.table.code[self.turned]
+        bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
+        return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     def play_options(self, seat: int) -> list[int]:
         hand = self.hands[seat]

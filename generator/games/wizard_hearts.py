@@ -178,7 +178,7 @@ class WizardHeartsGame(Game):
         if isinstance(action, Shun):
             return f"shun {self.deck.suits[action.suit].name}"
         if isinstance(action, ChooseSeat):
-            return f"first dealer: seat {action.seat + 1}"
+            return f"first dealer: {state.player_name(action.seat)}"
         if isinstance(action, Deal):
             return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
         return repr(action)
@@ -483,6 +483,13 @@ class WizardHeartsState(TrickState):
         what = "lead" if not self.trick else "play"
         return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of hand {self.round + 1}",
                        rule)
+
+    def view_counters(self) -> dict:
+        suits = self.game.deck.suits
+        shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        passed = " / ".join(str(len(cards)) for cards in self.passed)
+        return {"Shun suit": shun, "Passing": self.direction, "Cards passed": passed,
+                "Hand points": " / ".join(map(str, self.hand_points))}
 
     def play_options(self, seat: int) -> list[int]:
         return self._options(seat)[0]
