@@ -86,7 +86,9 @@ def test_a_finished_game_fits_a_phone_screen(run_cli, tmp_path, chromium):
         phone = context.new_page()
         phone.goto(path.as_uri())
         assert phone.inner_text("#status") == "legal, game finished"
+        assert phone.is_hidden("#result")
         phone.keyboard.press("End")
+        assert phone.locator("#r-list li").all_inner_texts() == ["P1: 220 (winner)", "P2: 80"]
         assert phone.locator("#hands tr").count() == 2
         assert "Top discard" in phone.inner_text("#counters")
         assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -149,6 +149,8 @@ dt { color: var(--muted); } dd { margin: 0; }
 #violation { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 8px; padding: 10px 14px; }
 #violation h2 { color: var(--bad); }
 #violation .text { white-space: pre-wrap; margin: 6px 0; }
+#result { border: 2px solid var(--ok); background: #eaf6ee; border-radius: 8px; padding: 10px 14px; }
+#result ol { margin: 0; padding-left: 1.4em; }
 #pending { border: 2px solid #c98a00; background: #fff6df; border-radius: 8px; padding: 10px 14px; }
 [hidden] { display: none !important; }
 @media (max-width: 720px) {
@@ -190,6 +192,10 @@ dt { color: var(--muted); } dd { margin: 0; }
       <div id="p-owes" class="action"></div>
       <div class="rule"><b id="p-rule"></b></div>
       <div><b>Legal here:</b> <span id="p-legal"></span></div>
+    </section>
+    <section id="result" hidden>
+      <h2 id="r-title">Final standings</h2>
+      <ol id="r-list"></ol>
     </section>
     <section>
       <h2>Action</h2>
@@ -305,6 +311,16 @@ dt { color: var(--muted); } dd { margin: 0; }
       $("p-owes").textContent = "Still owed: " + data.pending.owes;
       $("p-rule").textContent = data.pending.rule ? ruleLine(data.pending.rule.id) : "";
       chips($("p-legal"), data.pending.legal.slice(0, 40));
+    }
+    var rbox = $("result");
+    rbox.hidden = !(data.standings && current === last && !data.violation);
+    if (!rbox.hidden) {
+      $("r-title").textContent = data.draw ? "Final standings: a draw, nobody wins" : "Final standings";
+      var rlist = $("r-list");
+      rlist.textContent = "";
+      data.standings.forEach(function (row) {
+        rlist.appendChild(el("li", row.player + ": " + row.score + (row.winner ? " (winner)" : "")));
+      });
     }
     var body = $("hands");
     body.textContent = "";
