@@ -33,14 +33,12 @@ import copy
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
 from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
-
-if TYPE_CHECKING:
-    from .logs import Entry, GameLog, LogStep
+from .logs import Entry, GameLog, LogStep, field_path
 
 POSITIONS = ("seeker", "keeper", "chaser", "beater")
 JOKER = "JK"
@@ -544,9 +542,7 @@ class MuggleQuidditchGame(Game):
 
     # -- game logs --
 
-    def log_steps(self, log: "GameLog", state: "MuggleQuidditchState") -> Iterator["LogStep"]:
-        from .logs import LogStep, field_path
-
+    def log_steps(self, log: GameLog, state: "MuggleQuidditchState") -> Iterator[LogStep]:
         for name, where in self._house_entries(log):
             yield LogStep(self._parse(log, f"house {name}", where), where)
         deal = log.root.get("deal", list, None, what="deal (the shuffled deck, top card first)")
@@ -555,11 +551,9 @@ class MuggleQuidditchGame(Game):
         for index, turn in enumerate(turns):
             yield from self._turn_steps(log, state, turn, last=index == len(turns) - 1)
 
-    def _house_entries(self, log: "GameLog") -> list[tuple[str, str]]:
+    def _house_entries(self, log: GameLog) -> list[tuple[str, str]]:
         """(house, field) per seat, from `houses = ["hearts", ...]` in seating order or
         `houses = { Ann = "Gryffindor", ... }` keyed by player."""
-        from .logs import field_path
-
         houses = log.root.get("houses", (list, dict), what="houses (one per player)")
         if isinstance(houses, list):
             entries = [(name, field_path("houses", seat)) for seat, name in enumerate(houses)]
@@ -578,10 +572,8 @@ class MuggleQuidditchGame(Game):
             log.check_type(name, str, where, "a house")
         return entries
 
-    def _turn_steps(self, log: "GameLog", state: "MuggleQuidditchState", turn: "Entry",
-                    last: bool) -> Iterator["LogStep"]:
-        from .logs import LogStep
-
+    def _turn_steps(self, log: GameLog, state: "MuggleQuidditchState", turn: Entry,
+                    last: bool) -> Iterator[LogStep]:
         turn.check_keys(("turn", "player", "take", "draw", "shuffle", "action", "lose", "discard", "dive",
                          "dive_shuffle"))
         if state.phase == OVER:  # label the extra entry as the turn it would be, not the last one played
@@ -655,25 +647,23 @@ class MuggleQuidditchGame(Game):
                                     f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"),
                                     **this_turn)
 
-    def _parse(self, log: "GameLog", text: str, where: str) -> Action:
+    def _parse(self, log: GameLog, text: str, where: str) -> Action:
         try:
             return self.parse_action(None, text)
         except ValueError as error:
             raise log.error(where, str(error)) from None
 
-    def _code_at(self, log: "GameLog", word: Any, where: str) -> str:
+    def _code_at(self, log: GameLog, word: Any, where: str) -> str:
         log.check_type(word, str, where, "a card code")
         try:
             return self.code(word)
         except ValueError as error:
             raise log.error(where, str(error), hint="`deckgen show muggle-quidditch` lists the cards") from None
 
-    def _codes(self, log: "GameLog", words: list, where: str) -> tuple[str, ...]:
-        from .logs import field_path
-
+    def _codes(self, log: GameLog, words: list, where: str) -> tuple[str, ...]:
         return tuple(self._code_at(log, word, field_path(where, index)) for index, word in enumerate(words))
 
-    def _optional_shuffle(self, log: "GameLog", turn: "Entry", key: str) -> Shuffle | None:
+    def _optional_shuffle(self, log: GameLog, turn: Entry, key: str) -> Shuffle | None:
         if not turn.has(key):
             return None  # the referee draws it from the log's seed, or says it is missing
         return Shuffle(self._codes(log, turn.get(key, list), turn.at(key)))

@@ -363,8 +363,8 @@ class QuidditchV2Game(Game):
             raise DeckgenError(f"say the card first; {usage}")
         card = self.deck.find_card(tokens[0]).id
         rest = tokens[1:]
-        target = rest.pop(0) if rest and _SEAT.fullmatch(rest[0].split(":")[0]) and rest[0].casefold() != "hand" \
-            and (":" in rest[0] or len(rest) == 1 or rest[1].casefold() == "hand") else None
+        # a target comes right after the card; `Pn CODE ...` (cards in play) only after `hand` or `dominance`
+        target = rest.pop(0) if rest and _SEAT.fullmatch(rest[0].split(":")[0]) else None
         hand, table, dominance = [card], [], []
         quaffle: int | None = None
         mode, owner = "", None

@@ -559,7 +559,7 @@ def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule:
         seat = log.seat(entry.get("dealer", str), entry.at("dealer"))
         if seat != state.dealer:
             raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
-                                f"{log.players[state.dealer]}", rule,
+                                f"{log.players[state.dealer]}", rule, [f"dealer = {log.players[state.dealer]!r}"],
                                 where={"round": index + 1, "player": seat, "field": entry.at("dealer")})
 
 
