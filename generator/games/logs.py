@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..errors import DeckgenError, Problem, UnreadableInput
+from ..errors import Problem, UnreadableInput
 from ..model import Card, Deck
 
 HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes")

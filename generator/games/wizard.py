@@ -22,6 +22,7 @@ from itertools import accumulate
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
+from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
@@ -39,42 +40,35 @@ from .tricks import (
     count_suits,
     deal_hands,
     log_played_card,
-    parse_play_question,
-    parse_trick_question,
-    play_answer,
     read_dealer,
     read_hands,
     read_tricks,
     sample_cards,
     words,
 )
+from .wizard_rules import (
+    BID,
+    BID_STYLES,
+    NO_TRUMP_WORDS,
+    R_BID_RANGE,
+    R_COUNTS,
+    R_DEAL,
+    R_FIRST_DEALER,
+    R_FOLLOW,
+    R_LEAD,
+    R_OWN_CARDS,
+    R_ROUNDS,
+    R_TRUMP,
+    RESTRICTIONS,
+    TIE_BREAKS,
+    TRUMP,
+    WIZARD_LED,
+    card_strengths,
+    forbidden_bid,
+    trick_led_suit,
+    trick_winner,
+)
 
-BID = 1000
-TRUMP = 2000
-WIZARD_LED = -2  # a Wizard set the trick: nobody follows suit
-
-RESTRICTIONS = ("none", "every-round", "final-round", "never-even")
-BID_STYLES = ("open", "hidden", "delayed")
-TIE_BREAKS = ("shared", "sum-of-bids")
-NO_TRUMP_WORDS = ("none", "no trump", "no", "notrump", "no-trump")
-
-# Rule ids of decks/wizard.toml
-R_COUNTS = "wizard.components.deck"
-R_FIRST_DEALER = "wizard.setup.first-dealer"
-R_ROUNDS = "wizard.setup.rounds"
-R_DEAL = "wizard.setup.deal"
-R_TRUMP = "wizard.setup.trump"
-R_BID_RANGE = "wizard.bidding.order"
-R_RESTRICTION = "wizard.bidding.restriction"
-R_RESTRICTION_VARIANTS = "wizard.variants.bidding"
-R_LEAD = "wizard.play.lead"
-R_OWN_CARDS = "wizard.play.own-cards"
-R_FOLLOW = "wizard.play.follow"
-R_WIZARD_LEAD = "wizard.play.wizard-lead"
-R_JESTER_LEAD = "wizard.play.jester-lead"
-R_WINNER = "wizard.trick.winner"
-R_SCORING = "wizard.scoring.round"
-R_END = "wizard.scoring.end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,227 +336,9 @@ class WizardGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
-        tokens = words(question)
-        if tokens and tokens[0].casefold() == "bid":
-            return self._bid_question(tokens[1:])
-        if tokens and tokens[0].casefold() == "play":
-            return self._play_question(tokens)
-        return self._trick_question(question)
-
-    def _play_question(self, tokens: list[str]) -> dict:
-        """May this card be played to this trick from this hand (wizard.play.follow)?"""
-        table = self.table
-        asked = parse_play_question(tokens, table, ("trump",))
-        if not asked.trick:
-            return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
-        if len(asked.trick) >= self.max_players:
-            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
-        led = trick_led_suit(asked.trick, self.is_wizard, self.is_jester, table.suit)
-        if led == WIZARD_LED:
-            return play_answer(table, asked, asked.hand, R_WIZARD_LEAD,
-                               "a Wizard set this trick, so nobody has to follow suit")
-        if led == NO_SUIT:
-            return play_answer(table, asked, asked.hand, R_JESTER_LEAD,
-                               "only Jesters have been played, so no suit is set yet")
-        suit = self.deck.suits[led].name
-        following = [card for card in asked.hand if table.suit[card] == led]
-        if not following:
-            return play_answer(table, asked, asked.hand, R_FOLLOW,
-                               f"{suit} is the suit to follow and the hand holds none, so any card goes",
-                               ["wizard.ruling.no-overtrump"])
-        legal = [card for card in asked.hand if self.playable_when_led[led][card]]
-        setter = next(card for card in asked.trick if not self.is_jester[card])
-        jester_first = setter != asked.trick[0]
-        how = (f"a Jester was led and {table.code[setter]} set {suit}" if jester_first else f"{suit} was led")
-        return play_answer(table, asked, legal, [R_FOLLOW, R_JESTER_LEAD] if jester_first else R_FOLLOW,
-                           f"{how} and the hand holds {suit}: follow suit, or play a Wizard or Jester")
-
-    def _trick_question(self, question: Sequence[str]) -> dict:
-        table = self.table
-        asked = parse_trick_question(question, table, ("trump",))
-        trump_word = asked.settings.get("trump", "none")
-        trump = NO_SUIT if trump_word.casefold() == "none" else table.suit_from_text(trump_word)
-        if trump is None:
-            raise DeckgenError(f"unknown trump suit {trump_word!r}; say one of "
-                               f"{', '.join(s.name for s in self.deck.suits)} or `no trump`")
-        cards = [card for _, card in asked.cards]
-        led = trick_led_suit(cards, self.is_wizard, self.is_jester, table.suit)
-        winner = trick_winner(cards, self.strengths[trump, led])
-        card = cards[winner]
-        who = asked.player(winner)
-        reasons, rules, rulings = [], [R_WINNER], []
-        if self.is_wizard[card]:
-            reasons.append("it is the first Wizard played to the trick")
-            if winner == 0:
-                rules.append(R_WIZARD_LEAD)
-            elif all(self.is_jester[c] for c in cards[:winner]):
-                rules.append(R_JESTER_LEAD)
-                rulings.append("wizard.ruling.jester-then-wizard")
-        elif self.is_jester[card]:
-            reasons.append("every card in the trick is a Jester, so the first Jester takes it")
-        elif table.suit[card] == trump:
-            reasons.append(f"no Wizard was played, and it is the highest trump ({self.deck.suits[trump].name})")
-        else:
-            reasons.append(f"no Wizard or trump was played, and it is the highest card of the suit led "
-                           f"({self.deck.suits[led].name})")
-            if self.is_jester[cards[0]]:
-                rules.append(R_JESTER_LEAD)
-        trump_text = "no trump" if trump == NO_SUIT else f"trump {self.deck.suits[trump].name}"
-        return {
-            "question": "trick", "trump": None if trump == NO_SUIT else self.deck.suits[trump].id,
-            "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
-            "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
-            "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
-                      f"{len(cards)}, {trump_text}).",
-            "reasons": reasons, "rules": rules, "rulings": rulings,
-        }
-
-    def _bid_question(self, tokens: list[str]) -> dict:
-        usage = "usage: bid N round R [after B B ...] [scores S S ...] [players P]"
-        if not tokens or not tokens[0].lstrip("-").isdigit():
-            raise DeckgenError(usage)
-        bid, rest = int(tokens[0]), tokens[1:]
-        round_number = players = None
-        earlier: list[int] = []
-        scores: list[int] | None = None
-        position = 0
-        while position < len(rest):
-            word = rest[position].casefold().lstrip("-")
-            following = rest[position + 1] if position + 1 < len(rest) else ""
-            if word in ("round", "cards", "players") and following.isdigit():
-                if word == "players":
-                    players = int(following)
-                else:
-                    round_number = int(following)
-                position += 2
-            elif word in ("after", "bids"):
-                position += 1
-                while position < len(rest) and rest[position].isdigit():
-                    earlier.append(int(rest[position]))
-                    position += 1
-            elif word in ("scores", "score", "totals"):
-                position += 1
-                scores = []
-                while position < len(rest) and rest[position].lstrip("-").isdigit():
-                    scores.append(int(rest[position]))
-                    position += 1
-            elif word in ("leading", "leader", "ahead", "not"):
-                raise DeckgenError("give the score sheet instead of saying who leads: `scores S S ...`, the totals "
-                                   "before this round in bidding order, the bidder's last; " + usage)
-            else:
-                raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
-        if round_number is None:
-            raise DeckgenError(f"say which round (how many cards each): {usage}")
-        if players is None:  # the bidder is taken to bid last
-            players = len(scores) if scores else len(earlier) + 1
-            if players < self.min_players:
-                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
-                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
-        self.check_players(players)
-        if round_number < 1 or round_number > self.num_rounds(players):
-            raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
-        if scores is not None and len(scores) != players:
-            raise DeckgenError(f"give one score per player ({players}), in bidding order with the bidder's last; "
-                               f"found {len(scores)}")
-        if len(earlier) > players - 1:
-            raise DeckgenError(f"{len(earlier)} earlier bids for {players} players")
-        last = len(earlier) == players - 1
-        # wizard.ruling.leader: the bidder leads only when strictly ahead of everyone (a tie is no lead)
-        leading = bool(scores) and scores[len(earlier)] > max(s for i, s in enumerate(scores) if i != len(earlier))
-        final = round_number == self.num_rounds(players)
-        forbidden, rule = forbidden_bid(self.restriction, round_number, earlier, last, leading, final)
-        rules, rulings = [R_BID_RANGE], []
-        if not 0 <= bid <= round_number:
-            allowed, reason = False, f"a bid is a whole number from 0 to the {round_number} cards in hand"
-        elif bid == forbidden:
-            allowed = False
-            reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
-                      + ("may never do" if self.restriction == "never-even" else "may not do when strictly ahead"))
-            rules.append(rule)
-            rulings.append("wizard.ruling.leader")
-        else:
-            allowed = True
-            if forbidden is not None:
-                reason = f"the only bid the restriction forbids here is {forbidden}"
-                rules.append(rule)
-            elif self.restriction == "none":
-                reason = "no bidding restriction is in force"
-            elif not last:
-                reason = "only the last bidder can be restricted"
-            elif self.restriction == "final-round" and not final:
-                reason = "the restriction applies only in the final round"
-            elif self.restriction != "never-even" and not leading:
-                reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
-                          else "the bidder is not strictly ahead (a tie for the lead is no lead), so the "
-                               "restriction does not apply")
-                rules.append(R_RESTRICTION)
-            else:
-                reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
-                rules.append(rule or R_RESTRICTION)
-                rulings.append("wizard.ruling.leader")
-        legal = [b for b in range(round_number + 1) if b != forbidden]
-        return {
-            "question": "bid", "bid": bid, "round": round_number, "players": players, "earlier_bids": earlier,
-            "last_bidder": last, "scores": scores, "leading": leading, "restriction": self.restriction,
-            "allowed": allowed,
-            "legal_bids": legal,
-            "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
-            "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
-        }
+        return wizard_questions.ask(self, question)
 
 
-def forbidden_bid(restriction: str, tricks: int, earlier: Sequence[int], last: bool, strictly_ahead: bool,
-                  final_round: bool) -> tuple[int | None, str]:
-    """The one bid the restriction forbids the current bidder (or None), and the rule saying so."""
-    if restriction == "none" or not last:
-        return None, ""
-    even = tricks - sum(earlier)
-    if not 0 <= even <= tricks:  # wizard.ruling.leader: an impossible number forbids nothing
-        return None, ""
-    if restriction == "never-even":
-        return even, R_RESTRICTION_VARIANTS
-    if restriction == "final-round" and not final_round:
-        return None, ""
-    if not strictly_ahead or even == 0:  # zero is always allowed
-        return None, ""
-    return even, R_RESTRICTION if restriction == "every-round" else R_RESTRICTION_VARIANTS
-
-
-def trick_led_suit(cards: Sequence[int], is_wizard, is_jester, suit_of) -> int:
-    """The suit to follow: set by the first card that is not a Jester; none if it is a Wizard."""
-    for card in cards:
-        if is_wizard[card]:
-            return WIZARD_LED
-        if not is_jester[card]:
-            return suit_of[card]
-    return NO_SUIT
-
-
-def card_strengths(trump: int, led: int, is_wizard, suit_of, rank_of) -> tuple[int, ...]:
-    """Each card's claim on a trick with this trump and suit led (wizard.trick.winner): a
-    Wizard beats everything, a trump beats the suit led, the suit led beats the rest by
-    rank; Jesters and other suits have no claim (-1)."""
-    def strength(card: int) -> int:
-        if is_wizard[card]:
-            return 1000
-        suit = suit_of[card]
-        if suit == NO_SUIT:
-            return -1
-        if suit == trump:
-            return 100 + rank_of[card]
-        return rank_of[card] if suit == led else -1
-
-    return tuple(strength(card) for card in range(len(suit_of)))
-
-
-def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
-    """Position of the winning card: the first of the greatest strength (so the first Wizard,
-    and the first Jester of a trick of Jesters)."""
-    claims = [strengths[card] for card in cards]
-    return claims.index(max(claims))
-
-
-# Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
 CHOOSE_TRUMP = 101
 BIDDING = 102
 
