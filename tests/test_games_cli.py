@@ -74,7 +74,13 @@ def test_referee_partial_log_and_seeded_deal(run_cli, tmp_path):
     path = write(tmp_path, 'players = ["A", "B", "C"]\nseed = 4\n[[rounds]]\ndealer = "B"\n')
     result = run_cli("referee", "wizard", path, "--json")
     data = json.loads(result.stdout)
-    assert result.exit_code == 0 and data["status"] == "legal" and not data["finished"]
+    assert result.exit_code == 0 and data["status"] == "incomplete" and not data["finished"]
+    # B deals round 1, so C bids first: the log stops owing C's bid
+    pending = data["pending"]
+    assert pending["player"] == "C" and pending["rule"]["id"] == "wizard.bidding.order"
+    assert pending["legal"] == ["bid 0", "bid 1"]
+    text = run_cli("referee", "wizard", path).stdout
+    assert "INCOMPLETE" in text and "Still owed: C: C's bid for round 1" in text
 
 
 def test_rule_trick_and_bid(run_cli):
@@ -83,7 +89,8 @@ def test_rule_trick_and_bid(run_cli):
     assert "[wizard.trick.winner]" in result.stdout
     options = run_cli("rule", "wizard", "trick", "--trump", "spades", "--lead", "North", "7H", "JE", "QS", "9H")
     assert options.stdout.startswith("South wins with Queen of Spades")
-    refused = run_cli("rule", "wizard", "bid", "1", "round", "3", "after", "1", "0", "1", "leading", "--json")
+    refused = run_cli("rule", "wizard", "bid", "1", "round", "3", "after", "1", "0", "1", "scores", "20", "40", "10", "60",
+                      "--json")
     assert refused.exit_code == 1 and json.loads(refused.stdout)["legal_bids"] == [0, 2, 3]
     variant = run_cli("rule", "wizard", "bid 0 round 3 after 2 1", "--variant", "never-even")
     assert variant.exit_code == 1 and "[wizard.variants.bidding]" in variant.stdout

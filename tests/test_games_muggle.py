@@ -434,13 +434,24 @@ def test_the_highest_rank_wins_whatever_the_suit():
 
 
 def test_a_tied_dive_lets_the_snitch_escape():
-    """mq.dive.tie, ruling mq.ruling.dive-tie: Jokers then dive cards to the discard pile; turn passes."""
+    """mq.dive.tie, ruling mq.ruling.dive-tie: Jokers, then the dive cards in the order turned, to the
+    discard pile (the last card turned on top); the turn passes."""
     pile = ["10C", "10D", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "2S", "3S", "4S", "5S"]
     state = dive_position(my_seeker="AD", their_seeker="AH", draw=pile)  # quotas 5 and 5
     state.apply(Dive())
     assert state.caught_by is None and state.snitch == []
     assert state.discard_pile == ["JK", "JK"] + pile[:10]
     assert (state.active, state.phase, state.turn) == (1, "draw", 6)
+
+
+def test_a_team_bludger_that_loses_the_snitch_leaves_the_forced_discard_on_top():
+    """ruling mq.ruling.lost-snitch-top: Seeker, Beater, then the lost Snitch's Joker; the forced discard last."""
+    state = position(hands=(["2C", "3C"], []), teams=({"beater": "JS"}, {"seeker": "AD"}), snitch=1,
+                     discard=["9H"])
+    state.apply(Bludger("JS", "AD"))
+    assert state.phase == "extra-discard" and state.snitch == []
+    state.apply(Discard("3C"))
+    assert state.discard_pile == ["9H", "AD", "JS", "JK", "3C"]
 
 
 def test_the_dive_rebuilds_an_empty_draw_pile():
@@ -477,6 +488,28 @@ def test_an_empty_draw_pile_is_rebuilt_with_the_jokers_from_both_hands():
     state.apply(Shuffle(("JK", "9D", "8D", "JK")))
     assert state.hands[0] == ["2C", "3C", "4C", "5C", "7C", "JK", "9D"]
     assert state.draw_pile == ["JK", "8D"] and state.record.draw_shuffle == ("JK", "9D", "8D", "JK")
+
+
+def test_the_draw_pile_is_rebuilt_the_moment_its_last_card_is_drawn():
+    """mq.deck.reshuffle, ruling mq.ruling.reshuffle (as the source says): emptying the pile rebuilds it
+    at once, before the action, so the card discarded afterwards starts the new discard pile."""
+    state = position(hands=(["JK", "2C", "3C", "4C", "5C", "6C"], []), draw=["7C"], discard=["8D", "9D"],
+                     phase="draw")
+    state.apply(Draw(False))
+    assert state.hands[0] == ["2C", "3C", "4C", "5C", "6C", "7C"]  # full, and the Joker went into the rebuild
+    assert state.current_player() == CHANCE and sorted(state.shuffle_cards) == ["8D", "9D", "JK"]
+    state.apply(Shuffle(("9D", "JK", "8D")))
+    assert state.phase == "action" and state.record.draw_shuffle == ("9D", "JK", "8D")
+    assert state.hands[0][-1] == "9D" and state.record.drew == ["7C", "9D"]  # back to 7 without the Joker
+    state.apply(Discard("2C"))
+    assert state.discard_pile == ["2C"] and state.draw_pile == ["8D", "JK"]
+
+
+def test_the_dive_rebuilds_the_pile_the_moment_it_runs_out():
+    state = dive_position(my_seeker="AD", their_seeker="AH", draw=["2C", "3C", "4C"], discard=["KS"])
+    state.apply(Dive())
+    state.apply(Shuffle(("KS",)))  # after 4C emptied it, not when the next card was wanted
+    assert state.record.dive[:4] == ["2C", "3C", "4C", "KS"] and state.record.dive_shuffle == ("KS",)
 
 
 def test_a_spotted_snitch_is_not_shuffled_in():

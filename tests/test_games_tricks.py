@@ -249,7 +249,7 @@ def test_quick_rulings():
     answer = wizard.quick_ruling(["trump hearts, led by North: 7H, JE, QS, WZ"])
     assert answer["winner"] == {"position": 4, "player": "West", "card": "WZ"} and "wizard.trick.winner" in answer["rules"]
     assert wizard.quick_ruling(["JE WZ 7H"])["rulings"] == ["wizard.ruling.jester-then-wizard"]
-    assert wizard.quick_ruling(["bid 1 round 3 after 1 0 1 leading"])["allowed"] is False
+    assert wizard.quick_ruling(["bid 1 round 3 after 1 0 1 scores 20 40 10 60"])["allowed"] is False
     assert wizard.quick_ruling(["bid 1 round 3 after 1 0 1"])["allowed"] is True
     hearts = game_for(HEARTS)
     answer = hearts.quick_ruling(["shun fire: 9I QI WF 2L"])

@@ -145,7 +145,8 @@ def test_first_lead_is_dealers_left_and_winner_leads_next():
 def test_card_not_in_hand():
     state = start(["2C", "5C", "AC"], "JE")
     bid_all(state, [0, 0, 0])
-    assert illegal(state, card("KH")).rule == "wizard.play.lead"
+    error = illegal(state, card("KH"))
+    assert error.rule == "wizard.play.own-cards" and error.where["player"] == 1 and error.legal == ("5C",)
 
 
 # -- wizard.setup.trump ----------------------------------------------------------------------
@@ -325,7 +326,7 @@ def first_bidder(data: dict, index: int) -> str:
     (lambda d: d["rounds"][1]["tricks"].__setitem__(0, {"lead": d["rounds"][1]["dealer"],
                                                         "cards": d["rounds"][1]["tricks"][0]}), "wizard.play.lead"),
     (lambda d: d["rounds"][0]["tricks"][0].__setitem__(0, "KH" if "KH" not in str(d["rounds"][0]["hands"]) else "KS"),
-     "wizard.play.lead"),
+     "wizard.play.own-cards"),
 ])
 def test_altered_example_is_caught(change, rule):
     data = load_example()

@@ -174,7 +174,8 @@ def test_hold_hand_skips_passing_and_bad_passes_are_refused():
     passing.apply(Shun(0))
     passing.apply(passing.sample_chance(random.Random(3)))
     missing = next(c for c in range(98) if c not in passing.hands[1])
-    assert illegal(passing, PASS + missing).rule == "wh.setup.passing"
+    error = illegal(passing, PASS + missing)
+    assert error.rule == "wh.play.own-cards" and error.where["player"] == 1
 
 
 # -- the first trick -----------------------------------------------------------------------------
@@ -374,7 +375,7 @@ def test_altered_play_is_caught(rule):
     (lambda d: d["rounds"].append(dict(d["rounds"][-1])), "wh.scoring.end"),
     (lambda d: d["rounds"][0]["tricks"].__setitem__(0, {"lead": d["players"][0] if d["rounds"][0]["tricks"][0][0] != "2L"
                                                         else d["rounds"][0]["dealer"],
-                                                        "cards": d["rounds"][0]["tricks"][0]}), "wh.play.lead"),
+                                                        "cards": d["rounds"][0]["tricks"][0]}), "wh.play.first-lead"),
 ])
 def test_altered_setup_is_caught(change, rule):
     data = load_example()

@@ -49,25 +49,41 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
         lang: Optional[str] = LangOption,
+        as_html: bool = typer.Option(False, "--html", help="Also write the game as a page to step through "
+                                                           "(self-contained HTML)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where --html writes the page "
+                                              "(default output/DECK/replays/LOG.html)."),
     ) -> None:
         """Replay a game log and rule on it: each round's bids, tricks and scores, the final
-        standings, or the first rule broken (where, which rule, what was legal).
+        standings, or the first rule broken (where, which rule, what was legal). With --html,
+        also write one page that steps through the game: the table after every action, the
+        rule that allowed it, and the first violation with its rule and the legal options.
         Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
         from ..games.logs import MalformedLog
         from ..games.referee import referee_file
+        from ..games.replay import ReplayRecorder, replay_html
+        from ..output import write_text
 
+        if output is not None and not as_html:
+            raise OptionError("--output names the page that --html writes; add --html")
         loaded = _load(deck, decks_dir, lang)
+        recorder = ReplayRecorder() if as_html else None
         try:
-            report = referee_file(loaded, log)
+            report = referee_file(loaded, log, recorder)
         except MalformedLog as error:
             if not as_json:
                 raise
             _print_json({"log": str(log), "deck": loaded.id, "status": "malformed", "error": error.problem.as_dict()})
             raise typer.Exit(error.exit_code)
+        if recorder is not None:
+            page = output if output is not None else Path("output") / loaded.id / "replays" / f"{log.stem}.html"
+            write_text(page, replay_html(loaded, report, recorder, f"{loaded.name}: {log.name}"))
         if as_json:
             _print_json(report.as_dict())
         else:
             typer.echo(report.text())
+            if recorder is not None:
+                typer.echo(f"step-through page written to {page}")
         raise typer.Exit(report.exit_code)
 
     @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
@@ -91,11 +107,19 @@ def register(app: typer.Typer) -> None:
             e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
 
         \b
-          bid N round R [after B B ...] [players P] [leading]     (wizard)
+          bid N round R [after B B ...] [scores S S ...] [players P]     (wizard)
             whether a bid is allowed: R is the round (cards in hand), `after` the
-            bids already made this round, `leading` that the bidder is strictly
-            ahead on the score sheet. Add --variant never-even etc. for variants.
-            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 leading
+            bids already made this round, `scores` the score sheet before the round
+            in bidding order, the bidder's last (a tie for the lead is no lead).
+            Add --variant never-even etc. for variants.
+            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 scores 20 40 10 60
+
+        \b
+          play CARD hand CARD ... [trick CARD ...] [trump SUIT | shun SUIT] [first] [broken]
+            may this card be played from this hand to this trick? Yes or no with
+            the rule, and for no the legal cards. wizard-hearts: `first` for the
+            hand's first trick, `broken` once the Shun suit is broken.
+            e.g.  deckgen rule wizard play 7H hand 7H 9S JE trick JE 2S
 
         muggle-quidditch answers:
 
@@ -108,12 +132,22 @@ def register(app: typer.Typer) -> None:
           dive SEEKER house SUIT rival SUIT
             how many cards that Seeker turns in the dive.
 
+        \b
+          play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]
+            what the card may do in your action step (team, goal, Bludger, Snitch),
+            or why it can only be discarded.
+
         quidditch-v2 answers:
 
         \b
           manoeuvres dominance D1 D2 [...] [quaffle Pn|centre] [Pn CODE ...] [dopplebeater] [feint]
             which manoeuvres P1 may make now.
             e.g.  deckgen rule quidditch-v2 manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND
+
+        \b
+          play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]
+            whether P1 may play the card in the play step of their turn, and the
+            legal plays.
 
         See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
         """

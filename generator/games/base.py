@@ -47,13 +47,11 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError, OptionError
 from ..model import Deck
-
-if TYPE_CHECKING:
-    from .logs import GameLog, LogStep
+from .logs import GameLog, LogStep
 
 CHANCE = -1
 TERMINAL = -2
@@ -66,8 +64,9 @@ class Outcome:
     """How a finished game ended."""
 
     scores: tuple[int, ...]
-    winners: tuple[int, ...]  # seats; more than one is a shared win
+    winners: tuple[int, ...]  # seats; more than one is a shared win (or the tied seats of a draw)
     reason: str = "finished"  # "finished", or "turn-cap" when the length cap stopped it
+    draw: bool = False  # the rules call this tie a draw: nobody wins (Muggle Quidditch's equal totals)
 
 
 class IllegalAction(DeckgenError):
@@ -87,6 +86,16 @@ class IllegalAction(DeckgenError):
     def as_dict(self) -> dict:
         return {"message": self.message, "rule": self.rule, "ruling": self.ruling or None,
                 "legal": list(self.legal), "where": self.where}
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
+    words ("pass 2 more cards to East"), and the rule that asks for it."""
+
+    seat: int
+    owes: str
+    rule: str = ""
 
 
 class GameState(ABC):
@@ -121,6 +130,14 @@ class GameState(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
+    def pending(self) -> Pending | None:
+        """What the game waits for (None when over): the referee says it when a log stops here.
+        Engines override it to name the decision and its rule."""
+        seat = self.current_player()
+        if seat == TERMINAL:
+            return None
+        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE else "the next action")
+
     # Names of the players by seat, when known (the referee sets them from the log).
     player_names: Sequence[str] = ()
 
@@ -130,6 +147,13 @@ class GameState(ABC):
 
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
+
+    def table_view(self) -> dict:
+        """The table as a person would see it, for the step-through replay: plain data with
+        `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:
+        the trick, the teams, the piles), `counters` (name -> value) and `scores` (by seat).
+        The base shows the scores; engines show their table."""
+        return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
 
 
 class Game(ABC):
@@ -182,7 +206,7 @@ class Game(ABC):
         """Read an action written by a person; raise `IllegalAction`/`ValueError` if unreadable."""
 
     @abstractmethod
-    def log_steps(self, log: "GameLog", state: GameState) -> Iterator["LogStep"]:
+    def log_steps(self, log: GameLog, state: GameState) -> Iterator[LogStep]:
         """Read the engine's tables of `log`, yielding one step per action (see the module doc)."""
 
     @abstractmethod

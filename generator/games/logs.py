@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..errors import DeckgenError, Problem, UnreadableInput
+from ..errors import Problem, UnreadableInput
 from ..model import Card, Deck
 
 # A log of the longest game any engine allows is well under a megabyte.
@@ -207,22 +207,6 @@ def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path 
     log = GameLog(data, text, path, deck)
     log.read_header(engine_sections)
     return log
-
-
-def make_game(log: GameLog):
-    """The deck's engine with the log's variants and parameters."""
-    from .base import game_for
-
-    game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
-    try:
-        return game_for(log.deck, log.params)
-    except DeckgenError as error:
-        message = str(error).removeprefix(f"{log.deck.source}: ").removeprefix("parameter ")
-        message = message.removeprefix("[engine] ")
-        own = log.data.get("params", {})
-        key = next((key for key in own if message.startswith(f"{key} ")), None)
-        field = field_path("params", key) if key else "params" if own else "variant"
-        raise log.error(field, message) from None
 
 
 # -- field paths and where they are written --------------------------------------------------

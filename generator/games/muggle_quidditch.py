@@ -31,15 +31,14 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
-
-if TYPE_CHECKING:
-    from .logs import Entry, GameLog, LogStep
+from .logs import Entry, GameLog, LogStep, field_path
 
 POSITIONS = ("seeker", "keeper", "chaser", "beater")
 JOKER = "JK"
@@ -393,6 +392,8 @@ class MuggleQuidditchGame(Game):
         """`goal 7H 5S [keeper KD|none] [house hearts] [rival diamonds]`: may this pair score?
         `dive AD house hearts rival diamonds`: how many cards does this Seeker draw in the dive?"""
         tokens = [word.lstrip("-").lower() for phrase in words for word in phrase.replace(",", " ").split()]
+        if tokens and tokens[0] == "play":
+            return self._play_question(tokens[1:])
         if not tokens or tokens[0] not in ("goal", "dive"):
             raise DeckgenError("ask `goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]` or "
                                "`dive SEEKER house SUIT rival SUIT`, e.g. "
@@ -423,6 +424,85 @@ class MuggleQuidditchGame(Game):
         if question == "goal":
             return self._goal_question(cards, keeper, house, rival)
         return self._dive_question(cards, house, rival)
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """`play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]`:
+        what may this card do in the action step (put in the team, score, hit, spot or dive)?"""
+        usage = ("ask: play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] "
+                 "[spotted]   (the asker's action step; `spotted` when one Joker is on the table)")
+        lists: dict[str, list[str]] = {"hand": [], "team": [], "rival-team": []}
+        options: dict[str, str] = {}
+        spotted, current = False, None
+        try:
+            if not tokens:
+                raise ValueError("say the card first")
+            card = self.code(tokens[0])
+            position = 1
+            while position < len(tokens):
+                word = tokens[position]
+                if word in lists:
+                    current = lists[word]
+                elif word in ("house", "rival") and position + 1 < len(tokens):
+                    options[word] = self.suit_named(tokens[position + 1])
+                    position += 1
+                    current = None
+                elif word == "spotted":
+                    spotted, current = True, None
+                elif current is not None:
+                    current.append(self.code(word))
+                else:
+                    raise ValueError(f"cannot read {word!r}")
+                position += 1
+        except ValueError as error:
+            raise DeckgenError(f"rule muggle-quidditch play: {error}; {usage}") from None
+        suits = [suit.id for suit in self.deck.suits]
+        house = options.get("house", suits[0])
+        rival = options.get("rival", next(suit for suit in suits if suit != house))
+        if house == rival:
+            raise DeckgenError("the two players lead different houses: give two different suits")
+        hand = lists["hand"]
+        if card not in hand:
+            hand.insert(0, card)
+        state = self.new_state()
+        state.houses = [house, rival]
+        state.hands = [list(hand), []]
+        for seat, key in ((0, "team"), (1, "rival-team")):
+            for code in lists[key]:
+                kind = self.kind_of[code]
+                if kind not in POSITIONS:
+                    raise DeckgenError(f"{code} is not a team player (Ace, King, Queen or Jack)")
+                if kind in state.teams[seat]:
+                    raise DeckgenError(f"a team has one {kind}: {state.teams[seat][kind]} and {code}")
+                state.teams[seat][kind] = code
+        state.snitch = [JOKER] if spotted else []
+        state.phase, state.active, state.turn = ACTION, 0, 1
+        choices = state._action_choices()
+        uses = [action for action in choices if not isinstance(action, Discard) and card in _cards_of(action)]
+        shown = [self.format_action(state, action) for action in uses]
+        if uses:
+            return {"question": "play", "card": card, "allowed": True, "legal": shown,
+                    "answer": f"Yes: {card} may be used now: {', '.join(shown)} (or discarded).",
+                    "reasons": [], "rules": ["mq.turn.actions"], "rulings": []}
+        refusal = self._play_refusal(state, card)
+        return {"question": "play", "card": card, "allowed": False, "legal": [f"discard {card}"],
+                "answer": f"No: {card} can only be discarded now: {refusal.message}.",
+                "reasons": [], "rules": [refusal.rule], "rulings": [refusal.ruling] if refusal.ruling else []}
+
+    def _play_refusal(self, state: "MuggleQuidditchState", card: str) -> Refusal:
+        """Why the most natural use of a card is refused in this position."""
+        kind = self.kind_of[card]
+        if card == JOKER:
+            attempt: Action = Dive() if state.snitch else Spot()
+        elif kind in POSITIONS:
+            attempt = Recruit(card)
+        else:
+            partners = [other for other in state.hands[0] if other != card and self.value_of[other] is not None
+                        and self.value_of[other] + (self.value_of[card] or 0) == GOAL_SUM]
+            if not partners:
+                return Refusal(f"no card in the hand adds up to {GOAL_SUM} with {card}", "mq.goal.pair")
+            attempt = self.goal_of[card, partners[0]]
+        refusal = state._action_refusal(attempt)
+        return refusal or Refusal("nothing else is open to it here", "mq.turn.actions")
 
     def _goal_question(self, cards: list[str], keeper: str | None, house: str | None, rival: str | None) -> dict:
         if len(cards) != 2:
@@ -462,9 +542,7 @@ class MuggleQuidditchGame(Game):
 
     # -- game logs --
 
-    def log_steps(self, log: "GameLog", state: "MuggleQuidditchState") -> Iterator["LogStep"]:
-        from .logs import LogStep, field_path
-
+    def log_steps(self, log: GameLog, state: "MuggleQuidditchState") -> Iterator[LogStep]:
         for name, where in self._house_entries(log):
             yield LogStep(self._parse(log, f"house {name}", where), where)
         deal = log.root.get("deal", list, None, what="deal (the shuffled deck, top card first)")
@@ -473,11 +551,9 @@ class MuggleQuidditchGame(Game):
         for index, turn in enumerate(turns):
             yield from self._turn_steps(log, state, turn, last=index == len(turns) - 1)
 
-    def _house_entries(self, log: "GameLog") -> list[tuple[str, str]]:
+    def _house_entries(self, log: GameLog) -> list[tuple[str, str]]:
         """(house, field) per seat, from `houses = ["hearts", ...]` in seating order or
         `houses = { Ann = "Gryffindor", ... }` keyed by player."""
-        from .logs import field_path
-
         houses = log.root.get("houses", (list, dict), what="houses (one per player)")
         if isinstance(houses, list):
             entries = [(name, field_path("houses", seat)) for seat, name in enumerate(houses)]
@@ -496,12 +572,15 @@ class MuggleQuidditchGame(Game):
             log.check_type(name, str, where, "a house")
         return entries
 
-    def _turn_steps(self, log: "GameLog", state: "MuggleQuidditchState", turn: "Entry",
-                    last: bool) -> Iterator["LogStep"]:
-        from .logs import LogStep
-
+    def _turn_steps(self, log: GameLog, state: "MuggleQuidditchState", turn: Entry,
+                    last: bool) -> Iterator[LogStep]:
         turn.check_keys(("turn", "player", "take", "draw", "shuffle", "action", "lose", "discard", "dive",
                          "dive_shuffle"))
+        if state.phase == OVER:  # label the extra entry as the turn it would be, not the last one played
+            how = ("reached the turn cap" if state.capped else "ended when the Snitch was caught")
+            raise state.illegal(f"the match {how} in turn {state.turn}, but the log goes on with a turn "
+                                f"{state.turn + 1}", "mq.end.turn-cap" if state.capped else "mq.end.capture",
+                                "mq.ruling.turn-cap" if state.capped else "", field=turn.field, turn=state.turn + 1)
         # Facts checked after the action are reported at this turn, even once play has moved on.
         this_turn = {"turn": state.turn, "player": state.active} if state.phase == DRAW else {}
         number = turn.get("turn", int, None, what="the turn number")
@@ -568,25 +647,23 @@ class MuggleQuidditchGame(Game):
                                     f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"),
                                     **this_turn)
 
-    def _parse(self, log: "GameLog", text: str, where: str) -> Action:
+    def _parse(self, log: GameLog, text: str, where: str) -> Action:
         try:
             return self.parse_action(None, text)
         except ValueError as error:
             raise log.error(where, str(error)) from None
 
-    def _code_at(self, log: "GameLog", word: Any, where: str) -> str:
+    def _code_at(self, log: GameLog, word: Any, where: str) -> str:
         log.check_type(word, str, where, "a card code")
         try:
             return self.code(word)
         except ValueError as error:
             raise log.error(where, str(error), hint="`deckgen show muggle-quidditch` lists the cards") from None
 
-    def _codes(self, log: "GameLog", words: list, where: str) -> tuple[str, ...]:
-        from .logs import field_path
-
+    def _codes(self, log: GameLog, words: list, where: str) -> tuple[str, ...]:
         return tuple(self._code_at(log, word, field_path(where, index)) for index, word in enumerate(words))
 
-    def _optional_shuffle(self, log: "GameLog", turn: "Entry", key: str) -> Shuffle | None:
+    def _optional_shuffle(self, log: GameLog, turn: Entry, key: str) -> Shuffle | None:
         if not turn.has(key):
             return None  # the referee draws it from the log's seed, or says it is missing
         return Shuffle(self._codes(log, turn.get(key, list), turn.at(key)))
@@ -655,7 +732,7 @@ class MuggleQuidditchState(GameState):
         self.active = 0  # whose turn it is; seat 1 deals, so seat 0 starts
         self.turn = 0  # turns started
         self.fresh_jack: str | None = None  # a Jack taken from the discard pile this turn
-        self.pending: tuple[str, str, bool] | None = None  # a Bludger awaiting its answer: jack, target, from team
+        self.bludger: tuple[str, str, bool] | None = None  # a Bludger awaiting its answer: jack, target, from team
         self.shuffle_for: str | None = None  # what a pending shuffle resumes
         self.shuffle_cards: list[str] = []  # the cards the pending shuffle orders
         self.caught_by: int | None = None
@@ -676,6 +753,28 @@ class MuggleQuidditchState(GameState):
             return 1 - self.active
         return self.active
 
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        turn = f" in turn {self.turn}" if self.turn else ""
+        if phase == OVER:
+            return None
+        if phase == SHUFFLING:
+            what = {DEAL: "the shuffle and deal that start the match", DRAWING: "the rebuilt draw pile's order",
+                    DIVING: "the rebuilt draw pile's order, for the dive"}[self.shuffle_for]
+            return Pending(CHANCE, what + turn, "mq.setup.deal" if self.shuffle_for == DEAL else "mq.deck.reshuffle")
+        if phase == HOUSES:
+            seat = self.current_player()
+            return Pending(seat, f"{name(seat)}'s choice of house", "mq.setup.houses")
+        seat = self.current_player()
+        if phase == DRAW:
+            return Pending(seat, f"{name(seat)}'s draw step{turn}", "mq.turn.draw")
+        if phase == RESPONSE:
+            return Pending(seat, f"{name(seat)}'s choice of what leaves the team after the Bludger on "
+                                 f"{self.bludger[1]}{turn}", "mq.bludger.defence")
+        if phase == EXTRA_DISCARD:
+            return Pending(seat, f"{name(seat)}'s discard after the team Beater's Bludger{turn}", "mq.bludger.team")
+        return Pending(seat, f"{name(seat)}'s action{turn}", "mq.turn.actions")
+
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == ACTION:
@@ -687,7 +786,7 @@ class MuggleQuidditchState(GameState):
         if phase == HOUSES:
             return [ChooseHouse(suit.id) for suit in self.game.deck.suits if suit.id not in self.houses]
         if phase == RESPONSE:
-            return [Lose(self.pending[1]), Lose(self.teams[1 - self.active]["beater"])]
+            return [Lose(self.bludger[1]), Lose(self.teams[1 - self.active]["beater"])]
         if phase == EXTRA_DISCARD:
             return [self.game.discard_of[card] for card in _distinct(self.hands[self.active])]
         return []  # terminal, or chance: see sample_chance
@@ -817,7 +916,7 @@ class MuggleQuidditchState(GameState):
         winners = tuple(seat for seat in (0, 1) if scores[seat] == best)
         reason = (f"turn-cap: stopped after {self.game.params['max_turns']} turns with the Snitch uncaught"
                   if self.capped else "finished")
-        return Outcome(scores, winners, reason)
+        return Outcome(scores, winners, reason, draw=len(winners) > 1)  # mq.end.tie: equal totals draw
 
     def score(self, seat: int) -> int:
         points = self.goals[seat] * self.game.params["goal_points"]
@@ -852,6 +951,20 @@ class MuggleQuidditchState(GameState):
             "discard_pile": len(self.discard_pile),
         }
 
+    def table_view(self) -> dict:
+        areas = [{"title": f"{self.player_name(seat)}'s team",
+                  "cards": [self.teams[seat][position] for position in POSITIONS if position in self.teams[seat]]}
+                 for seat in (0, 1)]
+        areas.append({"title": "Snitch on the table", "cards": list(self.snitch)})
+        if self.dive is not None or self.record.dive:
+            areas.append({"title": "Dive", "cards": list(self.record.dive)})
+        return {"hands": [list(hand) for hand in self.hands], "areas": areas,
+                "counters": {"Turn": self.turn, "Draw pile": len(self.draw_pile),
+                             "Discard pile": len(self.discard_pile),
+                             "Top discard": self.discard_pile[-1] if self.discard_pile else "-",
+                             "Goals": " / ".join(map(str, self.goals))},
+                "scores": [self.score(seat) for seat in (0, 1)]}
+
     def all_cards(self) -> list[str]:
         """Every card wherever it is: hands, piles, tables, score piles, the dive, a shuffle in
         progress, a Bludger in flight. The game conserves this multiset."""
@@ -860,8 +973,8 @@ class MuggleQuidditchState(GameState):
             cards += self.hands[seat] + list(self.teams[seat].values()) + self.score_piles[seat]
         if self.dive:
             cards += self.record.dive
-        if self.pending:
-            cards.append(self.pending[0])
+        if self.bludger:
+            cards.append(self.bludger[0])
         return cards
 
     def __str__(self) -> str:
@@ -900,6 +1013,22 @@ class MuggleQuidditchState(GameState):
         if refusal is not None:
             raise self._refuse(refusal)
 
+    def _shuffle_mismatch(self, order: Sequence[str]) -> str:
+        """Which cards a written shuffle leaves out or adds, naming a missing Joker's way in."""
+        want, got = Counter(self.shuffle_cards), Counter(order)
+        missing, extra = sorted((want - got).elements()), sorted((got - want).elements())
+        parts = []
+        if missing:
+            parts.append("leaves out " + " ".join(missing))
+        if extra:
+            parts.append("adds " + " ".join(extra) + ", which " + ("is" if len(extra) == 1 else "are")
+                         + " not among the cards being shuffled")
+        message = (f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled in order, "
+                   f"each once; this one {' and '.join(parts)}")
+        if JOKER in missing and self.shuffle_for != DEAL:
+            message += f" (a Joker ({JOKER}) held in a hand goes onto the discard pile before it is shuffled)"
+        return message
+
     def _refusal(self, action: Action) -> Refusal | None:
         phase = self.phase
         if phase == ACTION and type(action) in TURN_ACTIONS:
@@ -911,11 +1040,12 @@ class MuggleQuidditchState(GameState):
         dealing = "mq.setup.deal" if self.shuffle_for == DEAL else "mq.deck.reshuffle"
         if isinstance(action, Shuffle):
             if phase != SHUFFLING:
-                return Refusal("no shuffle is due: the draw pile is rebuilt only when a card must be drawn from "
-                               "an empty draw pile", "mq.deck.reshuffle", "mq.ruling.reshuffle")
+                return Refusal("no shuffle is due: the draw pile is rebuilt when it runs out (or when a card must "
+                               "be drawn from it empty), from a discard pile that is not empty", "mq.deck.reshuffle",
+                               "mq.ruling.reshuffle")
             if sorted(action.order) != sorted(self.shuffle_cards):
-                return Refusal(f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled "
-                               "in order, each once", dealing)
+                return Refusal(self._shuffle_mismatch(action.order), dealing,
+                               "mq.ruling.reshuffle" if dealing == "mq.deck.reshuffle" else "")
             return None
         if phase == SHUFFLING:
             return Refusal("the cards must be shuffled before anyone acts", dealing)
@@ -1047,8 +1177,9 @@ class MuggleQuidditchState(GameState):
             self._continue_dive()
 
     def _start_reshuffle(self, resume: str) -> bool:
-        """A card must be drawn from an empty draw pile: Jokers in hands join the discard pile, which
-        becomes the cards to shuffle. False, and nothing moves, if the discard pile is empty."""
+        """The draw pile has just run out, or a card must be drawn from it empty (mq.ruling.reshuffle):
+        Jokers in hands join the discard pile, which becomes the cards to shuffle. False, and nothing
+        moves, if the discard pile is empty (there is nothing to rebuild from)."""
         if not self.discard_pile:
             return False
         for hand in self.hands:
@@ -1069,6 +1200,8 @@ class MuggleQuidditchState(GameState):
             card = self.draw_pile.pop()
             hand.append(card)
             self.record.drew.append(card)
+            if not self.draw_pile and self._start_reshuffle(DRAWING):  # rebuilt the moment it runs out
+                return
 
     def _bludger(self, action: Bludger) -> None:
         jack, target = action.jack, action.target
@@ -1078,7 +1211,7 @@ class MuggleQuidditchState(GameState):
             del self.teams[me]["beater"]
         else:
             self.hands[me].remove(jack)
-        self.pending = (jack, target, from_team)
+        self.bludger = (jack, target, from_team)
         defender_beater = self.teams[them].get("beater")
         if defender_beater and defender_beater != target:
             self.phase = RESPONSE
@@ -1089,12 +1222,12 @@ class MuggleQuidditchState(GameState):
         self._resolve_bludger(action.card)
 
     def _resolve_bludger(self, victim: str) -> None:
-        jack, _, from_team = self.pending
+        jack, _, from_team = self.bludger
         me, them = self.active, 1 - self.active
         del self.teams[them][self.game.kind_of[victim]]
         self.discard_pile.append(victim)
         self.discard_pile.append(jack)
-        self.pending = None
+        self.bludger = None
         if self.snitch and "seeker" not in self.teams[0] and "seeker" not in self.teams[1]:
             self.discard_pile.extend(self.snitch)
             self.snitch = []
@@ -1123,6 +1256,8 @@ class MuggleQuidditchState(GameState):
             card = self.draw_pile.pop()
             dive.rows[drawer].append(card)
             self.record.dive.append(card)
+            if not self.draw_pile and self._start_reshuffle(DIVING):  # rebuilt the moment it runs out
+                return
         strength = self.game.strength_of
         best = [max((strength[card] for card in row), default=-1) for row in dive.rows]
         self.dive = None
@@ -1151,6 +1286,19 @@ class MuggleQuidditchState(GameState):
         self.fresh_jack = None
         self.record = TurnRecord()
         self.phase = DRAW
+
+
+def _cards_of(action: Action) -> tuple[str, ...]:
+    """The cards a turn action uses from the hand."""
+    if isinstance(action, Goal):
+        return action.cards
+    if isinstance(action, Recruit):
+        return (action.card,)
+    if isinstance(action, Bludger):
+        return (action.jack,)
+    if isinstance(action, (Spot, Dive)):
+        return (JOKER,)
+    return ()
 
 
 EFFECTS = {

@@ -30,7 +30,7 @@ import re
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_cards import (
@@ -73,6 +73,20 @@ STEP_RULES = {
     "first": "qv2.setup.deal",
     "random_discard": "card:powerful-beater",
 }
+
+
+RESPONSE_RULES = {SAVED: "qv2.response.saved", PASS: "qv2.response.pass", BLAG: "qv2.response.blagging"}
+
+
+def _owed_response(state: "QuidditchV2State") -> tuple[int, str] | None:
+    """(seat, decision kind) when the game waits for an answer from someone whose turn it is not."""
+    if state.over or not state.stack:
+        return None
+    frame = state.stack[-1]
+    seat = frame[2]
+    if seat < 0 or seat == state.active or frame[1] not in STEP_RULES:
+        return None
+    return seat, frame[1]
 
 
 def seat_name(seat: int) -> str:
@@ -199,6 +213,8 @@ class QuidditchV2Game(Game):
                 raise log.error(field, f"{text!r}: chance events are written without a player's name")
             if not is_chance and actor is None:
                 raise log.error(field, f"{text!r}: say who decides, e.g. \"{log.players[0]}: {text}\"")
+            if actor is not None and state.current_player() == CHANCE and log.seed is None:
+                self._refuse_unasked_response(log, state, actor, action_text, field)
             while actor is not None and state.current_player() == CHANCE:
                 yield LogStep(None, field)  # chance the log leaves to its seed
             if state.is_terminal():
@@ -206,6 +222,14 @@ class QuidditchV2Game(Game):
                 raise IllegalAction(f"{text!r} comes after the end of the game", rule,
                                     where={**state.where(), "field": field})
             if index == 0 and turn_of is not None and state.active != turn_of:
+                owed = _owed_response(state)
+                if owed is not None:
+                    seat, kind = owed
+                    raise IllegalAction(
+                        f"this turn is {log.players[turn_of]}'s, but {log.players[seat]} still owes "
+                        f"{_DECISION_WORDS[kind]} in {log.players[state.active]}'s turn", STEP_RULES[kind],
+                        [state.format_action(a) for a in state.legal_actions()],
+                        {**state.where(), "player": seat, "field": field})
                 raise IllegalAction(
                     f"this turn is {log.players[turn_of]}'s, but it is still {log.players[state.active]}'s turn "
                     f"({_DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
@@ -218,6 +242,14 @@ class QuidditchV2Game(Game):
                 error.where["field"] = field
                 raise
             expected = state.current_player()
+            owed = _owed_response(state)
+            if actor is not None and actor != expected and owed is not None:
+                seat, kind = owed
+                raise IllegalAction(
+                    f"{log.players[seat]} owes {_DECISION_WORDS[kind]} before {log.players[actor]} acts "
+                    f"({text!r} is written first)", STEP_RULES[kind],
+                    [state.format_action(a) for a in state.legal_actions()],
+                    {**state.where(), "player": seat, "field": field})
             if actor is not None and actor != expected:
                 waiting = log.players[expected] if expected >= 0 else "chance"
                 response = isinstance(action, Play) and action.card in RESPONSES
@@ -227,6 +259,22 @@ class QuidditchV2Game(Game):
                     "qv2.response.general" if response else "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             yield LogStep(action, field)
+
+    @staticmethod
+    def _refuse_unasked_response(log: GameLog, state: "QuidditchV2State", actor: int, action_text: str,
+                                 field: str) -> None:
+        """A player's response card where only chance can come next (and no seed could fill it
+        in): nothing asked for that answer, which breaks the response's rule."""
+        try:
+            action = state.parse_action(action_text)
+        except (ValueError, IllegalAction):
+            return
+        if isinstance(action, Play) and action.card in RESPONSE_RULES:
+            name = state.game.facts[action.card].name
+            raise IllegalAction(f"{log.players[actor]} plays {name}, but nothing is waiting for that answer: "
+                                f"the game is waiting for {_DECISION_WORDS[state.stack[-1][1]]}",
+                                RESPONSE_RULES[action.card], [], {**state.where(), "player": actor, "field": field},
+                                ruling="qv2.ruling.responses")
 
     def log_body(self, players: Sequence[str], actions: Sequence) -> dict:
         state = self.new_state(len(players))
@@ -254,6 +302,8 @@ class QuidditchV2Game(Game):
         """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
         which manoeuvres P1 may choose in that position, and what bars the others."""
         tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
+        if tokens and tokens[0].casefold() == "play":
+            return self._play_question(tokens[1:])
         usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
                  "[dopplebeater] [feint]   (the question is asked for P1)")
         if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
@@ -322,6 +372,80 @@ class QuidditchV2Game(Game):
                   f"{', '.join(allowed) or 'nothing'} (or no manoeuvre).")
         return {"question": "manoeuvres", "allowed": allowed, "answer": answer, "reasons": reasons,
                 "rules": rules, "rulings": rulings}
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """`play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]`:
+        may P1, in the play step of their turn, play this card (at that target)?"""
+        usage = ("ask: play CODE [Pn | Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] "
+                 "[Pn CODE ...]   (P1 asks, in the play step of their turn; Pn CODE lists cards in play)")
+        if not tokens or self.deck.find_card(tokens[0]) is None:
+            raise DeckgenError(f"say the card first; {usage}")
+        card = self.deck.find_card(tokens[0]).id
+        rest = tokens[1:]
+        # a target comes right after the card; `Pn CODE ...` (cards in play) only after `hand` or `dominance`
+        target = rest.pop(0) if rest and _SEAT.fullmatch(rest[0].split(":")[0]) else None
+        hand, table, dominance = [card], [], []
+        quaffle: int | None = None
+        mode, owner = "", None
+        words = iter(rest)
+        for word in words:
+            low = word.casefold()
+            if low in ("hand", "dominance"):
+                mode = low
+            elif low == "quaffle":
+                where = next(words, "").casefold()
+                quaffle = None if where in ("centre", "center", "none") else _quick_seat(where, usage)
+                mode = ""
+            elif _SEAT.fullmatch(low):
+                owner, mode = _quick_seat(low, usage), "table"
+            elif mode == "dominance" and low.lstrip("-").isdigit():
+                dominance.append(int(low))
+            elif mode in ("hand", "table") and self.deck.find_card(word) is not None:
+                code = self.deck.find_card(word).id
+                if mode == "hand":
+                    hand.append(code)
+                else:
+                    table.append((code, owner))
+            else:
+                raise DeckgenError(f"cannot read {word!r} in the question; {usage}")
+        if hand.count(card) > 1:  # the card was listed in the hand as well: count it once
+            hand.remove(card)
+        players = len(dominance) or 2
+        if not self.min_players <= players <= self.max_players:
+            raise DeckgenError(f"give one dominance per player, {self.min_players} to {self.max_players} numbers")
+        state = self.new_state(players)
+        try:
+            state.set_up_position(hands=[hand] + [[] for _ in range(players - 1)], table=table,
+                                  dominance=dominance or [0] * players, quaffle=quaffle, step="plays")
+        except ValueError as error:
+            raise DeckgenError(f"{error}; {usage}") from None
+        state._legal = None
+        plays = [action for action in state.legal_actions() if isinstance(action, Play)]
+        wanted = [action for action in plays if action.card == card]
+        text_target = None
+        if target is not None:
+            try:
+                asked = state.parse_action(f"play {tokens[0]} {target}")
+            except (ValueError, IllegalAction) as error:
+                raise DeckgenError(f"{error}; {usage}") from None
+            text_target = target
+            wanted = [action for action in wanted if action == asked]
+        else:
+            asked = wanted[0] if wanted else Play(card)
+        name = self.facts[card].name
+        legal = [state.format_action(action) for action in plays]
+        if wanted:
+            shown = ", ".join(state.format_action(action) for action in wanted)
+            return {"question": "play", "card": self.code(card), "allowed": True, "legal": legal,
+                    "answer": f"Yes: P1 may play {name} now ({shown}).", "reasons": [],
+                    "rules": ["qv2.turn.plays"], "rulings": []}
+        message, rule, ruling = state._why_play_illegal(asked, 0)
+        if rule == "card:" + card and text_target is None and any(a.card == card for a in plays):
+            rule = "qv2.cards.targets"
+        return {"question": "play", "card": self.code(card), "allowed": False, "legal": legal,
+                "answer": f"No: P1 may not play {name}" + (f" at {text_target}" if text_target else "")
+                          + f" now: {message}. Legal plays here: {', '.join(legal) or 'none'}.",
+                "reasons": [], "rules": [rule], "rulings": [ruling] if ruling else []}
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":
@@ -394,6 +518,26 @@ class QuidditchV2State(CardEffects, GameState):
         if self.over:
             return TERMINAL
         return self.stack[-1][2]
+
+    def pending(self) -> Pending | None:
+        if self.over:
+            return None
+        kind, seat = self.stack[-1][1], self.stack[-1][2]
+        who = "chance" if seat == CHANCE else self.label(seat)
+        turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
+        return Pending(seat, f"{who}: {_DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
+
+    def table_view(self) -> dict:
+        code = self._code
+        hands = [sorted(code(card) for card, count in hand.items() for _ in range(count)) for hand in self.hands]
+        areas = [{"title": f"{self.label(seat)} in play",
+                  "cards": [code(thing.card) for thing in self.table if thing.owner == seat]}
+                 for seat in range(self.num_players)]
+        counters = {"Turn": self.turn_slots, "Quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
+                    "Dominance": " / ".join(map(str, self.dom)), "Snitch": self._snitch_place(),
+                    "Draw pile": self.draw_total, "Discard pile": len(self.discard),
+                    "Top discard": code(self.discard[-1]) if self.discard else "-"}
+        return {"hands": hands, "areas": areas, "counters": counters, "scores": list(self.score)}
 
     def legal_actions(self) -> tuple:
         if self._legal is None:

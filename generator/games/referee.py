@@ -10,12 +10,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import markup
 from ..model import Deck
-from .base import Game, GameState, IllegalAction, engine_class
-from .logs import GameLog, make_game, read_log
+from ..errors import DeckgenError
+from .base import Game, GameState, IllegalAction, engine_class, game_for
+from .logs import GameLog, field_path, read_log
+
+if TYPE_CHECKING:
+    from .replay import ReplayRecorder
 
 
 @dataclass
@@ -58,10 +62,17 @@ class RefereeReport:
     violation: Violation | None = None
     lower_score_wins: bool = False
     summary: dict = field(default_factory=dict)
+    # When a legal log stops before the game ends: who owes which decision, under which rule.
+    pending: dict | None = None
+    draw: bool = False  # finished level, and the rules call that a draw
 
     @property
     def legal(self) -> bool:
         return self.violation is None
+
+    @property
+    def status(self) -> str:
+        return "violation" if self.violation else "legal" if self.finished else "incomplete"
 
     @property
     def exit_code(self) -> int:
@@ -71,7 +82,7 @@ class RefereeReport:
         return {
             "log": self.log,
             "deck": self.deck,
-            "status": "legal" if self.legal else "violation",
+            "status": self.status,
             "players": self.players,
             "variants": self.variants,
             "finished": self.finished,
@@ -79,7 +90,9 @@ class RefereeReport:
             "rounds": self.rounds,
             "scores": self.scores,
             "standings": self.standings,
+            "result": ("draw" if self.draw else "won") if self.finished else None,
             "violation": self.violation.as_dict() if self.violation else None,
+            "pending": self.pending,
         }
 
     def text(self) -> str:
@@ -91,9 +104,14 @@ class RefereeReport:
         if self.violation:
             lines.extend(_violation_text(self, self.violation))
             return "\n".join(lines)
-        state = "game finished" if self.finished else "log ends before the game does"
-        lines.append(f"{self.log}: legal, {state} ({self.actions} actions)")
-        lines.append("Final standings" if self.finished else "Standings so far")
+        if self.finished:
+            lines.append(f"{self.log}: legal, game finished ({self.actions} actions)")
+        else:
+            lines.append(f"{self.log}: INCOMPLETE: legal so far ({self.actions} actions), but the log stops "
+                         "before the game ends")
+            lines.extend(_pending_text(self.pending))
+        lines.append(("Final standings: a draw, nobody wins" if self.draw else "Final standings") if self.finished
+                     else "Standings so far")
         name_width = max(len(row["player"]) for row in self.standings)
         score_width = max(len(str(row["score"])) for row in self.standings)
         for row in self.standings:
@@ -102,13 +120,14 @@ class RefereeReport:
         return "\n".join(lines)
 
 
-def referee_file(deck: Deck, path: Path) -> RefereeReport:
+def referee_file(deck: Deck, path: Path, recorder: "ReplayRecorder | None" = None) -> RefereeReport:
     log = read_log(path, deck, engine_class(deck).log_sections)
-    return referee(log)
+    return referee(log, recorder)
 
 
-def referee(log: GameLog) -> RefereeReport:
-    """Replay `log` step by step; stop at the first violation."""
+def referee(log: GameLog, recorder: "ReplayRecorder | None" = None) -> RefereeReport:
+    """Replay `log` step by step; stop at the first violation. A `recorder`
+    (`generator.games.replay.ReplayRecorder`) sees every action and the table after it."""
     game = make_game(log)
     num_players = len(log.players)
     if not game.min_players <= num_players <= game.max_players:
@@ -116,6 +135,8 @@ def referee(log: GameLog) -> RefereeReport:
                                    f"the log names {num_players}")
     state = game.new_state(num_players)
     state.player_names = log.players
+    if recorder is not None:
+        recorder.game = game
     rng = random.Random(log.seed) if log.seed is not None else None
     actions = 0
     field_name = ""
@@ -130,11 +151,30 @@ def referee(log: GameLog) -> RefereeReport:
                                                 "and the log has no seed to draw it from",
                                     hint="write it out, or add `seed = N` at the top of the log")
                 action = state.sample_chance(rng)
+            if recorder is not None:
+                recorder.before(state, action, step.field, log.line(step.field) if step.field else None)
             state.apply(action)
             actions += 1
+            if recorder is not None:
+                recorder.after(state)
     except IllegalAction as error:
         violation = _violation(log, game, state, error, error.where.get("field", field_name))
     return _report(log, game, state, actions, violation)
+
+
+def make_game(log: GameLog) -> Game:
+    """The deck's engine with the log's variants and parameters; a wrong parameter is blamed on
+    the deck's own [engine] table or on the log's [params], whichever holds it."""
+    game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
+    try:
+        return game_for(log.deck, log.params)
+    except DeckgenError as error:
+        message = str(error).removeprefix(f"{log.deck.source}: ").removeprefix("parameter ")
+        message = message.removeprefix("[engine] ")
+        own = log.data.get("params", {})
+        key = next((key for key in own if message.startswith(f"{key} ")), None)
+        field = field_path("params", key) if key else "params" if own else "variant"
+        raise log.error(field, message) from None
 
 
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
@@ -155,7 +195,9 @@ def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction,
         except KeyError:
             pass
     legal = list(error.legal)
-    if not legal and state.current_player() >= 0:
+    # A claim the log makes (a dealer, a trump) is not the pending decision: only a refused
+    # action is answered with that decision's options.
+    if not legal and "field" not in error.where and state.current_player() >= 0:
         legal = [game.format_action(state, action) for action in state.legal_actions()]
     where = {key: value for key, value in error.where.items() if key != "field"}
     if isinstance(where.get("player"), int):
@@ -164,11 +206,43 @@ def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction,
                      where, field_name, log.line(field_name) if field_name else None)
 
 
+def _pending(log: GameLog, game: Game, state: GameState) -> dict | None:
+    pending = state.pending()
+    if pending is None:
+        return None
+    rule = {"id": pending.rule, "number": "", "title": ""} if pending.rule else None
+    if pending.rule:
+        try:
+            found = log.deck.rule(pending.rule)
+            rule.update(number=found.number, title=found.title)
+        except KeyError:
+            pass
+    legal = [game.format_action(state, action) for action in state.legal_actions()] if pending.seat >= 0 else []
+    return {"player": log.players[pending.seat] if pending.seat >= 0 else None, "owes": pending.owes,
+            "rule": rule, "legal": legal}
+
+
+def _pending_text(pending: dict | None) -> list[str]:
+    if pending is None:
+        return []
+    who = pending["player"] or "chance"
+    lines = [f"  Still owed: {who}: {pending['owes']}"]
+    rule = pending["rule"]
+    if rule:
+        number = f"{rule['number']} " if rule["number"] else ""
+        lines.append(f"  Rule {number}{rule['title']} [{rule['id']}]" if rule["title"] else f"  Rule: {rule['id']}")
+    if pending["legal"]:
+        shown = pending["legal"][:30]
+        more = f" ... ({len(pending['legal']) - 30} more)" if len(pending["legal"]) > 30 else ""
+        lines.append("  Legal here: " + ", ".join(shown) + more)
+    return lines
+
+
 def _report(log: GameLog, game: Game, state: GameState, actions: int, violation: Violation | None) -> RefereeReport:
     summary = state.summary()
     outcome = state.outcome()
     scores = list(outcome.scores if outcome else summary.get("scores", [0] * len(log.players)))
-    winners = set(outcome.winners) if outcome else set()
+    winners = set(outcome.winners) if outcome and not outcome.draw else set()
     order = sorted(range(len(scores)), key=lambda seat: scores[seat], reverse=not game.lower_score_wins)
     standings, place = [], 0
     for position, seat in enumerate(order):
@@ -181,6 +255,7 @@ def _report(log: GameLog, game: Game, state: GameState, actions: int, violation:
         variants=list(log.variants), finished=outcome is not None, actions=actions,
         rounds=list(summary.get("rounds", [])), scores=scores, standings=standings,
         violation=violation, lower_score_wins=game.lower_score_wins, summary=summary,
+        pending=None if violation or outcome else _pending(log, game, state), draw=bool(outcome and outcome.draw),
     )
 
 
@@ -226,6 +301,11 @@ def answer_text(deck: Deck, answer: dict) -> str:
     for reason in answer.get("reasons", ()):
         lines.append(f"  - {reason}")
     for rule_id in answer.get("rules", ()):
+        card = deck.find_card(rule_id[5:]) if rule_id.startswith("card:") else None
+        if card is not None:  # the card's own text decides
+            lines.append(f"Card {card.name} [{rule_id}]:")
+            lines.extend("  " + line for line in markup.to_plain(card.text, deck).splitlines() if line.strip())
+            continue
         rule = deck.rule(rule_id)
         lines.append(f"Rule {rule.number} {rule.title} [{rule.id}]:")
         lines.extend("  " + line for line in markup.to_plain(rule.text, deck).splitlines() if line.strip())

@@ -203,6 +203,18 @@ class ChooseSeat:
     seat: int
 
 
+def check_hand_sizes(state: "TrickState", deal: Deal, size: int, rule_text: str, rule: str, where: dict) -> None:
+    """Refuse a deal with the wrong number of hands, or a hand of the wrong size, naming whose."""
+    if len(deal.hands) != state.num_players:
+        raise IllegalAction(f"{len(deal.hands)} hands dealt for {state.num_players} players", rule, where=where)
+    wrong = [seat for seat, hand in enumerate(deal.hands) if len(hand) != size]
+    if wrong:
+        seat = wrong[0]
+        others = f" (and {', '.join(state.player_name(s) for s in wrong[1:])})" if wrong[1:] else ""
+        raise IllegalAction(f"{state.player_name(seat)}{others} is dealt {len(deal.hands[seat])} card(s): "
+                            f"{rule_text}, {size}", rule, where={**where, "player": seat})
+
+
 PLAY = 100  # the phase in which cards are played to tricks
 
 
@@ -261,6 +273,23 @@ class TrickState(GameState):
         if not self.hands[winner]:
             self.end_round()
 
+    def table_view(self) -> dict:
+        table = self.table
+        n = self.num_players
+        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
+        view = {"hands": [table.codes(table.sorted(hand)) for hand in self.hands],
+                "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
+                           "cards": trick}],
+                "counters": {"Round": self.round + 1, "Dealer": self.player_name(self.dealer),
+                             "Tricks won": " / ".join(map(str, self.won))},
+                "scores": list(self.summary().get("scores", []))}
+        view["counters"].update(self.view_counters())
+        return view
+
+    def view_counters(self) -> dict:
+        """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
+        return {}
+
     def after_trick(self, winner: int, cards: list[int]) -> None:
         """Hook: a trick was completed and won."""
 
@@ -318,8 +347,9 @@ def read_hands(log: GameLog, entry: Entry, table: CardTable, num_players: int) -
 
 
 def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState, last_round: bool,
-                lead_rule: str) -> Iterator[LogStep]:
-    """The cards of `tricks`, in play order, one step per card; checks a trick's `lead` if named."""
+                lead_rule: str, first_lead_rule: str = "") -> Iterator[LogStep]:
+    """The cards of `tricks`, in play order, one step per card; checks a trick's `lead` if named
+    (against `first_lead_rule` for a round's first trick when the game has a rule of its own for it)."""
     tricks = entry.get("tricks", list, [])
     for trick_index, trick in enumerate(tricks):
         field = entry.at("tricks") + f"[{trick_index}]"
@@ -343,8 +373,9 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
         if lead_name is not None:
             seat = log.seat(lead_name, f"{field}.lead")
             if seat != state.leader:
+                rule = first_lead_rule if state.trick_number == 0 and first_lead_rule else lead_rule
                 raise IllegalAction(f"{log.players[seat]} is named as leader, but {log.players[state.leader]} "
-                                    f"leads trick {state.trick_number + 1}", lead_rule,
+                                    f"leads trick {state.trick_number + 1}", rule, [f"lead = {log.players[state.leader]!r}"],
                                     where={**state.where(seat), "field": f"{field}.lead"})
         for card_index, code in enumerate(cards):
             where = f"{card_field}[{card_index}]"
@@ -441,6 +472,83 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 
 
+@dataclass
+class PlayQuestion:
+    """"May I play this?": the card, the hand it comes from (the card included), the trick so
+    far in play order, suit settings (trump, shun) and flags (first, broken)."""
+
+    card: int
+    hand: list[int]
+    trick: list[int]
+    settings: dict[str, str]
+    flags: set[str]
+
+
+PLAY_USAGE = "play CARD hand CARD CARD ... [trick CARD ...] [trump SUIT | no trump | shun SUIT] [first] [broken]"
+
+
+def parse_play_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str],
+                        flag_words: Sequence[str] = ()) -> PlayQuestion:
+    """Read `play CARD hand CARDS... [trick CARDS...]` with the game's settings and flags, in any
+    order after the card. The card played counts as held even if `hand` leaves it out."""
+    tokens = words(question)
+    if tokens and tokens[0].casefold() == "play":
+        tokens = tokens[1:]
+    if not tokens or table.index(tokens[0]) is None:
+        raise DeckgenError(f"say the card first: {PLAY_USAGE}")
+    card = table.index(tokens[0])
+    lists: dict[str, list[int]] = {"hand": [], "trick": []}
+    settings: dict[str, str] = {}
+    flags: set[str] = set()
+    current: list[int] | None = None
+    position = 1
+    while position < len(tokens):
+        word = tokens[position]
+        key = word.casefold().lstrip("-")
+        following = tokens[position + 1] if position + 1 < len(tokens) else None
+        if key in lists:
+            current = lists[key]
+        elif key == "no" and following and following.casefold() in setting_words:
+            settings[following.casefold()] = "none"
+            position += 1
+        elif key in setting_words and following is not None:
+            settings[key] = following
+            position += 1
+            current = None
+        elif key in flag_words:
+            flags.add(key)
+            current = None
+        elif current is not None and table.index(word) is not None:
+            current.append(table.index(word))
+        else:
+            raise DeckgenError(f"cannot read {word!r}: {PLAY_USAGE}")
+        position += 1
+    hand = lists["hand"]
+    if card not in hand:
+        hand.insert(0, card)
+    for what, cards in (("hand", hand), ("trick", lists["trick"]), ("hand and trick", hand + lists["trick"])):
+        counts = count_cards(cards, len(table.code))
+        for index, count in enumerate(counts):
+            if count > table.copies[index]:
+                raise DeckgenError(f"the deck has {table.copies[index]} {table.name[index]} card(s), "
+                                   f"the {what} lists {count}")
+    return PlayQuestion(card, hand, lists["trick"], settings, flags)
+
+
+def play_answer(table: CardTable, asked: PlayQuestion, legal: Sequence[int], rule: str | Sequence[str], reason: str,
+                rulings: Sequence[str] = ()) -> dict:
+    """The answer to a play question: yes/no, the rule that decides it, and for no the legal cards."""
+    allowed = asked.card in legal
+    code = table.code[asked.card]
+    options = table.codes(table.sorted(set(legal)))
+    answer = (f"Yes: {code} may be played: {reason}." if allowed else
+              f"No: {code} may not be played: {reason}. Legal here: {', '.join(options)}.")
+    return {"question": "play", "card": code, "hand": table.codes(asked.hand), "trick": table.codes(asked.trick),
+            "allowed": allowed, "legal": options, "answer": answer,
+            "reasons": [f"legal cards here: {', '.join(options)}"],
+            "rules": [rule] if isinstance(rule, str) else list(rule), "rulings": list(rulings)}
+
+
 def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule: str) -> Iterator[LogStep]:
     """Round 1's `dealer` is the first-dealer chance action (drawn from the seed when left out);
     later rounds may name the dealer, which is checked against the rotation."""
@@ -451,7 +559,7 @@ def read_dealer(log: GameLog, entry: Entry, state: TrickState, index: int, rule:
         seat = log.seat(entry.get("dealer", str), entry.at("dealer"))
         if seat != state.dealer:
             raise IllegalAction(f"{log.players[seat]} is named as dealer, but the deal passes to "
-                                f"{log.players[state.dealer]}", rule,
+                                f"{log.players[state.dealer]}", rule, [f"dealer = {log.players[state.dealer]!r}"],
                                 where={"round": index + 1, "player": seat, "field": entry.at("dealer")})
 
 

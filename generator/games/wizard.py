@@ -22,7 +22,8 @@ from itertools import accumulate
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from . import wizard_questions
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
 from .tricks import (
@@ -34,40 +35,40 @@ from .tricks import (
     Deal,
     TrickState,
     cards_left,
+    check_hand_sizes,
+    count_cards,
     count_suits,
     deal_hands,
     log_played_card,
-    parse_trick_question,
     read_dealer,
     read_hands,
     read_tricks,
     sample_cards,
     words,
 )
+from .wizard_rules import (
+    BID,
+    BID_STYLES,
+    NO_TRUMP_WORDS,
+    R_BID_RANGE,
+    R_COUNTS,
+    R_DEAL,
+    R_FIRST_DEALER,
+    R_FOLLOW,
+    R_LEAD,
+    R_OWN_CARDS,
+    R_ROUNDS,
+    R_TRUMP,
+    RESTRICTIONS,
+    TIE_BREAKS,
+    TRUMP,
+    WIZARD_LED,
+    card_strengths,
+    forbidden_bid,
+    trick_led_suit,
+    trick_winner,
+)
 
-BID = 1000
-TRUMP = 2000
-WIZARD_LED = -2  # a Wizard set the trick: nobody follows suit
-
-RESTRICTIONS = ("none", "every-round", "final-round", "never-even")
-BID_STYLES = ("open", "hidden", "delayed")
-TIE_BREAKS = ("shared", "sum-of-bids")
-
-# Rule ids of decks/wizard.toml
-R_COUNTS = "wizard.components.deck"
-R_ROUNDS = "wizard.setup.rounds"
-R_DEAL = "wizard.setup.deal"
-R_TRUMP = "wizard.setup.trump"
-R_BID_RANGE = "wizard.bidding.order"
-R_RESTRICTION = "wizard.bidding.restriction"
-R_RESTRICTION_VARIANTS = "wizard.variants.bidding"
-R_LEAD = "wizard.play.lead"
-R_FOLLOW = "wizard.play.follow"
-R_WIZARD_LEAD = "wizard.play.wizard-lead"
-R_JESTER_LEAD = "wizard.play.jester-lead"
-R_WINNER = "wizard.trick.winner"
-R_SCORING = "wizard.scoring.round"
-R_END = "wizard.scoring.end"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +148,7 @@ class WizardGame(Game):
         if isinstance(action, TurnUp):
             return f"turn {self.table.code[action.card]}"
         if isinstance(action, ChooseSeat):
-            return f"first dealer: seat {action.seat + 1}"
+            return f"first dealer: {state.player_name(action.seat)}"
         if isinstance(action, Deal):
             return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
         return repr(action)
@@ -178,11 +179,16 @@ class WizardGame(Game):
         entries = log.sections("rounds")
         for index, entry in enumerate(entries):
             last = index == len(entries) - 1
-            entry.check_keys(("dealer", "hands", "turned", "trump", "bids", "tricks"))
+            entry.check_keys(("dealer", "dealer_draw", "hands", "turned", "trump", "bids", "tricks"))
             if state.phase == TERMINAL:
                 raise IllegalAction(f"the game ended after round {state.round + 1}, but the log goes on",
                                     R_ROUNDS, where={"round": index + 1, "field": entry.field})
-            yield from read_dealer(log, entry, state, index, R_DEAL)
+            if entry.has("dealer_draw"):
+                if index:
+                    raise log.error(entry.at("dealer_draw"), "only the first round has a draw for the first dealer")
+                yield LogStep(ChooseSeat(self._first_dealer(log, entry)), entry.at("dealer_draw"))
+            else:
+                yield from read_dealer(log, entry, state, index, R_DEAL)
             hands = read_hands(log, entry, table, state.num_players)
             yield LogStep(None if hands is None else Deal(hands), entry.at("hands"))
             if state.chance == "turn":
@@ -191,25 +197,81 @@ class WizardGame(Game):
                               entry.at("turned"))
             elif entry.has("turned") and entry.get("turned", str).casefold() not in ("none", ""):
                 raise IllegalAction("in the final round every card is dealt, so no card is left to turn",
-                                    R_TRUMP, where={"round": index + 1, "field": entry.at("turned")})
+                                    R_TRUMP, ["turned = \"none\" (or leave it out)"],
+                                    where={"round": index + 1, "field": entry.at("turned")})
             if state.phase == CHOOSE_TRUMP:
                 name = entry.get("trump", str, None)
                 if name is None:
                     if last and not entry.has("bids") and not entry.has("tricks"):
                         return
                     raise log.error(entry.at("trump"), "a Wizard was turned, so the dealer's trump choice is needed")
+                if name.strip().casefold() in NO_TRUMP_WORDS:
+                    raise IllegalAction(f"a Wizard was turned, so {log.players[state.dealer]}, the dealer, must name "
+                                        "one of the four suits as trump; \"no trump\" is not a choice", R_TRUMP,
+                                        [suit.name for suit in self.deck.suits],
+                                        {**state.where(state.dealer), "field": entry.at("trump")},
+                                        ruling="wizard.ruling.wizard-trump")
                 yield LogStep(TRUMP + self._suit(log, name, entry.at("trump")), entry.at("trump"))
             elif entry.has("trump"):
                 name = entry.get("trump", str)
-                stated = NO_SUIT if name.casefold() in ("none", "no trump") else self._suit(log, name, entry.at("trump"))
+                stated = NO_SUIT if name.casefold() in NO_TRUMP_WORDS else self._suit(log, name, entry.at("trump"))
                 if stated != state.trump:
                     actual = "no trump" if state.trump == NO_SUIT else self.deck.suits[state.trump].name
                     raise IllegalAction(f"the log says trump is {name!r}, but the turned card makes it {actual}",
-                                        R_TRUMP, where={"round": index + 1, "field": entry.at("trump")})
+                                        R_TRUMP, [f"trump = \"{'none' if state.trump == NO_SUIT else self.deck.suits[state.trump].id}\""],
+                                        where={"round": index + 1, "field": entry.at("trump")})
             yield from self._read_bids(log, entry, state, last)
             if state.phase == BIDDING:
                 return
             yield from read_tricks(log, entry, table, state, last, R_LEAD)
+
+    def _first_dealer(self, log: GameLog, entry) -> int:
+        """Check round 1's `dealer_draw` (wizard.setup.first-dealer): one card each, highest deals
+        (Wizard high, Jester low); tied players draw again, in the next table of the list. The seat
+        it gives must match `dealer` when the log names one."""
+        table, field = self.table, entry.at("dealer_draw")
+        draws = entry.get("dealer_draw", (dict, list), what="dealer_draw (one card per player)")
+        draws = [draws] if isinstance(draws, dict) else draws
+        drawing = list(range(len(log.players)))
+        for number, draw in enumerate(draws):
+            where = field if isinstance(entry.data["dealer_draw"], dict) else field_path(field, number)
+            log.check_type(draw, dict, where, "a draw (player name -> card code)")
+            cards = {log.seat(name, field_path(where, name)): table.by_id[log.card(code, field_path(where, name)).id]
+                     for name, code in draw.items()}
+            if sorted(cards) != drawing:
+                wanted = ", ".join(log.players[seat] for seat in drawing)
+                what = "every player" if number == 0 else "the players tied in the draw before"
+                raise IllegalAction(f"the draw for the first dealer is between {what}: {wanted}",
+                                    R_FIRST_DEALER, [f"one card each for {wanted}"],
+                                    where={"round": 1, "field": where})
+            counts = count_cards(cards.values(), len(table.code))
+            for card, count in enumerate(counts):
+                if count > table.copies[card]:
+                    raise IllegalAction(f"{count} players drew {table.name[card]}; the deck has {table.copies[card]}",
+                                        R_COUNTS, where={"round": 1, "field": where})
+            value = {seat: self.draw_value(card) for seat, card in cards.items()}
+            best = max(value.values())
+            drawing = [seat for seat in sorted(value) if value[seat] == best]
+            if len(drawing) == 1 and number < len(draws) - 1:
+                raise IllegalAction(f"{log.players[drawing[0]]} drew the highest card alone, so nobody draws again",
+                                    R_FIRST_DEALER, [f"dealer = {log.players[drawing[0]]!r}"],
+                                    where={"round": 1, "field": field_path(field, number + 1)})
+        if len(drawing) > 1:
+            names = " and ".join(log.players[seat] for seat in drawing)
+            raise IllegalAction(f"{names} tie for the highest card, so they draw again, but the log stops here",
+                                R_FIRST_DEALER, [f"another draw between {names}"], where={"round": 1, "field": field})
+        seat = drawing[0]
+        if entry.has("dealer"):
+            named = log.seat(entry.get("dealer", str), entry.at("dealer"))
+            if named != seat:
+                raise IllegalAction(f"{log.players[named]} is named as dealer, but {log.players[seat]} drew the "
+                                    "highest card", R_FIRST_DEALER, [f"dealer = {log.players[seat]!r}"],
+                                    where={"round": 1, "player": named, "field": entry.at("dealer")})
+        return seat
+
+    def draw_value(self, card: int) -> int:
+        """A card's height in the draw for the first dealer: Wizards highest, Jesters lowest."""
+        return 100 if self.is_wizard[card] else -1 if self.is_jester[card] else self.table.rank[card]
 
     def _suit(self, log: GameLog, name: str, field: str) -> int:
         suit = self.table.suit_from_text(name)
@@ -274,183 +336,9 @@ class WizardGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
-        tokens = words(question)
-        if tokens and tokens[0].casefold() == "bid":
-            return self._bid_question(tokens[1:])
-        return self._trick_question(question)
-
-    def _trick_question(self, question: Sequence[str]) -> dict:
-        table = self.table
-        asked = parse_trick_question(question, table, ("trump",))
-        trump_word = asked.settings.get("trump", "none")
-        trump = NO_SUIT if trump_word.casefold() == "none" else table.suit_from_text(trump_word)
-        if trump is None:
-            raise DeckgenError(f"unknown trump suit {trump_word!r}; say one of "
-                               f"{', '.join(s.name for s in self.deck.suits)} or `no trump`")
-        cards = [card for _, card in asked.cards]
-        led = trick_led_suit(cards, self.is_wizard, self.is_jester, table.suit)
-        winner = trick_winner(cards, self.strengths[trump, led])
-        card = cards[winner]
-        who = asked.player(winner)
-        reasons, rules, rulings = [], [R_WINNER], []
-        if self.is_wizard[card]:
-            reasons.append("it is the first Wizard played to the trick")
-            if winner == 0:
-                rules.append(R_WIZARD_LEAD)
-            elif all(self.is_jester[c] for c in cards[:winner]):
-                rules.append(R_JESTER_LEAD)
-                rulings.append("wizard.ruling.jester-then-wizard")
-        elif self.is_jester[card]:
-            reasons.append("every card in the trick is a Jester, so the first Jester takes it")
-        elif table.suit[card] == trump:
-            reasons.append(f"no Wizard was played, and it is the highest trump ({self.deck.suits[trump].name})")
-        else:
-            reasons.append(f"no Wizard or trump was played, and it is the highest card of the suit led "
-                           f"({self.deck.suits[led].name})")
-            if self.is_jester[cards[0]]:
-                rules.append(R_JESTER_LEAD)
-        trump_text = "no trump" if trump == NO_SUIT else f"trump {self.deck.suits[trump].name}"
-        return {
-            "question": "trick", "trump": None if trump == NO_SUIT else self.deck.suits[trump].id,
-            "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
-            "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
-            "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
-                      f"{len(cards)}, {trump_text}).",
-            "reasons": reasons, "rules": rules, "rulings": rulings,
-        }
-
-    def _bid_question(self, tokens: list[str]) -> dict:
-        usage = "usage: bid N round R [after B B ...] [players P] [leading]"
-        if not tokens or not tokens[0].lstrip("-").isdigit():
-            raise DeckgenError(usage)
-        bid, rest = int(tokens[0]), tokens[1:]
-        round_number = players = None
-        earlier: list[int] = []
-        leading = False
-        position = 0
-        while position < len(rest):
-            word = rest[position].casefold().lstrip("-")
-            following = rest[position + 1] if position + 1 < len(rest) else ""
-            if word in ("round", "cards", "players") and following.isdigit():
-                if word == "players":
-                    players = int(following)
-                else:
-                    round_number = int(following)
-                position += 2
-            elif word in ("after", "bids"):
-                position += 1
-                while position < len(rest) and rest[position].isdigit():
-                    earlier.append(int(rest[position]))
-                    position += 1
-            elif word in ("leading", "leader", "ahead"):
-                leading = True
-                position += 1
-            elif word == "not" and following.casefold() in ("leading", "leader", "ahead"):
-                position += 2
-            else:
-                raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
-        if round_number is None:
-            raise DeckgenError(f"say which round (how many cards each): {usage}")
-        if players is None:  # the bidder is taken to bid last
-            players = len(earlier) + 1
-            if players < self.min_players:
-                raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
-                                   f"{self.id} is for {self.min_players}-{self.max_players} players")
-        self.check_players(players)
-        if round_number < 1 or round_number > self.num_rounds(players):
-            raise DeckgenError(f"with {players} players the rounds run 1-{self.num_rounds(players)}")
-        last = len(earlier) == players - 1
-        final = round_number == self.num_rounds(players)
-        forbidden, rule = forbidden_bid(self.restriction, round_number, earlier, last, leading, final)
-        rules, rulings = [R_BID_RANGE], []
-        if not 0 <= bid <= round_number:
-            allowed, reason = False, f"a bid is a whole number from 0 to the {round_number} cards in hand"
-        elif bid == forbidden:
-            allowed = False
-            reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
-                      + ("may never do" if self.restriction == "never-even" else "may not do when strictly ahead"))
-            rules.append(rule)
-            rulings.append("wizard.ruling.leader")
-        else:
-            allowed = True
-            if forbidden is not None:
-                reason = f"the only bid the restriction forbids here is {forbidden}"
-                rules.append(rule)
-            elif self.restriction == "none":
-                reason = "no bidding restriction is in force"
-            elif not last:
-                reason = "only the last bidder can be restricted"
-            elif self.restriction == "final-round" and not final:
-                reason = "the restriction applies only in the final round"
-            elif self.restriction != "never-even" and not leading:
-                reason = "the bidder is not strictly ahead, so the restriction does not apply"
-                rules.append(R_RESTRICTION)
-            else:
-                reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
-                rules.append(rule or R_RESTRICTION)
-                rulings.append("wizard.ruling.leader")
-        legal = [b for b in range(round_number + 1) if b != forbidden]
-        return {
-            "question": "bid", "bid": bid, "round": round_number, "players": players, "earlier_bids": earlier,
-            "last_bidder": last, "leading": leading, "restriction": self.restriction, "allowed": allowed,
-            "legal_bids": legal,
-            "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
-            "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
-        }
+        return wizard_questions.ask(self, question)
 
 
-def forbidden_bid(restriction: str, tricks: int, earlier: Sequence[int], last: bool, strictly_ahead: bool,
-                  final_round: bool) -> tuple[int | None, str]:
-    """The one bid the restriction forbids the current bidder (or None), and the rule saying so."""
-    if restriction == "none" or not last:
-        return None, ""
-    even = tricks - sum(earlier)
-    if not 0 <= even <= tricks:  # wizard.ruling.leader: an impossible number forbids nothing
-        return None, ""
-    if restriction == "never-even":
-        return even, R_RESTRICTION_VARIANTS
-    if restriction == "final-round" and not final_round:
-        return None, ""
-    if not strictly_ahead or even == 0:  # zero is always allowed
-        return None, ""
-    return even, R_RESTRICTION if restriction == "every-round" else R_RESTRICTION_VARIANTS
-
-
-def trick_led_suit(cards: Sequence[int], is_wizard, is_jester, suit_of) -> int:
-    """The suit to follow: set by the first card that is not a Jester; none if it is a Wizard."""
-    for card in cards:
-        if is_wizard[card]:
-            return WIZARD_LED
-        if not is_jester[card]:
-            return suit_of[card]
-    return NO_SUIT
-
-
-def card_strengths(trump: int, led: int, is_wizard, suit_of, rank_of) -> tuple[int, ...]:
-    """Each card's claim on a trick with this trump and suit led (wizard.trick.winner): a
-    Wizard beats everything, a trump beats the suit led, the suit led beats the rest by
-    rank; Jesters and other suits have no claim (-1)."""
-    def strength(card: int) -> int:
-        if is_wizard[card]:
-            return 1000
-        suit = suit_of[card]
-        if suit == NO_SUIT:
-            return -1
-        if suit == trump:
-            return 100 + rank_of[card]
-        return rank_of[card] if suit == led else -1
-
-    return tuple(strength(card) for card in range(len(suit_of)))
-
-
-def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
-    """Position of the winning card: the first of the greatest strength (so the first Wizard,
-    and the first Jester of a trick of Jesters)."""
-    claims = [strengths[card] for card in cards]
-    return claims.index(max(claims))
-
-
-# Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
 CHOOSE_TRUMP = 101
 BIDDING = 102
 
@@ -490,6 +378,34 @@ class WizardState(TrickState):
         if phase == CHOOSE_TRUMP:
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
+
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        if phase == TERMINAL:
+            return None
+        if phase == CHANCE:
+            owes = {"dealer": ("the draw for the first dealer", R_FIRST_DEALER),
+                    "deal": (f"the deal of round {self.round + 1} by {name(self.dealer)}", R_DEAL),
+                    "turn": (f"the card {name(self.dealer)} turns for trump", R_TRUMP)}[self.chance]
+            return Pending(CHANCE, *owes)
+        if phase == CHOOSE_TRUMP:
+            return Pending(self.dealer, f"{name(self.dealer)}, the dealer, names the trump suit (a Wizard was turned)",
+                           R_TRUMP)
+        seat = self.turn
+        if phase == BIDDING:
+            forbidden, rule = self.forbidden()
+            return Pending(seat, f"{name(seat)}'s bid for round {self.round + 1}",
+                           rule if forbidden is not None else R_BID_RANGE)
+        what = "lead" if not self.trick else "play"
+        return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of round {self.round + 1}",
+                       R_LEAD if not self.trick else R_FOLLOW)
+
+    def view_counters(self) -> dict:
+        suits = self.game.deck.suits
+        trump = "none" if self.trump == NO_SUIT else suits[self.trump].name
+        turned = "-" if self.turned is None else self.table.code[self.turned]
+        bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
+        return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     def play_options(self, seat: int) -> list[int]:
         hand = self.hands[seat]
@@ -544,9 +460,12 @@ class WizardState(TrickState):
         if type(card) is not int or not 0 <= card < len(self.table.code):
             raise IllegalAction(f"a card is to be played, not {card!r}", R_LEAD, legal, self.where(seat))
         if card not in self.hands[seat]:
-            self.check_in_hand(seat, card, R_LEAD)
+            self.check_in_hand(seat, card, R_OWN_CARDS)
         suit = self.game.deck.suits[self.led].name
-        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {suit} was led "
+        setter = next(c for c in self.trick if not self.game.is_jester[c])
+        how = (f"{suit} was led" if setter == self.trick[0] else
+               f"a Jester was led and {self.table.code[setter]} set {suit} as the suit to follow")
+        raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, but {how} "
                             f"and they hold {suit}: they must follow suit", R_FOLLOW, legal, self.where(seat))
 
     def trick_winner(self, cards: list[int]) -> int:
@@ -625,7 +544,7 @@ class WizardState(TrickState):
         where = {"round": self.round + 1}
         if self.chance == "dealer":
             if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", "wizard.setup.first-dealer",
+                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
                                     where=where)
             self.dealer = action.seat
             self.chance = "deal"
@@ -652,10 +571,7 @@ class WizardState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.round + 1
-        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
-            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
-            raise IllegalAction(f"round {size} deals {size} card(s) to each of {self.num_players} players, "
-                                f"not {sizes}", R_DEAL, where=where)
+        check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
         copies = self.table.copies
         undealt = cards_left(copies, deal.hands)
         if min(undealt) < 0:

@@ -24,9 +24,9 @@ from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome
+from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
-from .logs import Entry, GameLog, LogStep
+from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (
     NO_SUIT,
     PLAY,
@@ -36,12 +36,15 @@ from .tricks import (
     Deal,
     TrickState,
     cards_left,
+    check_hand_sizes,
     count_cards,
     deal_hands,
     log_played_card,
     distinct,
+    parse_play_question,
     parse_trick_question,
     pass_target,
+    play_answer,
     read_dealer,
     read_hands,
     read_tricks,
@@ -64,6 +67,7 @@ R_FOLLOW = "wh.play.follow"
 R_FIRST_TRICK = "wh.play.first-trick"
 R_WINNER = "wh.play.winner"
 R_LEAD = "wh.play.lead"
+R_OWN_CARDS = "wh.play.own-cards"
 R_HAND = "wh.scoring.hand"
 R_END = "wh.scoring.end"
 R_BROKEN = "wh.variants.broken"
@@ -109,6 +113,12 @@ class WizardHeartsGame(Game):
             raise DeckgenError(f"{where} queen_rank: {error.args[0]}") from None
         if p["cauldron"] not in ("set-aside", "first-trick"):
             raise DeckgenError(f"{where} cauldron = {p['cauldron']!r}; allowed: set-aside, first-trick")
+        if p["max_hands"] < 1:
+            raise DeckgenError(f"{where} max_hands = {p['max_hands']!r}; allowed: 1 or more")
+        smallest_hand = self.hand_size(self.max_players)
+        if not 0 <= p["pass_count"] <= smallest_hand:
+            raise DeckgenError(f"{where} pass_count = {p['pass_count']!r}; allowed: 0 to {smallest_hand} "
+                               f"(the hand of {self.max_players} players)")
         for count in range(self.min_players, self.max_players + 1):
             cycle = p["passing"].get(str(count))
             if not cycle or any(direction not in DIRECTIONS for direction in cycle):
@@ -174,7 +184,7 @@ class WizardHeartsGame(Game):
         if isinstance(action, Shun):
             return f"shun {self.deck.suits[action.suit].name}"
         if isinstance(action, ChooseSeat):
-            return f"first dealer: seat {action.seat + 1}"
+            return f"first dealer: {state.player_name(action.seat)}"
         if isinstance(action, Deal):
             return "deal " + " / ".join(" ".join(self.table.codes(hand)) for hand in action.hands)
         return repr(action)
@@ -195,13 +205,23 @@ class WizardHeartsGame(Game):
         entries = log.sections("rounds")
         for index, entry in enumerate(entries):
             last = index == len(entries) - 1
-            entry.check_keys(("dealer", "shun", "hands", "cauldron", "passes", "tricks"))
+            entry.check_keys(("dealer", "shun", "shun_reveal", "hands", "cauldron", "passes", "tricks"))
             if state.phase == TERMINAL:
                 raise IllegalAction(f"the game ended after hand {state.round + 1}, but the log goes on",
                                     R_END, where={"round": index + 1, "field": entry.field})
             yield from read_dealer(log, entry, state, index, R_DEALER)
             name = entry.get("shun", str, None)
-            yield LogStep(None if name is None else Shun(self._suit(log, name, entry.at("shun"))), entry.at("shun"))
+            stated = None if name is None else self._suit(log, name, entry.at("shun"))
+            if entry.has("shun_reveal"):
+                revealed = self._read_reveal(log, entry, state)
+                if stated is not None and stated != revealed:
+                    raise IllegalAction(f"the log says the Shun suit is {self.deck.suits[stated].name}, but the "
+                                        f"reveal shows {self.deck.suits[revealed].name}", R_SHUN,
+                                        [f"shun = \"{self.deck.suits[revealed].id}\""],
+                                        where={"round": state.round + 1, "field": entry.at("shun")})
+                stated = revealed
+            field = entry.at("shun_reveal") if entry.has("shun_reveal") else entry.at("shun")
+            yield LogStep(None if stated is None else Shun(stated), field)
             hands = read_hands(log, entry, table, state.num_players)
             if hands is None:
                 if entry.has("cauldron"):
@@ -220,7 +240,32 @@ class WizardHeartsGame(Game):
             yield from self._read_passes(log, entry, state, last)
             if state.phase == PASSING:
                 return
-            yield from read_tricks(log, entry, table, state, last, R_LEAD)
+            yield from read_tricks(log, entry, table, state, last, R_LEAD, R_FIRST_LEAD)
+
+    def _read_reveal(self, log: GameLog, entry: Entry, state: "WizardHeartsState") -> int:
+        """`shun_reveal`: the cards the dealer turned, in order, until one was not Luck (wh.setup.shun).
+        Every card before the last must be Luck, the last must not; returns the last card's suit."""
+        table, field = self.table, entry.at("shun_reveal")
+        codes = entry.get("shun_reveal", list, what="shun_reveal (the cards turned, in order)")
+        if not codes:
+            raise log.error(field, "list the cards turned for the Shun suit, the last one not Luck")
+        cards = [table.by_id[log.card(code, field_path(field, i)).id] for i, code in enumerate(codes)]
+        where = {"round": state.round + 1, "player": state.dealer}
+        for i, card in enumerate(cards):
+            if cards.index(card) != i:
+                raise IllegalAction(f"{table.code[card]} is turned twice in the Shun reveal; the deck has one",
+                                    R_DECK, where={**where, "field": field_path(field, i)})
+            luck = table.suit[card] == self.luck
+            if luck and i == len(cards) - 1:
+                raise IllegalAction(f"the reveal ends on {table.code[card]}, a Luck card: Luck is skipped and the "
+                                    "dealer turns again until a card of another suit shows", R_SHUN,
+                                    ["another card turned after it"], where={**where, "field": field_path(field, i)})
+            if not luck and i < len(cards) - 1:
+                raise IllegalAction(f"{table.code[card]} already names the Shun suit "
+                                    f"({self.deck.suits[table.suit[card]].name}); nothing more is turned", R_SHUN,
+                                    [f"shun_reveal = {table.codes(cards[:i + 1])}"],
+                                    where={**where, "field": field_path(field, i + 1)})
+        return table.suit[cards[-1]]
 
     def _suit(self, log: GameLog, name: str, field: str) -> int:
         suit = self.table.suit_from_text(name)
@@ -233,27 +278,31 @@ class WizardHeartsGame(Game):
         if state.phase != PASSING:
             if passes is not None and passes.data:
                 raise IllegalAction(f"hand {state.round + 1} is a hold hand: nobody passes", R_PASSING,
-                                    where={"round": state.round + 1, "field": passes.field})
+                                    ["no passes on this hand"], where={"round": state.round + 1, "field": passes.field},
+                                    ruling="wh.ruling.passing")
             return
         by_seat = {}
         for name, codes in (passes.data.items() if passes else ()):
             field = passes.at(name)
             log.check_type(codes, list, field, "the cards passed")
             by_seat[log.seat(name, field)] = (field, codes)
-        n = state.num_players
-        for k in range(n):
-            seat = (state.dealer + 1 + k) % n
+        n, count = state.num_players, self.params["pass_count"]
+        open_end = last and not entry.has("tricks")  # the log may stop during the passes
+        order = [(state.dealer + 1 + k) % n for k in range(n)]
+        for k, seat in enumerate(order):
             if seat not in by_seat:
-                if last and not entry.has("tricks"):
-                    return
+                if open_end and not any(later in by_seat for later in order[k:]):
+                    return  # the log stops here; the report says who still owes a pass
                 raise log.error(passes.field if passes else entry.field,
                                 f"no cards passed by {log.players[seat]} on this passing hand",
-                                hint=f"write passes.{log.players[seat]} = [...] with {self.params['pass_count']} cards")
+                                hint=f"write passes.{log.players[seat]} = [...] with {count} cards")
             field, codes = by_seat[seat]
-            if len(codes) != self.params["pass_count"] and not (last and not entry.has("tricks")):
-                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes "
-                                    f"{self.params['pass_count']}", R_PASSING,
-                                    where={"round": state.round + 1, "player": seat, "field": field})
+            short_at_end = len(codes) < count and open_end and not any(later in by_seat for later in order[k + 1:])
+            if len(codes) != count and not short_at_end:
+                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes {count} "
+                                    f"on a passing hand", R_PASSING, [f"{count} cards from {log.players[seat]}'s hand"],
+                                    where={"round": state.round + 1, "player": seat, "field": field},
+                                    ruling="wh.ruling.passing")
             for i, code in enumerate(codes):
                 yield LogStep(PASS + table_index(self.table, log, code, f"{field}[{i}]"), f"{field}[{i}]")
 
@@ -285,12 +334,68 @@ class WizardHeartsGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
+        tokens = words(question)
+        if tokens and tokens[0].casefold() == "play":
+            return self._play_question(tokens)
+        return self._trick_question(question)
+
+    def _shun_setting(self, word: str | None) -> int | None:
+        shun = None if word is None else self.table.suit_from_text(word)
+        if word is not None and shun not in self.opposite_queen:
+            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
+        return shun
+
+    def _play_question(self, tokens: list[str]) -> dict:
+        """May this card be played: the first lead, following suit, the clean first trick, and
+        (with the variant) leading Shun before it is broken."""
+        table = self.table
+        asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"))
+        shun = self._shun_setting(asked.settings.get("shun"))
+        first = "first" in asked.flags
+        hand, trick = asked.hand, asked.trick
+        if len(trick) >= self.max_players:
+            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
+        if first and not trick:
+            lead = self.lead_card
+            if lead in hand:
+                return play_answer(table, asked, [lead], R_FIRST_LEAD,
+                                   f"whoever holds {table.name[lead]} leads it to the first trick")
+            luck = [card for card in hand if table.suit[card] == self.luck]
+            if not luck:
+                raise DeckgenError(f"the first trick is led by whoever holds {table.name[lead]} (or, with it in the "
+                                   "Cauldron, the lowest Luck card in play); this hand holds no Luck card")
+            lowest = min(luck, key=table.rank.__getitem__)
+            return play_answer(table, asked, [lowest], R_FIRST_LEAD,
+                               f"without {table.name[lead]}, the lowest Luck card in play leads (taking it that "
+                               f"{table.code[lowest]} is the lowest and the Two lies in the Cauldron)",
+                               ["wh.ruling.luck-two"])
+        if not trick:
+            if self.shun_must_be_broken and shun is not None and "broken" not in asked.flags:
+                unbroken = [card for card in hand if table.suit[card] != shun]
+                if unbroken:
+                    return play_answer(table, asked, unbroken, R_BROKEN,
+                                       "the Shun suit may not be led before it is broken while other cards are held")
+            return play_answer(table, asked, hand, R_LEAD, "the winner of the last trick may lead any card")
+        led = table.suit[trick[0]]
+        suit = self.deck.suits[led].name
+        options = [card for card in hand if table.suit[card] == led] or list(hand)
+        how = (f"{suit} was led and the hand holds {suit}: follow suit" if table.suit[options[0]] == led
+               else f"{suit} was led and the hand holds none, so any card goes")
+        if first:
+            if shun is None:
+                raise DeckgenError("on the first trick the Shun suit matters: add `shun SUIT`")
+            queen = self.opposite_queen[shun]
+            clean = [card for card in options if table.suit[card] != shun and card != queen]
+            if clean and len(clean) < len(options):
+                return play_answer(table, asked, clean, [R_FIRST_TRICK, R_FOLLOW],
+                                   f"{how}, but no Shun card and not the Opposite Queen "
+                                   f"({table.code[queen]}) on the first trick", ["wh.ruling.first-trick"])
+        return play_answer(table, asked, options, R_FOLLOW, how)
+
+    def _trick_question(self, question: Sequence[str]) -> dict:
         table = self.table
         asked = parse_trick_question(question, table, ("shun",))
-        shun_word = asked.settings.get("shun")
-        shun = None if shun_word is None else table.suit_from_text(shun_word)
-        if shun_word is not None and shun not in self.opposite_queen:
-            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
+        shun = self._shun_setting(asked.settings.get("shun"))
         cards = [card for _, card in asked.cards]
         winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
         card = cards[winner]
@@ -365,6 +470,33 @@ class WizardHeartsState(TrickState):
             return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
         return []
 
+    def pending(self) -> Pending | None:
+        phase, name = self.phase, self.player_name
+        if phase == TERMINAL:
+            return None
+        if phase == CHANCE:
+            owes = {"dealer": ("the choice of the first dealer", R_DEALER),
+                    "shun": (f"the Shun suit {name(self.dealer)} reveals for hand {self.round + 1}", R_SHUN),
+                    "deal": (f"the deal of hand {self.round + 1} by {name(self.dealer)}", R_DEAL)}[self.chance]
+            return Pending(CHANCE, *owes)
+        seat = self.turn
+        if phase == PASSING:
+            left = self.game.params["pass_count"] - len(self.passed[seat])
+            target = name(pass_target(seat, self.direction, self.num_players))
+            return Pending(seat, f"{name(seat)} to pass {left} more card(s) to {target} "
+                                 f"({len(self.passed[seat])} passed so far)", R_PASSING)
+        options, rule = self._options(seat)
+        what = "lead" if not self.trick else "play"
+        return Pending(seat, f"{name(seat)} to {what} a card to trick {self.trick_number + 1} of hand {self.round + 1}",
+                       rule)
+
+    def view_counters(self) -> dict:
+        suits = self.game.deck.suits
+        shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        passed = " / ".join(str(len(cards)) for cards in self.passed)
+        return {"Shun suit": shun, "Passing": self.direction, "Cards passed": passed,
+                "Hand points": " / ".join(map(str, self.hand_points))}
+
     def play_options(self, seat: int) -> list[int]:
         return self._options(seat)[0]
 
@@ -433,9 +565,11 @@ class WizardHeartsState(TrickState):
         options, rule = self._options(seat)
         legal = self.table.codes(sorted(options))
         if type(card) is not int or not 0 <= card < len(self.table.code):
-            raise IllegalAction(f"a card is to be played, not {card!r}", R_FOLLOW, legal, self.where(seat))
+            shown = self.game.format_action(self, card) if type(card) is int and card >= PASS else repr(card)
+            raise IllegalAction(f"{self.player_name(seat)} is to play a card to trick {self.trick_number + 1}, not "
+                                f"{shown!r}: the passing is over", rule, legal, self.where(seat))
         if card not in self.hands[seat]:
-            self.check_in_hand(seat, card, R_FOLLOW)
+            self.check_in_hand(seat, card, R_OWN_CARDS)
         raise IllegalAction(self._refusal(seat, card, rule), rule, legal, self.where(seat), ruling=_RULINGS.get(rule, ""))
 
     def _refusal(self, seat: int, card: int, rule: str) -> str:
@@ -484,7 +618,7 @@ class WizardHeartsState(TrickState):
         card = action - PASS if type(action) is int else -1
         if not 0 <= card < len(self.table.code) or card not in self.hands[seat]:
             shown = self.table.code[card] if 0 <= card < len(self.table.code) else repr(action)
-            raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_PASSING,
+            raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_OWN_CARDS,
                                 self.table.codes(sorted(set(self.hands[seat]))), self.where(seat))
         self.hands[seat].remove(card)
         self.passed[seat].append(card)
@@ -534,10 +668,7 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        if len(deal.hands) != self.num_players or any(len(hand) != size for hand in deal.hands):
-            sizes = ", ".join(str(len(hand)) for hand in deal.hands)
-            raise IllegalAction(f"with {self.num_players} players everyone gets {size} cards, not {sizes}",
-                                R_DEAL, where=where)
+        check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
         if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))

@@ -1,0 +1,197 @@
+"""Wizard's questions at the table (`deckgen rule wizard ...`): may I play this card, who wins
+this trick, may I bid this. Each answers with the rules that decide it; see docs/game-logs.md."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..errors import DeckgenError
+from .base import Game
+from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
+from .wizard_rules import (
+    R_BID_RANGE,
+    R_FOLLOW,
+    R_JESTER_LEAD,
+    R_LEAD,
+    R_RESTRICTION,
+    R_WINNER,
+    R_WIZARD_LEAD,
+    WIZARD_LED,
+    forbidden_bid,
+    trick_led_suit,
+    trick_winner,
+)
+
+
+def ask(game: Game, question: Sequence[str]) -> dict:
+    """Answer one question: `bid ...`, `play ...`, or a trick."""
+    tokens = words(question)
+    if tokens and tokens[0].casefold() == "bid":
+        return bid_question(game, tokens[1:])
+    if tokens and tokens[0].casefold() == "play":
+        return play_question(game, tokens)
+    return trick_question(game, question)
+
+
+def play_question(game: Game, tokens: list[str]) -> dict:
+    """May this card be played to this trick from this hand (wizard.play.follow)?"""
+    table = game.table
+    asked = parse_play_question(tokens, table, ("trump",))
+    if not asked.trick:
+        return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
+    if len(asked.trick) >= game.max_players:
+        raise DeckgenError(f"a trick has at most {game.max_players} cards before yours")
+    led = trick_led_suit(asked.trick, game.is_wizard, game.is_jester, table.suit)
+    if led == WIZARD_LED:
+        return play_answer(table, asked, asked.hand, R_WIZARD_LEAD,
+                           "a Wizard set this trick, so nobody has to follow suit")
+    if led == NO_SUIT:
+        return play_answer(table, asked, asked.hand, R_JESTER_LEAD,
+                           "only Jesters have been played, so no suit is set yet")
+    suit = game.deck.suits[led].name
+    following = [card for card in asked.hand if table.suit[card] == led]
+    if not following:
+        return play_answer(table, asked, asked.hand, R_FOLLOW,
+                           f"{suit} is the suit to follow and the hand holds none, so any card goes",
+                           ["wizard.ruling.no-overtrump"])
+    legal = [card for card in asked.hand if game.playable_when_led[led][card]]
+    setter = next(card for card in asked.trick if not game.is_jester[card])
+    jester_first = setter != asked.trick[0]
+    how = (f"a Jester was led and {table.code[setter]} set {suit}" if jester_first else f"{suit} was led")
+    return play_answer(table, asked, legal, [R_FOLLOW, R_JESTER_LEAD] if jester_first else R_FOLLOW,
+                       f"{how} and the hand holds {suit}: follow suit, or play a Wizard or Jester")
+
+
+def trick_question(game: Game, question: Sequence[str]) -> dict:
+    table = game.table
+    asked = parse_trick_question(question, table, ("trump",))
+    trump_word = asked.settings.get("trump", "none")
+    trump = NO_SUIT if trump_word.casefold() == "none" else table.suit_from_text(trump_word)
+    if trump is None:
+        raise DeckgenError(f"unknown trump suit {trump_word!r}; say one of "
+                           f"{', '.join(s.name for s in game.deck.suits)} or `no trump`")
+    cards = [card for _, card in asked.cards]
+    led = trick_led_suit(cards, game.is_wizard, game.is_jester, table.suit)
+    winner = trick_winner(cards, game.strengths[trump, led])
+    card = cards[winner]
+    who = asked.player(winner)
+    reasons, rules, rulings = [], [R_WINNER], []
+    if game.is_wizard[card]:
+        reasons.append("it is the first Wizard played to the trick")
+        if winner == 0:
+            rules.append(R_WIZARD_LEAD)
+        elif all(game.is_jester[c] for c in cards[:winner]):
+            rules.append(R_JESTER_LEAD)
+            rulings.append("wizard.ruling.jester-then-wizard")
+    elif game.is_jester[card]:
+        reasons.append("every card in the trick is a Jester, so the first Jester takes it")
+    elif table.suit[card] == trump:
+        reasons.append(f"no Wizard was played, and it is the highest trump ({game.deck.suits[trump].name})")
+    else:
+        reasons.append(f"no Wizard or trump was played, and it is the highest card of the suit led "
+                       f"({game.deck.suits[led].name})")
+        if game.is_jester[cards[0]]:
+            rules.append(R_JESTER_LEAD)
+    trump_text = "no trump" if trump == NO_SUIT else f"trump {game.deck.suits[trump].name}"
+    return {
+        "question": "trick", "trump": None if trump == NO_SUIT else game.deck.suits[trump].id,
+        "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
+        "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
+        "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
+                  f"{len(cards)}, {trump_text}).",
+        "reasons": reasons, "rules": rules, "rulings": rulings,
+    }
+
+
+def bid_question(game: Game, tokens: list[str]) -> dict:
+    usage = "usage: bid N round R [after B B ...] [scores S S ...] [players P]"
+    if not tokens or not tokens[0].lstrip("-").isdigit():
+        raise DeckgenError(usage)
+    bid, rest = int(tokens[0]), tokens[1:]
+    round_number = players = None
+    earlier: list[int] = []
+    scores: list[int] | None = None
+    position = 0
+    while position < len(rest):
+        word = rest[position].casefold().lstrip("-")
+        following = rest[position + 1] if position + 1 < len(rest) else ""
+        if word in ("round", "cards", "players") and following.isdigit():
+            if word == "players":
+                players = int(following)
+            else:
+                round_number = int(following)
+            position += 2
+        elif word in ("after", "bids"):
+            position += 1
+            while position < len(rest) and rest[position].isdigit():
+                earlier.append(int(rest[position]))
+                position += 1
+        elif word in ("scores", "score", "totals"):
+            position += 1
+            scores = []
+            while position < len(rest) and rest[position].lstrip("-").isdigit():
+                scores.append(int(rest[position]))
+                position += 1
+        elif word in ("leading", "leader", "ahead", "not"):
+            raise DeckgenError("give the score sheet instead of saying who leads: `scores S S ...`, the totals "
+                               "before this round in bidding order, the bidder's last; " + usage)
+        else:
+            raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
+    if round_number is None:
+        raise DeckgenError(f"say which round (how many cards each): {usage}")
+    if players is None:  # the bidder is taken to bid last
+        players = len(scores) if scores else len(earlier) + 1
+        if players < game.min_players:
+            raise DeckgenError(f"list the bids already made this round (`after 1 0 ...`), or say `players P`: "
+                               f"{game.id} is for {game.min_players}-{game.max_players} players")
+    game.check_players(players)
+    if round_number < 1 or round_number > game.num_rounds(players):
+        raise DeckgenError(f"with {players} players the rounds run 1-{game.num_rounds(players)}")
+    if scores is not None and len(scores) != players:
+        raise DeckgenError(f"give one score per player ({players}), in bidding order with the bidder's last; "
+                           f"found {len(scores)}")
+    if len(earlier) > players - 1:
+        raise DeckgenError(f"{len(earlier)} earlier bids for {players} players")
+    last = len(earlier) == players - 1
+    # wizard.ruling.leader: the bidder leads only when strictly ahead of everyone (a tie is no lead)
+    leading = bool(scores) and scores[len(earlier)] > max(s for i, s in enumerate(scores) if i != len(earlier))
+    final = round_number == game.num_rounds(players)
+    forbidden, rule = forbidden_bid(game.restriction, round_number, earlier, last, leading, final)
+    rules, rulings = [R_BID_RANGE], []
+    if not 0 <= bid <= round_number:
+        allowed, reason = False, f"a bid is a whole number from 0 to the {round_number} cards in hand"
+    elif bid == forbidden:
+        allowed = False
+        reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
+                  + ("may never do" if game.restriction == "never-even" else "may not do when strictly ahead"))
+        rules.append(rule)
+        rulings.append("wizard.ruling.leader")
+    else:
+        allowed = True
+        if forbidden is not None:
+            reason = f"the only bid the restriction forbids here is {forbidden}"
+            rules.append(rule)
+        elif game.restriction == "none":
+            reason = "no bidding restriction is in force"
+        elif not last:
+            reason = "only the last bidder can be restricted"
+        elif game.restriction == "final-round" and not final:
+            reason = "the restriction applies only in the final round"
+        elif game.restriction != "never-even" and not leading:
+            reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
+                      else "the bidder is not strictly ahead (a tie for the lead is no lead), so the "
+                           "restriction does not apply")
+            rules.append(R_RESTRICTION)
+        else:
+            reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
+            rules.append(rule or R_RESTRICTION)
+            rulings.append("wizard.ruling.leader")
+    legal = [b for b in range(round_number + 1) if b != forbidden]
+    return {
+        "question": "bid", "bid": bid, "round": round_number, "players": players, "earlier_bids": earlier,
+        "last_bidder": last, "scores": scores, "leading": leading, "restriction": game.restriction,
+        "allowed": allowed,
+        "legal_bids": legal,
+        "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
+        "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
+    }
