@@ -178,7 +178,7 @@ def _run_view(deck: Deck, run: "Run") -> dict:
     return view
 
 
-def report_html(report: "DeckReport") -> str:
+def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
     import jinja2
 
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
@@ -190,9 +190,9 @@ def report_html(report: "DeckReport") -> str:
         playtest=report.playtest, per_players=report.composition.get("per_players", {}))
 
 
-def write_report(report: "DeckReport", out_dir: Path) -> list[Path]:
+def write_report(report: "DeckReport", out_dir: Path, comparison: dict | None = None) -> list[Path]:
     """validation.html and validation.json for one deck into out_dir."""
-    html = write_text(out_dir / "validation.html", report_html(report))
+    html = write_text(out_dir / "validation.html", report_html(report, comparison))
     data = write_text(out_dir / "validation.json", json.dumps(report.as_dict(), indent=1, ensure_ascii=False) + "\n")
     return [html, data]
 
