@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from ..errors import DeckgenError, OptionError
+from ..errors import OptionError
 from ..output import write_text
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class DaskCluster:
                 self.client = distributed.Client(value, timeout=10)
         except OSError as error:
             self.close()
-            raise DeckgenError(f"--cluster {spec}: cannot reach the Dask scheduler: {error}") from None
+            raise OptionError(f"--cluster {spec}: cannot reach the Dask scheduler: {error}") from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
 
     def map(self, play: Callable[["Task"], "Tally"], tasks: Iterable["Task"]) -> Iterator[tuple["Task", "Tally"]]:

@@ -131,7 +131,7 @@ class Metrics:
             setattr(metrics, key, Counter({int(k): v for k, v in data[key]}))
         for key in ("drawn", "played", "seat_games"):
             setattr(metrics, key, Counter({tuple(k): v for k, v in data[key]}))
-        metrics.tension = {name: Moments.from_state(TENSION[name], value) for name, value in data["tension"].items()}
+        metrics.tension = {name: Moments.from_state(kind, data["tension"][name]) for name, kind in TENSION.items()}
         return metrics
 
 

@@ -288,7 +288,7 @@ class Tally:
     def as_dict(self, deck: Deck) -> dict:
         data = {
             "games": self.played, "completed": self.games, "capped": self.capped,
-            "failures": dict(self.failures),
+            "failures": dict(sorted(self.failures.items())),
             "examples": [{"kind": f.kind, "game": f.index + 1, "seed": f.seed, "message": f.message}
                          for f in self.examples],
             "seats": self.seat_rows(), "fair_share": round(self.fair_share(), 4),
