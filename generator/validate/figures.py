@@ -42,8 +42,9 @@ def _mean(moments) -> dict:
     mean = moments.total / n / MICRO
     variance = max(moments.squares / n / MICRO ** 2 - mean * mean, 0.0)
     half = Z95 * math.sqrt(variance / n) if n > 1 else float("inf")
-    data = {"games": n, "mean": round(mean, 4), "sd": round(math.sqrt(variance), 4),
-            "low": round(mean - half, 4) if n > 1 else None, "high": round(mean + half, 4) if n > 1 else None}
+    digits = 3 if moments.kind == "rate" or abs(mean) < 10 else 1
+    data = {"games": n, "mean": round(mean, digits), "sd": round(math.sqrt(variance), digits),
+            "low": round(mean - half, digits) if n > 1 else None, "high": round(mean + half, digits) if n > 1 else None}
     if moments.kind == "rate":
         data["histogram"] = [[b / RATE_BINS, (b + 1) / RATE_BINS, moments.histogram.get(b, 0)] for b in range(RATE_BINS)]
     elif moments.kind == "points":
@@ -61,8 +62,8 @@ def balance(wins: list[int], games: int) -> dict:
     pa, pb = wins[high_seat] / games, wins[low_seat] / games
     gap = pa - pb
     se = math.sqrt(max(pa + pb - gap * gap, 0.0) / games)
-    return {"games": games, "value": round(1 - gap, 4), "low": round(max(0.0, 1 - gap - Z95 * se), 4),
-            "high": round(min(1.0, 1 - gap + Z95 * se), 4), "seats": [high_seat + 1, low_seat + 1]}
+    return {"games": games, "value": round(1 - gap, 3), "low": round(max(0.0, 1 - gap - Z95 * se), 3),
+            "high": round(min(1.0, 1 - gap + Z95 * se), 3), "seats": [high_seat + 1, low_seat + 1]}
 
 
 def figures(tally: "Tally", deck: Deck) -> dict:
@@ -100,7 +101,7 @@ def skill(metrics: Metrics) -> dict:
     won = rate(metrics.focus_wins, metrics.focus_games)
 
     def order(w: float) -> float:
-        return round((w - 1 / n) / (1 - 1 / n), 4)
+        return round((w - 1 / n) / (1 - 1 / n), 3)
 
     return {"heuristic_win_rate": won, "order": order(won["rate"]), "low": order(won["low"]),
             "high": order(won["high"]), "games": metrics.focus_games}

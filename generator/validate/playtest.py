@@ -512,6 +512,7 @@ class Playtest:
     precision: float | None = None
     max_games: int | None = None
     reused_chunks: int = 0
+    sweeps: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         def run_dict(run: Run) -> dict:
@@ -662,7 +663,7 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
         backend.close()
     result = Playtest(deck, seed, games, bot, precision=precision if games is None else None,
                       max_games=cap if games is None else None,
-                      reused_chunks=checkpoints.reused if checkpoints else 0)
+                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps))
     for plan in plans:
         run = Run(plan.setting, plan.players, plan.run_seed, totals[plan.key], plan.bot)
         (result.skill if plan.bot == "mixed" else result.runs).append(run)
