@@ -138,8 +138,8 @@ class Metrics:
 class GameTrace:
     """One game, move by move, through the simulator's observe hook: branching, the scores at
     each checkpoint (the evaluation series), the leader, and for each seat when it first held
-    each card and which cards left its hand by its own action (or, where the engine's profile
-    names them, which cards it put into play)."""
+    each card and which cards it played: those its action names, where the engine's profile
+    says how an action names a card, else those that left its hand by its own action."""
 
     def __init__(self, game: Game, players: int, profile: Any):
         self.game = game
@@ -149,11 +149,11 @@ class GameTrace:
         self.hand = profile.hand
         self.code = profile.code
         self.card_plays = profile.card_plays
+        self.action_card = profile.action_card
         self.state: GameState | None = None
         self.series: list[tuple[int, ...]] = []
         self.previous_player = -1
-        self.player_states = self.choice_states = 0
-        self.branching: Counter[int] = Counter()
+        self.branching: dict[int, int] = {}  # legal actions -> states where a seat was to act
         self.turns = [0] * players  # each seat's own decisions so far
         self.seen: list[set] = [set() for _ in range(players)]
         self.first_held: list[dict[Hashable, int]] = [{} for _ in range(players)]
@@ -163,27 +163,38 @@ class GameTrace:
         self.before: tuple[int, Any] | None = None  # (seat, its hand) at its last decision
 
     def __call__(self, state: GameState, player: int, action) -> None:
+        # Called before every action of every game: kept lean (locals, no helper calls on the
+        # common path), since it is most of what the metrics cost.
         self.state = state
         if self.before is not None:
             self._left_hand(state)
         if player < 0:
             return
         legal = len(state.legal_actions())
-        self.player_states += 1
-        self.branching[legal] += 1
-        if legal > 1:
-            self.choice_states += 1
+        branching = self.branching
+        branching[legal] = branching.get(legal, 0) + 1
         if self.every_cycle and player == 0 and self.previous_player != 0:
             self.series.append(tuple(self.read_scores(state)))
         self.previous_player = player
-        turn = self.turns[player] = self.turns[player] + 1
+        turns = self.turns
+        turn = turns[player] = turns[player] + 1
         if self.hand is not None:
             hand = self.hand(state, player)
             snapshot = self.last[player]
             if hand != snapshot:  # most decisions find the hand as the seat's last action left it
-                self._see(player, hand, turn)
+                new = set(hand).difference(self.seen[player])
+                if new:
+                    self._first(player, new, turn)
                 snapshot = self.last[player] = hand.copy()
-            if self.card_plays is None:
+            action_card = self.action_card
+            if action_card is not None:
+                key = action_card(action)
+                if key is not None:
+                    self.played[player].add(key)
+                    # Expect the hand without it next time, so an unchanged hand needs no scan.
+                    if key in snapshot:
+                        snapshot.remove(key)
+            elif self.card_plays is None:
                 self.before = (player, snapshot)
         if self.card_plays is not None:
             for code in self.card_plays(self.game, state, player, action):
@@ -196,17 +207,22 @@ class GameTrace:
         self.before = None
         after = self.hand(state, seat)
         if after != before:
-            self.played[seat].update(set(before).difference(after))
-            self._see(seat, after, self.turns[seat])  # cards its own action brought in (a draw, a swap)
+            gone = set(before).difference(after)
+            self.played[seat].update(gone)
+            if len(after) + len(gone) > len(before):  # its own action brought cards in too (a draw, a swap)
+                self._see(seat, after, self.turns[seat])
             self.last[seat] = after.copy()
 
     def _see(self, seat: int, hand: Any, turn: int) -> None:
         new = set(hand).difference(self.seen[seat])
         if new:
-            self.seen[seat] |= new
-            first = self.first_held[seat]
-            for key in new:
-                first[key] = turn
+            self._first(seat, new, turn)
+
+    def _first(self, seat: int, new: set, turn: int) -> None:
+        self.seen[seat] |= new
+        first = self.first_held[seat]
+        for key in new:
+            first[key] = turn
 
     def lead_changes(self) -> int:
         """Changes of the sole leader along the series (ties change nothing), as the counters do."""
@@ -243,8 +259,9 @@ class GameTrace:
             metrics.no_winner += 1
         elif len(winners) > 1:
             metrics.shared += 1
-        metrics.player_states += self.player_states
-        metrics.choice_states += self.choice_states
+        states = sum(self.branching.values())
+        metrics.player_states += states
+        metrics.choice_states += states - self.branching.get(1, 0)
         metrics.branching.update(self.branching)
         if focus is not None:
             metrics.focus_games += 1
