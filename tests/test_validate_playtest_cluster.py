@@ -79,6 +79,11 @@ def test_resume_through_the_cli(run_cli, tmp_path):
     assert len(list((tmp_path / "muggle-quidditch").glob("chunk-*.json"))) == 2
     assert run_cli(*args, "--resume").stdout == first.stdout
     assert run_cli("validate", "muggle-quidditch", "--resume").exit_code == 2
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    refused = run_cli("validate", "muggle-quidditch", "--simulate", "2", "--checkpoint", str(blocker))
+    assert refused.exit_code == 2 and "is a file, not a folder" in refused.stderr
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
 def test_cluster_options_are_checked_and_a_missing_extra_is_explained(run_cli, monkeypatch):

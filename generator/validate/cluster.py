@@ -23,7 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from ..errors import OptionError
+from ..errors import DeckgenError, OptionError
 from ..output import write_text
 
 if TYPE_CHECKING:
@@ -153,6 +153,9 @@ class Checkpoints:
     again with `--resume` plays only the chunks that are missing."""
 
     def __init__(self, folder: Path, resume: bool):
+        for parent in (folder, *folder.parents):
+            if parent.exists() and not parent.is_dir():
+                raise OptionError(f"--checkpoint {folder}: {parent} is a file, not a folder")
         self.folder = folder
         self.resume = resume
         self.reused = 0
@@ -180,8 +183,11 @@ class Checkpoints:
         return Tally.from_state(data["tally"])
 
     def save(self, task: "Task", tally: "Tally") -> None:
-        write_text(self._path(task), json.dumps({"task": asdict(task), "tally": tally.state()}, sort_keys=True,
-                                                default=str) + "\n")
+        try:
+            write_text(self._path(task), json.dumps({"task": asdict(task), "tally": tally.state()}, sort_keys=True,
+                                                    default=str) + "\n")
+        except OSError as error:
+            raise DeckgenError(f"--checkpoint {self.folder}: cannot keep a finished chunk there: {error}") from None
 
 
 _DIGESTS: dict[tuple[str, int], str] = {}

@@ -142,8 +142,10 @@ def figures_text(report: "DeckReport") -> list[str]:
         lines.append(f"  {report.note}")
     if report.playtest:
         playtest = report.playtest
-        lines.append(f"  playtest: {playtest.games} games per setting and player count, {playtest.bot} bots, "
-                     f"seed {playtest.seed}")
+        amount = (f"games until every seat is within ± {playtest.precision * 100:g} points (at most "
+                  f"{playtest.max_games:,})" if playtest.precision is not None else f"{playtest.games} games")
+        lines.append(f"  playtest: {amount} per setting and player count, {playtest.bot} bots, seed {playtest.seed}"
+                     + (f", {playtest.reused_chunks} chunk(s) reused from the checkpoint" if playtest.reused_chunks else ""))
         lines += _run_table(playtest.deck, playtest.runs)
         lines += ["  " + line for line in summary_sentences(playtest)]
         for run in playtest.runs:
