@@ -54,5 +54,6 @@ def test_the_report_fits_a_phone(run_cli, tmp_path, chromium):
         assert phone.locator("section.summary").is_visible()
         widths = phone.eval_on_selector_all("svg", "nodes => nodes.map(n => n.getBoundingClientRect().right)")
         assert widths and max(widths) <= 390
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing widens the page
     finally:
         context.close()
