@@ -1,16 +1,15 @@
-"""Playtests by simulation: can the game still end, and is it fair?
+"""Playtests by simulation: can the game still end, is it fair, and how does it play?
 
 Games are played by the engines' bots through `generator.games.simulate.play_game` (the
-one simulator; its `observe` hook lets us count card plays and lead changes). The work
-is a flat list of `Task`s, each a chunk of games of one (setting, player count), run by a
-process pool. Game `i` of a player count uses `game_seed(run_seed, i)` with `run_seed`
+one simulator; its `observe` hook follows each game: `metrics.GameTrace` for every metric,
+`_Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
+of one (setting, player count, bot mix), run by a backend from `cluster` (this process, a
+process pool, or Dask). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
 derived from (seed, player count), so a game's result does not depend on which worker
-played it, and every figure is a sum of integers over games: any split into chunks and
-any number of workers give identical figures. A chunk returns a `Tally` of counters,
-never the games, so memory stays flat however many games are played. Running sweeps on
-Dask or Ray later means mapping `play_chunk` over `tasks(...)` and merging the tallies.
+played it, and every figure is a sum of integers over games: any split into chunks, any
+number of workers and any backend give identical figures. A chunk returns a `Tally` of
+counters, never the games, so memory stays flat however many games are played.
 """
-
 from __future__ import annotations
 
 import json
