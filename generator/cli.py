@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 
@@ -59,6 +59,7 @@ COMMAND_MODULES: list[str] = [
     "generator.commands.watch",
     "generator.commands.new",
     "generator.commands.diff",
+    "generator.commands.validate",
 ]
 
 
@@ -117,50 +118,6 @@ def show(deck: str = DeckArg, decks_dir: Path = DecksDir, as_json: bool = JsonFl
         _print_json(composition(loaded))
     else:
         typer.echo(composition_text(loaded))
-
-
-@app.command()
-def validate(
-    decks: Optional[List[str]] = typer.Argument(None, help="Deck ids or .toml paths; default: every deck."),
-    decks_dir: Path = DecksDir,
-    as_json: bool = JsonFlag,
-    strict: bool = typer.Option(False, "--strict", help="Count warnings as problems (exit 1)."),
-    simulate: Optional[int] = typer.Option(None, "--simulate", min=0,
-                                           help="Games per setting and player count in the playtest "
-                                                "(default 5; 0 skips it)."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the playtest; the same seed gives the same figures."),
-    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Processes to play on (default: every core)."),
-    sweep: Optional[List[str]] = typer.Option(None, "--sweep",
-                                              help="Play a grid of settings instead of the deck's variants: "
-                                                   "players=3..6, or NAME=V1,V2 for an engine parameter; repeatable."),
-    bot: str = typer.Option("heuristic", "--bot", help="Bots for every seat: heuristic or random."),
-    html: bool = typer.Option(False, "--report", help="Also write output/<deck>/validation.html (and .json)."),
-    output: Path = OutputDir,
-    lang: Optional[str] = LangOption,
-) -> None:
-    """Check decks and list every problem: format, composition for the deck's engine, card and
-    rule texts, and simulated playtests (dead ends, balance). Exit 0 clean, 1 problems, 2 unreadable."""
-    from .progress import progress_bar
-    from .validate import validate_decks
-    from .validate.report import write_report
-
-    with progress_bar(as_json) as progress:
-        report = validate_decks(decks or [], decks_dir, simulate=simulate, seed=seed, workers=workers,
-                                sweeps=sweep or [], bot=bot, progress=progress)
-    if lang is not None:
-        from .translate import add_translation_problems
-
-        add_translation_problems(report, lang)
-    if as_json:
-        _print_json(report.as_dict())
-    else:
-        typer.echo(report.text())
-    if html:
-        for deck_report in report.decks:
-            if deck_report.deck is not None:
-                written = write_report(deck_report, output / deck_report.deck.id)
-                typer.echo(f"report: {written[0]}", err=as_json)
-    raise typer.Exit(report.exit_code(strict))
 
 
 @app.command()

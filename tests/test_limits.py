@@ -8,7 +8,8 @@ import pytest
 
 from generator.loader import load_deck
 from generator.validate import playtest as playtest_module
-from generator.validate.playtest import _execute, settings_for, tasks
+from generator.validate.cluster import InProcess, ProcessPool
+from generator.validate.playtest import _Plan, play_chunk, settings_for, tasks
 
 from .conftest import DECKS
 
@@ -18,18 +19,22 @@ WIZARD = load_deck(DECKS / "wizard.toml")
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_playtest_takes_its_tasks_as_it_plays_them(workers):
     settings, counts = settings_for(WIZARD)
+    plan = _Plan(0, settings[0], counts[0], "random", 1)
     made = itertools.count()
 
     def counted():
-        for task in tasks(WIZARD, settings[:1], counts[:1], 1_000_000, 1, "random", 1):
+        for task in tasks(WIZARD, plan, 0, 1_000_000, 1, metrics=False):
             next(made)
             yield task
 
-    first = next(tasks(WIZARD, settings[:1], counts[:1], 1, 1, "random", 1))
-    played = _execute(counted(), 1_000_000, [first], workers)
-    for _ in itertools.islice(played, 3):
-        pass
-    played.close()
+    backend = ProcessPool(workers) if workers > 1 else InProcess()
+    try:
+        played = backend.map(play_chunk, counted())
+        for _ in itertools.islice(played, 3):
+            pass
+        played.close()
+    finally:
+        backend.close()
     assert next(made) <= 3 + workers * 4 + 1  # the games played and the window in flight, not a million
 
 

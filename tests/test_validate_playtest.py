@@ -209,7 +209,7 @@ def test_html_report_has_the_problems_and_charts_and_is_stable(run_cli, tmp_path
             "--report", "--output", str(tmp_path))
     run_cli(*args)
     page = (tmp_path / "quidditch-v2" / "validation.html").read_text(encoding="utf-8")
-    assert page.count("<svg") == 6  # per player count: length, seats, card usage
+    assert page.count("<svg") == 12  # per player count: seats, length, lead changes, drama, card impact, usage
     assert "Win rate by seat, deck rules, 3 players" in page and "Card usage" in page
     data = json.loads((tmp_path / "quidditch-v2" / "validation.json").read_text(encoding="utf-8"))
     assert data["playtest"]["games_per_run"] == 4

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..errors import DeckgenError, Problem, UnreadableInput
+from ..errors import DeckgenError, OptionError, Problem, UnreadableInput
 from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
 from ..model import Deck
 
@@ -53,6 +53,7 @@ class DeckReport:
 @dataclass
 class Report:
     decks: list[DeckReport]
+    comparison: dict | None = None  # `--compare`: generator.validate.compare
 
     def exit_code(self, strict: bool = False) -> int:
         if any(d.unreadable for d in self.decks):
@@ -62,20 +63,27 @@ class Report:
         return 0
 
     def as_dict(self) -> dict:
-        return {"decks": [d.as_dict() for d in self.decks]}
+        data = {"decks": [d.as_dict() for d in self.decks]}
+        if self.comparison is not None:
+            data["comparison"] = self.comparison
+        return data
 
     def text(self) -> str:
+        from .compare import comparison_text
         from .report import report_text
 
-        return report_text(self)
+        text = report_text(self)
+        return text + ("\n\n" + "\n".join(comparison_text(self.comparison)) if self.comparison else "")
 
 
-def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | None = None, seed: int = 1,
+def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | str | None = None, seed: int = 1,
                   workers: int | None = None, sweeps: Sequence[str] = (), bot: str = "heuristic",
-                  progress: Callable[[str, int, int], None] | None = None) -> DeckReport:
+                  progress: Callable[[str, int, int], None] | None = None, **playtest_options) -> DeckReport:
     """Every check on one deck. `simulate` games per setting and player count (None: the
-    default, 0: no playtest); `sweeps` as for `deckgen validate --sweep`; `progress(deck,
-    done, total)` follows the playtest."""
+    default, 0: no playtest, "auto": until `precision`); `sweeps` as for `deckgen validate
+    --sweep`; `progress(deck, done, total)` follows the playtest; `playtest_options` go to
+    `generator.validate.playtest.playtest` (precision, max_games, skill, cluster, checkpoint,
+    resume; a checkpoint folder gets one subfolder per deck)."""
     from .composition import check_composition
     from .lint import lint
     from .playtest import DEFAULT_GAMES, playtest
@@ -102,16 +110,19 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
     report.problems = _unique(report.problems + lint(deck, printable=loaded_cleanly))
-    games = DEFAULT_GAMES if simulate is None else simulate
+    games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"
-    elif not deck.engine or games <= 0:
+    elif not deck.engine or (games is not None and games <= 0):
         report.note = "no playtest: the deck names no engine" if not deck.engine else ""
     elif not engine_ready:
         report.note = "no playtest: fix the composition errors first, then validate again"
     else:
         follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
-        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants)
+        if playtest_options.get("checkpoint") is not None:
+            playtest_options = {**playtest_options, "checkpoint": Path(playtest_options["checkpoint"]) / deck.id}
+        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants,
+                                   **playtest_options)
         report.problems += report.playtest.problems
     return report
 
@@ -138,10 +149,23 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return list(dict.fromkeys(problems))
 
 
-def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, **options) -> Report:
+def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, compare: bool = False, **options) -> Report:
     """Validate each deck (every deck in `decks_dir` when `refs` is empty); `options` as for
-    `validate_deck`."""
+    `validate_deck`. `compare`: two decks against each other, or one deck's rules against its
+    variants (generator.validate.compare)."""
+    from .compare import compare as compare_arms
+
     refs = list(refs) or [str(path) for path in deck_paths(decks_dir)]
     if not refs:
         raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
-    return Report([validate_deck(ref, decks_dir, **options) for ref in refs])
+    if compare and len(refs) not in (1, 2):
+        raise OptionError(f"--compare takes one deck (its rules against its variants) or two decks, not {len(refs)}")
+    report = Report([validate_deck(ref, decks_dir, **options) for ref in refs])
+    if compare:
+        tests = [deck.playtest for deck in report.decks]
+        if any(test is None for test in tests):
+            raise OptionError("--compare: every deck must pass its checks and be playtested first "
+                              "(see the problems above, and do not pass --simulate 0)")
+        report.comparison = compare_arms(tests[0], tests[1] if len(tests) == 2 else None,
+                                         options.get("precision") or 0.01)
+    return report

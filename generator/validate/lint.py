@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import replace
 from typing import Iterator
 
 from .. import markup

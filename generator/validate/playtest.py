@@ -1,16 +1,15 @@
-"""Playtests by simulation: can the game still end, and is it fair?
+"""Playtests by simulation: can the game still end, is it fair, and how does it play?
 
 Games are played by the engines' bots through `generator.games.simulate.play_game` (the
-one simulator; its `observe` hook lets us count card plays and lead changes). The work
-is a flat list of `Task`s, each a chunk of games of one (setting, player count), run by a
-process pool. Game `i` of a player count uses `game_seed(run_seed, i)` with `run_seed`
+one simulator; its `observe` hook follows each game: `metrics.GameTrace` for every metric,
+`_Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
+of one (setting, player count, bot mix), run by a backend from `cluster` (this process, a
+process pool, or Dask). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
 derived from (seed, player count), so a game's result does not depend on which worker
-played it, and every figure is a sum of integers over games: any split into chunks and
-any number of workers give identical figures. A chunk returns a `Tally` of counters,
-never the games, so memory stays flat however many games are played. Running sweeps on
-Dask or Ray later means mapping `play_chunk` over `tasks(...)` and merging the tallies.
+played it, and every figure is a sum of integers over games: any split into chunks, any
+number of workers and any backend give identical figures. A chunk returns a `Tally` of
+counters, never the games, so memory stays flat however many games are played.
 """
-
 from __future__ import annotations
 
 import json
@@ -21,7 +20,6 @@ import sysconfig
 import traceback
 from statistics import NormalDist
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -30,12 +28,14 @@ from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 from ..errors import DeckgenError, OptionError, Problem
 from ..games.base import Game, GameState, game_for
 from ..games.bots import BOT_KINDS
-from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from ..loader import load_deck
-from ..model import Card, Deck
+from ..model import Deck
+from .figures import figures
 from .locate import Locator
-from .stats import Z95, bonferroni_z, histogram_bins, wilson
+from .metrics import GameTrace, Metrics
+from .profiles import PROFILES
+from .stats import Z95, bonferroni_z, games_for_precision, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 MAX_GAMES = 1_000_000  # per player count and setting: hours of play, never a memory problem
@@ -122,7 +122,8 @@ class Task:
     run_seed: int
     start: int
     stop: int
-    bot: str
+    bot: str  # "random", "heuristic", or "mixed": one heuristic seat (game index mod players), random others
+    metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,8 @@ FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
 class Tally:
     """Counters over games of one (setting, player count): merge-able in any order."""
 
-    def __init__(self, players: int, lower_score_wins: bool = False, tracks_cards: bool = False):
+    def __init__(self, players: int, lower_score_wins: bool = False, tracks_cards: bool = False,
+                 metrics: bool = False):
         self.players = players
         self.lower_score_wins = lower_score_wins
         self.tracks_cards = tracks_cards
@@ -158,6 +160,7 @@ class Tally:
         self.card_games: Counter[str] = Counter()  # games in which anyone played it
         self.card_seat_games: Counter[str] = Counter()  # (seat, game) pairs where the seat played it
         self.card_seat_wins: Counter[str] = Counter()  # ... and that seat won
+        self.metrics: Metrics | None = Metrics(players) if metrics else None
 
     def add_game(self, scores: Sequence[int], winners: Sequence[int], reason: str, decisions: int,
                  lead_changes: int, plays: Sequence[Counter[str]]) -> None:
@@ -215,6 +218,34 @@ class Tally:
                              (self.card_seat_games, other.card_seat_games),
                              (self.card_seat_wins, other.card_seat_wins)):
             mine.update(theirs)
+        if other.metrics is not None:
+            if self.metrics is None:
+                self.metrics = Metrics(self.players)
+            self.metrics.merge(other.metrics)
+
+    def state(self) -> dict:
+        """Every counter as plain sorted data (JSON): the checkpoint format, and equal for equal tallies."""
+        counters = ("failures", "scores", "margins", "lengths", "lead_changes", "card_plays", "card_games",
+                    "card_seat_games", "card_seat_wins")
+        return {"players": self.players, "lower_score_wins": self.lower_score_wins,
+                "tracks_cards": self.tracks_cards, "games": self.games, "capped": self.capped,
+                "examples": [[f.kind, f.index, f.seed, f.message] for f in self.examples],
+                "wins": self.wins, "outright": self.outright, "seat_score_sum": self.seat_score_sum,
+                **{name: sorted(getattr(self, name).items()) for name in counters},
+                "metrics": self.metrics.state() if self.metrics is not None else None}
+
+    @classmethod
+    def from_state(cls, data: dict) -> "Tally":
+        tally = cls(data["players"], data["lower_score_wins"], data["tracks_cards"])
+        tally.games, tally.capped = data["games"], data["capped"]
+        tally.examples = [Failure(*example) for example in data["examples"]]
+        tally.wins, tally.outright, tally.seat_score_sum = data["wins"], data["outright"], data["seat_score_sum"]
+        for name in ("failures", "card_plays", "card_games", "card_seat_games", "card_seat_wins"):
+            setattr(tally, name, Counter(dict(data[name])))
+        for name in ("scores", "margins", "lengths", "lead_changes"):
+            setattr(tally, name, Counter({int(k): v for k, v in data[name]}))
+        tally.metrics = Metrics.from_state(data["metrics"]) if data["metrics"] is not None else None
+        return tally
 
     @property
     def played(self) -> int:
@@ -257,7 +288,7 @@ class Tally:
     def as_dict(self, deck: Deck) -> dict:
         data = {
             "games": self.played, "completed": self.games, "capped": self.capped,
-            "failures": dict(self.failures),
+            "failures": dict(sorted(self.failures.items())),
             "examples": [{"kind": f.kind, "game": f.index + 1, "seed": f.seed, "message": f.message}
                          for f in self.examples],
             "seats": self.seat_rows(), "fair_share": round(self.fair_share(), 4),
@@ -268,6 +299,8 @@ class Tally:
         }
         if self.tracks_cards:
             data["cards"] = self.card_rows(deck)
+        if self.metrics is not None and self.games:
+            data["metrics"] = figures(self, deck)
         return data
 
 
@@ -362,22 +395,32 @@ def play_chunk(task: Task) -> Tally:
     try:
         game = _game(task.deck_path, task.params)
         game.check_players(task.players)
-        bots = [_bot_kind(game, task.bot)] * task.players
+        kind = _bot_kind(game, "heuristic" if task.bot == "mixed" else task.bot)
     except DeckgenError as error:
-        tally = Tally(task.players)
+        tally = Tally(task.players, metrics=task.metrics)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    tally = Tally(task.players, game.lower_score_wins, tracks_cards=PROFILES[game.id].card_plays is not None)
+    profile = PROFILES[game.id]
+    tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
+                  metrics=task.metrics)
     for index in range(task.start, task.stop):
         seed = game_seed(task.run_seed, index)
-        watcher = _Watcher(game, task.players)
+        focus = index % task.players if task.bot == "mixed" else None
+        bots = [kind if focus in (None, seat) else "random" for seat in range(task.players)]
+        # Every metric, or (for the lightest runs) the counters alone.
+        watcher = GameTrace(game, task.players, profile) if task.metrics else _Watcher(game, task.players)
         try:
             record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
         except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed
             tally.add_failure(_classify(error, watcher.state, index, seed))
             continue
-        tally.add_game(record.scores, record.winners, record.reason, record.decisions,
-                       watcher.finish(record.scores), watcher.plays)
+        if task.metrics:
+            watcher.close(record.scores)
+            watcher.finish(tally.metrics, record.scores, record.winners, record.actions, record.rounds, focus)
+            lead_changes = watcher.lead_changes()
+        else:
+            lead_changes = watcher.finish(record.scores)
+        tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
     return tally
 
 
@@ -392,148 +435,200 @@ def _bot_kind(game: Game, wanted: str) -> str:
     return wanted
 
 
-def _quidditch_v2_plays(game: Game, state: GameState, player: int, action: Any) -> Sequence[str]:
-    """A card played from hand; the Golden Snitch, however it came (from hand or by a Search),
-    counts once per showdown for the player whose turn it is, when that player shows Seekers."""
-    if isinstance(action, Play) and action.card != SNITCH:
-        return (game.facts[action.card].code,)
-    if isinstance(action, Reveal) and player == state.active:
-        return (game.facts[SNITCH].code,)
-    return ()
-
-
-@dataclass(frozen=True)
-class EngineProfile:
-    """What the playtest knows about an engine beyond the generic Game API."""
-
-    # Compare the leader after each round the summary lists with totals (trick games), rather
-    # than at the start of each cycle of turns (one long match).
-    lead_by_rounds: bool = False
-    # function(game, state, player, action) -> codes of the cards that action puts into play;
-    # set for games where playing a card is a choice (Dvorak decks), to count card usage.
-    card_plays: Callable[[Game, GameState, int, Any], Sequence[str]] | None = None
-    # The card whose entry into play is the only way a game ends.
-    ending_card: str | None = None
-    # Cards the rules never let anyone play (shown, or always in play).
-    never_played: Callable[[Card], bool] = lambda card: False
-    # The scores so far; the engine's summary() by default, a cheaper read where the state
-    # keeps them (sampled once per cycle of turns, it is the watcher's main cost).
-    scores: Callable[[GameState], Sequence[int]] = lambda state: state.summary()["scores"]
-
-
-PROFILES: dict[str, EngineProfile] = {
-    "wizard": EngineProfile(lead_by_rounds=True),
-    "wizard-hearts": EngineProfile(lead_by_rounds=True),
-    "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)]),
-    "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
-                                  never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",
-                                  scores=lambda state: state.score),
-}
-
-
 # -- a whole playtest -------------------------------------------------------------------------
 
 @dataclass
 class Run:
-    """The figures of one (setting, player count)."""
+    """The figures of one (setting, player count) for one bot mix."""
 
     setting: Setting
     players: int
     run_seed: int
     tally: Tally
+    bot: str = "heuristic"
 
 
 @dataclass
 class Playtest:
     deck: Deck
     seed: int
-    games: int
+    games: int | None  # per run; None when the run played until `precision` was reached
     bot: str
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    skill: list[Run] = field(default_factory=list)  # one heuristic seat among random ones, per run
+    precision: float | None = None
+    max_games: int | None = None
+    reused_chunks: int = 0
+    sweeps: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
-        return {"seed": self.seed, "games_per_run": self.games, "bot": self.bot,
-                "runs": [{"setting": run.setting.name, "params": dict(run.setting.params),
-                          "variant": run.setting.variant, "players": run.players, "run_seed": run.run_seed,
-                          **run.tally.as_dict(self.deck)} for run in self.runs]}
+        def run_dict(run: Run) -> dict:
+            return {"setting": run.setting.name, "params": dict(run.setting.params), "variant": run.setting.variant,
+                    "players": run.players, "run_seed": run.run_seed, "bot": run.bot, **run.tally.as_dict(self.deck)}
+
+        data = {"seed": self.seed, "games_per_run": self.games, "bot": self.bot,
+                "runs": [run_dict(run) for run in self.runs]}
+        if self.precision is not None:
+            data["precision"] = {"target": self.precision, "max_games": self.max_games,
+                                 "reached": [precision_reached(run.tally, self.precision) for run in self.runs]}
+        if self.skill:
+            data["skill"] = [run_dict(run) for run in self.skill]
+        return data
 
 
 def run_seed(seed: int, players: int) -> int:
     return derive_seed(seed, "players", players)
 
 
-def tasks(deck: Deck, settings: Sequence[Setting], counts: Sequence[int], games: int, seed: int, bot: str,
-          chunk: int) -> Iterator[Task]:
-    for setting_index, setting in enumerate(settings):
-        for players in counts:
-            for start in range(0, games, chunk):
-                yield Task(str(deck.source), setting_index, dict(setting.params), players,
-                           run_seed(seed, players), start, min(start + chunk, games), bot)
+def skill_seed(seed: int, players: int) -> int:
+    return derive_seed(seed, "skill", players)
 
 
-def _execute(all_tasks: Iterator[Task], count: int, firsts: Sequence[Task], workers: int) -> Iterator[tuple[Task, Tally]]:
-    """Play the `count` tasks as they are generated, never holding more than a few per worker:
-    a million games cost no more memory than a hundred. `firsts` holds one task per setting."""
-    if workers <= 1 or count == 1:
-        for task in all_tasks:
-            yield task, play_chunk(task)
-        return
+@dataclass(frozen=True)
+class _Plan:
+    """One run to play: which tasks make it, keyed (setting index, players, bot)."""
+
+    setting_index: int
+    setting: Setting
+    players: int
+    bot: str
+    run_seed: int
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return self.setting_index, self.players, self.bot
+
+
+def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True) -> Iterator[Task]:
+    for first in range(start, stop, chunk):
+        yield Task(str(deck.source), plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed,
+                   first, min(first + chunk, stop), plan.bot, metrics)
+
+
+AUTO_STEP = 250  # with --simulate auto, runs stop only at multiples of this many games
+AUTO_FIRST = 500  # ... and start with this many
+AUTO_MAX_GAMES = 100_000
+
+
+def precision_reached(tally: Tally, precision: float) -> bool:
+    """Every seat's 95% interval within ± precision of its win rate."""
+    return bool(tally.games) and all(max(row["win_rate"] - row["low"], row["high"] - row["win_rate"]) <= precision
+                                     for row in tally.seat_rows())
+
+
+def _next_target(tally: Tally, played: int, precision: float, cap: int) -> int:
+    """Games to have played at the next stop: enough for the seat that needs most, by the
+    normal approximation at the rates seen so far, rounded up to the step."""
+    needed = max((games_for_precision(min(max(w / max(tally.games, 1), 0.01), 0.99), precision)
+                  for w in tally.wins), default=played)
+    target = max(needed, played + AUTO_STEP)
+    return min(cap, -(-target // AUTO_STEP) * AUTO_STEP)
+
+
+def _backend(workers: int, cluster: str | None, decks_engines: Sequence[Task]):
+    from .cluster import DaskCluster, InProcess, ProcessPool
+
+    if cluster:
+        return DaskCluster(cluster)
+    if workers <= 1:
+        return InProcess()
     # Build each engine once here: forked workers inherit them instead of each building its own.
-    for task in {(t.deck_path, json.dumps(t.params, sort_keys=True, default=str)): t for t in firsts}.values():
+    for task in decks_engines:
         try:
             _game(task.deck_path, task.params)
         except DeckgenError:
             pass  # the workers report it, game by game
-    window = workers * 4
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        running: dict = {}
-        for task in all_tasks:
-            running[pool.submit(play_chunk, task)] = task
-            if len(running) >= window:
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    yield running.pop(future), future.result()
-        for future in as_completed(running):
-            yield running[future], future.result()
+    return ProcessPool(workers)
 
 
-def playtest(deck: Deck, games: int = DEFAULT_GAMES, seed: int = 1, workers: int | None = None,
+def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, workers: int | None = None,
              sweeps: Sequence[str] = (), bot: str = "heuristic",
-             progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = ()) -> Playtest:
-    """Play `games` games per setting and player count; report dead ends and balance figures.
-    `progress(done, total)` is called as chunks of games finish; `skip_variants` are left out
-    (their composition is already known to be broken)."""
+             progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = (), *,
+             precision: float | None = None, max_games: int | None = None, skill: bool = True,
+             metrics: bool = True, cluster: str | None = None, checkpoint: Path | None = None,
+             resume: bool = False) -> Playtest:
+    """Play `games` games per setting and player count (or, with `games=None`, until every
+    seat's 95% interval is within ± `precision`, at most `max_games`); report dead ends,
+    balance and the game-research metrics. `skill` adds mixed runs (one heuristic seat among
+    random ones) for CardStock's Order. `progress(done, total)` is called as chunks finish;
+    `skip_variants` are left out (their composition is already known to be broken). Chunks
+    run in this process, on `workers` processes, or on a Dask `cluster` ("local:N" or an
+    address); `checkpoint` keeps finished chunks there and `resume` reuses them."""
+    from .cluster import Checkpoints, run_chunks
+
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
-    if games > MAX_GAMES:
+    if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
         raise OptionError(f"--simulate {games:,}: at most {MAX_GAMES:,} games per setting and player count")
+    if max_games is not None and max_games > MAX_GAMES:
+        raise OptionError(f"--max-games {max_games:,}: at most {MAX_GAMES:,}")
     if deck.source is None:
         raise DeckgenError(f"deck {deck.id!r} has no file, so worker processes cannot load it")
+    if games is None and not (precision and 0 < precision < 0.5):
+        raise OptionError("--simulate auto needs --precision between 0 and 0.5, e.g. --precision 0.01")
+    if resume and checkpoint is None:
+        raise OptionError("--resume needs --checkpoint DIR: the folder the earlier run kept its chunks in")
     settings, counts = settings_for(deck, sweeps, skip_variants)
     workers = max(1, workers or os.cpu_count() or 1)
-    per_run = len(settings) * len(counts)
-    # Enough chunks to keep every worker busy (about four each), none so big that a progress bar stalls.
-    chunk = max(1, min(50, games, games * per_run // (workers * 4)))
-    firsts = [next(tasks(deck, [setting], counts, games, seed, bot, chunk)) for setting in settings] if games else []
-    totals: dict[tuple[int, int], Tally] = {}
+    plans = [_Plan(index, setting, players, bot, run_seed(seed, players))
+             for index, setting in enumerate(settings) for players in counts]
+    if skill and metrics and _has_heuristic(deck):
+        plans += [_Plan(p.setting_index, p.setting, p.players, "mixed", skill_seed(seed, p.players)) for p in plans]
+    cap = max_games or AUTO_MAX_GAMES
+    target = {plan.key: games if games is not None else min(AUTO_FIRST, cap) for plan in plans}
+    played = dict.fromkeys(target, 0)
+    totals: dict[tuple, Tally] = {}
+    checkpoints = Checkpoints(checkpoint, resume) if checkpoint is not None else None
+    backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
     done = 0
-    count = per_run * -(-games // chunk)
-    for task, tally in _execute(tasks(deck, settings, counts, games, seed, bot, chunk), count, firsts, workers):
-        key = (task.setting, task.players)
-        if key in totals:
-            totals[key].merge(tally)
-        else:
-            totals[key] = tally
-        done += task.stop - task.start
-        if progress:
-            progress(done, games * per_run)
-    result = Playtest(deck, seed, games, bot)
-    for setting_index, setting in enumerate(settings):
-        for players in counts:
-            result.runs.append(Run(setting, players, run_seed(seed, players), totals[setting_index, players]))
+    try:
+        while any(played[key] < target[key] for key in target):
+            stage = [(plan, played[plan.key], target[plan.key]) for plan in plans if played[plan.key] < target[plan.key]]
+            work = sum(stop - start for _, start, stop in stage)
+            # Enough chunks to keep every worker busy (about four each), none so big that a progress
+            # bar stalls; a fixed size when chunks are checkpointed, so a resumed run finds them.
+            chunk = 50 if checkpoints else max(1, min(50, work // (backend.workers * 4) or 1))
+            stage_tasks = (task for plan, start, stop in stage for task in tasks(deck, plan, start, stop, chunk, metrics))
+            for task, tally in run_chunks(play_chunk, stage_tasks, backend, checkpoints):
+                key = (task.setting, task.players, task.bot)
+                if key in totals:
+                    totals[key].merge(tally)
+                else:
+                    totals[key] = tally
+                done += task.stop - task.start
+                if progress:
+                    progress(done, sum(target.values()))
+            for plan, _, stop in stage:
+                played[plan.key] = stop
+            if games is None:
+                for plan in plans:
+                    if plan.bot == "mixed":
+                        continue
+                    tally = totals[plan.key]
+                    if not precision_reached(tally, precision) and played[plan.key] < cap and tally.games:
+                        target[plan.key] = _next_target(tally, played[plan.key], precision, cap)
+                for plan in plans:
+                    if plan.bot == "mixed":
+                        target[plan.key] = target[plan.setting_index, plan.players, bot]
+    finally:
+        backend.close()
+    result = Playtest(deck, seed, games, bot, precision=precision if games is None else None,
+                      max_games=cap if games is None else None,
+                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps))
+    for plan in plans:
+        run = Run(plan.setting, plan.players, plan.run_seed, totals[plan.key], plan.bot)
+        (result.skill if plan.bot == "mixed" else result.runs).append(run)
     result.problems = _problems(deck, result)
     return result
+
+
+def _has_heuristic(deck: Deck) -> bool:
+    try:
+        game_for(deck).bot("heuristic", random.Random(0))
+    except DeckgenError:
+        return False
+    return True
 
 
 # -- findings ---------------------------------------------------------------------------------

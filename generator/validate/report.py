@@ -4,6 +4,7 @@ with inline SVG charts, and the `deckgen build` step that writes both for every 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,7 +17,7 @@ from ..resources import TEMPLATES as SHIPPED_TEMPLATES
 
 if TYPE_CHECKING:
     from . import DeckReport, Report
-    from .playtest import Run
+    from .playtest import Playtest, Run
 
 TEMPLATES = SHIPPED_TEMPLATES / "validate"
 
@@ -115,9 +116,12 @@ def figures_text(report: "DeckReport") -> list[str]:
         lines.append(f"  {report.note}")
     if report.playtest:
         playtest = report.playtest
-        lines.append(f"  playtest: {playtest.games} games per setting and player count, {playtest.bot} bots, "
-                     f"seed {playtest.seed}")
+        amount = (f"games until every seat is within ± {playtest.precision * 100:g} points (at most "
+                  f"{playtest.max_games:,})" if playtest.precision is not None else f"{playtest.games} games")
+        lines.append(f"  playtest: {amount} per setting and player count, {playtest.bot} bots, seed {playtest.seed}"
+                     + (f", {playtest.reused_chunks} chunk(s) reused from the checkpoint" if playtest.reused_chunks else ""))
         lines += _run_table(playtest.deck, playtest.runs)
+        lines += ["  " + line for line in summary_sentences(playtest)]
         for run in playtest.runs:
             if run.tally.tracks_cards and run.tally.games and not run.setting.params:
                 lines += _card_lines(playtest.deck, run)
@@ -131,6 +135,76 @@ def report_text(report: "Report") -> str:
     return "\n".join(lines + ([""] + figures if figures else []))
 
 
+def _games_word(count: int) -> str:
+    return f"{count:,} game{'s' if count != 1 else ''}"
+
+
+def summary_sentences(playtest: "Playtest") -> list[str]:
+    """The plain-language findings of a playtest, one sentence each, every one saying how many
+    games it rests on (the main setting of each player count, and the cards that matter)."""
+    sentences = []
+    for run in [run for run in playtest.runs if not run.setting.params] or playtest.runs:
+        if run.tally.metrics is None or not run.tally.games:
+            continue
+        data = run.tally.as_dict(playtest.deck)
+        figures = data["metrics"]
+        where = f"{run.players}-player games ({run.setting.name})"
+        fair = data["fair_share"]
+        seat = max(data["seats"], key=lambda row: abs(row["win_rate"] - fair))
+        half = max(seat["win_rate"] - seat["low"], seat["high"] - seat["win_rate"])
+        gap = round((seat["win_rate"] - fair) * 100)
+        side = "fair" if not gap else f"{abs(gap)} point{'s' if abs(gap) != 1 else ''} {'more' if gap > 0 else 'less'} than fair"
+        sentences.append(f"Seat {seat['seat']} wins {seat['win_rate'] * 100:.0f}% ± {half * 100:.1f} in {where}: "
+                         f"{side} ({fair * 100:.0f}%), from {_games_word(run.tally.games)}.")
+        outcome = figures["outcome"]
+        balance = outcome["balance"]
+        if balance.get("value") is not None:
+            sentences.append(f"Balance {balance['value']:.2f} (95% {balance['low']:.2f}–{balance['high']:.2f}) and "
+                             f"{outcome['timeouts']['rate'] * 100:.0f}% of games stopped at the length cap "
+                             f"in {where}, from {_games_word(run.tally.games)}.")
+        turns, tension = figures["duration"]["turns"], figures["tension"]
+        sentences.append(
+            f"A game takes a median {turns['p50']} moves (5–95%: {turns['p5']}–{turns['p95']}); the lead changes "
+            f"at {tension['lead_change']['mean'] * 100:.0f}% of checkpoints and the winner trails by "
+            f"{tension['drama'].get('mean', 0) * 100:.0f}% of the score range on average, from "
+            f"{_games_word(run.tally.games)}.")
+        cards = figures.get("cards")
+        if cards:
+            deciding = [row["name"] for row in cards["rows"] if row["verdict"] == "decides games"]
+            idle = [row["name"] for row in cards["rows"] if row["verdict"] == "never matters"]
+            seat_games = cards["seat_games_reaching_turn"]
+            sentences.append(
+                f"Cards held before turn {cards['turn']}: {len(deciding)} decide games"
+                + (f" ({', '.join(deciding[:6])}{', …' if len(deciding) > 6 else ''})" if deciding else "")
+                + f", {len(idle)} never matter (within ± {cards['negligible'] * 100:.0f} points), from "
+                  f"{seat_games:,} seat-games that reached turn {cards['turn']}.")
+    for run in playtest.skill:
+        skill = run.tally.metrics.focus_games and run.tally.as_dict(playtest.deck)["metrics"].get("skill")
+        if skill and not run.setting.params:
+            won = skill["heuristic_win_rate"]
+            sentences.append(f"Skill: one heuristic seat among random ones wins {won['rate'] * 100:.0f}% of "
+                             f"{run.players}-player games, Order {skill['order']:.2f} (95% {skill['low']:.2f} to "
+                             f"{skill['high']:.2f}; 0 is luck, 1 always wins), from {_games_word(skill['games'])}.")
+    return sentences
+
+
+def reproduce_command(report: "DeckReport") -> str:
+    """The command that plays this playtest again, figure for figure."""
+    playtest = report.playtest
+    words = ["deckgen", "validate", report.ref]
+    if playtest.precision is not None:
+        words += ["--simulate", "auto", "--precision", f"{playtest.precision:g}", "--max-games", str(playtest.max_games)]
+    else:
+        words += ["--simulate", str(playtest.games)]
+    words += ["--seed", str(playtest.seed), "--bot", playtest.bot]
+    for sweep in playtest.sweeps:
+        words += ["--sweep", sweep]
+    if not playtest.skill:
+        words.append("--no-skill")
+    words.append("--report")
+    return " ".join(shlex.quote(word) for word in words)
+
+
 # -- HTML ---------------------------------------------------------------------------------------
 
 def _run_view(deck: Deck, run: "Run") -> dict:
@@ -142,6 +216,23 @@ def _run_view(deck: Deck, run: "Run") -> dict:
         view["seat_chart"] = charts.intervals(
             [(f"seat {row['seat']}", row["win_rate"], row["low"], row["high"]) for row in data["seats"]],
             f"Win rate by seat, {run_title(run)}", reference=data["fair_share"])
+    metrics = data.get("metrics")
+    if metrics:
+        tension = metrics["tension"]
+        for key, name, unit in (("lead_change", "Lead changes", "% of checkpoints where the leader changed"),
+                                ("drama", "Drama", "% of the score range the eventual winner trailed by, on average")):
+            if tension[key].get("histogram"):
+                bins = [(round(low * 100), round(high * 100), count) for low, high, count in tension[key]["histogram"]]
+                view[f"{key}_chart"] = charts.histogram(bins, f"{name}, {run_title(run)}", unit)
+        cards = metrics.get("cards")
+        tested = sorted((row for row in (cards or {}).get("rows", ()) if "controlled" in row),
+                        key=lambda row: (-row["controlled"]["difference"], row["name"]))
+        if tested:
+            view["impact_chart"] = charts.diverging(
+                [(row["name"], row["controlled"]["difference"], row["controlled"]["low"], row["controlled"]["high"])
+                 for row in tested], f"Card impact, {run_title(run)}")
+            view["deciding"] = [row for row in tested if row["verdict"] == "decides games"]
+            view["idle"] = [row for row in tested if row["verdict"] == "never matters"]
     if data.get("cards"):
         rows = sorted(data["cards"], key=lambda row: -row["games_share"])
         peak = max(row["games_share"] for row in rows) or 1
@@ -152,21 +243,26 @@ def _run_view(deck: Deck, run: "Run") -> dict:
     return view
 
 
-def report_html(report: "DeckReport") -> str:
+def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
     import jinja2
 
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     deck = report.deck
-    runs = [_run_view(deck, run) for run in report.playtest.runs] if report.playtest else []
+    playtest = report.playtest
+    runs = [_run_view(deck, run) for run in playtest.runs] if playtest else []
+    skill = [{"title": run_title(run), **run.tally.as_dict(deck)["metrics"]["skill"]}
+             for run in (playtest.skill if playtest else ()) if run.tally.metrics and run.tally.metrics.focus_games]
     return environment.get_template("report.html.j2").render(
         report=report, deck=deck, problems=report.sorted_problems(), runs=runs, percent=_percent,
-        playtest=report.playtest, per_players=report.composition.get("per_players", {}))
+        playtest=playtest, per_players=report.composition.get("per_players", {}),
+        summary=summary_sentences(playtest) if playtest else [], skill=skill, comparison=comparison,
+        command=reproduce_command(report) if playtest else "")
 
 
-def write_report(report: "DeckReport", out_dir: Path) -> list[Path]:
+def write_report(report: "DeckReport", out_dir: Path, comparison: dict | None = None) -> list[Path]:
     """validation.html and validation.json for one deck into out_dir."""
-    html = write_text(out_dir / "validation.html", report_html(report))
+    html = write_text(out_dir / "validation.html", report_html(report, comparison))
     data = write_text(out_dir / "validation.json", json.dumps(report.as_dict(), indent=1, ensure_ascii=False) + "\n")
     return [html, data]
 

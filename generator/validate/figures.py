@@ -1,0 +1,186 @@
+"""Figures with intervals from a playtest's counts (definitions: docs/playtesting.md).
+
+Pure functions of the merged aggregates: the same counts give the same figures whatever
+order the games were played in or however many machines played them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ..model import Deck
+from .metrics import MICRO, RATE_BINS, TURN_EDGES, Metrics
+from .stats import Z95, benjamini_hochberg, newcombe, two_proportion_p, wilson
+
+if TYPE_CHECKING:
+    from .playtest import Tally
+
+NEGLIGIBLE = 0.02  # a card whose whole interval lies within ± 2 points does not matter
+FDR = 0.05  # false discovery rate across the cards of one run (Benjamini–Hochberg)
+
+
+def rate(count: int, total: int) -> dict:
+    """A share with its 95% Wilson interval and the number of games it rests on."""
+    low, high = wilson(count, total)
+    return {"count": count, "of": total, "rate": round(count / total, 4) if total else None,
+            "low": round(low, 4), "high": round(high, 4)}
+
+
+def _distribution(counts: Counter[int]) -> dict:
+    from ..games.simulate import _distribution as distribution
+
+    return distribution(counts)
+
+
+def _mean(moments) -> dict:
+    """Mean of a per-game figure with a 95% interval (normal approximation) and its histogram."""
+    n = moments.count
+    if not n:
+        return {"games": 0}
+    mean = moments.total / n / MICRO
+    variance = max(moments.squares / n / MICRO ** 2 - mean * mean, 0.0)
+    half = Z95 * math.sqrt(variance / n) if n > 1 else float("inf")
+    digits = 3 if moments.kind == "rate" or abs(mean) < 10 else 1
+    data = {"games": n, "mean": round(mean, digits), "sd": round(math.sqrt(variance), digits),
+            "low": round(mean - half, digits) if n > 1 else None, "high": round(mean + half, digits) if n > 1 else None}
+    if moments.kind == "rate":
+        data["histogram"] = [[b / RATE_BINS, (b + 1) / RATE_BINS, moments.histogram.get(b, 0)] for b in range(RATE_BINS)]
+    elif moments.kind == "points":
+        data["histogram"] = sorted([k, k + 1, v] for k, v in moments.histogram.items())
+    return data
+
+
+def balance(wins: list[int], games: int) -> dict:
+    """1 − the largest gap between two seats' win rates, with an approximate 95% interval
+    (multinomial variance of the two extreme seats' difference)."""
+    if games == 0 or len(wins) < 2:
+        return {"games": games, "value": None}
+    high_seat = max(range(len(wins)), key=lambda s: wins[s])
+    low_seat = min(range(len(wins)), key=lambda s: wins[s])
+    pa, pb = wins[high_seat] / games, wins[low_seat] / games
+    gap = pa - pb
+    se = math.sqrt(max(pa + pb - gap * gap, 0.0) / games)
+    return {"games": games, "value": round(1 - gap, 3), "low": round(max(0.0, 1 - gap - Z95 * se), 3),
+            "high": round(min(1.0, 1 - gap + Z95 * se), 3), "seats": [high_seat + 1, low_seat + 1]}
+
+
+def figures(tally: "Tally", deck: Deck) -> dict:
+    metrics: Metrics = tally.metrics
+    games = tally.games
+    played = tally.played
+    fair = 1 / tally.players
+    first = rate(tally.wins[0], games)
+    outcome = {
+        "balance": balance(tally.wins, games),
+        "first_seat": {**first, "fair": round(fair, 4),
+                       "advantage": round(first["rate"] - fair, 4) if first["rate"] is not None else None},
+        "completion": rate(games - tally.capped - metrics.no_winner, played),
+        "drawishness": rate(metrics.shared + metrics.no_winner, games),
+        "timeouts": rate(tally.capped, games),
+    }
+    mean_branching = sum(k * v for k, v in metrics.branching.items()) / max(metrics.player_states, 1)
+    choice = {"decision_moves": rate(metrics.choice_states, metrics.player_states),
+              "branching": {**_distribution(metrics.branching), "mean": round(mean_branching, 3)}}
+    duration = {"turns": _distribution(tally.lengths), "actions": _distribution(metrics.actions),
+                "rounds": _distribution(metrics.rounds)}
+    data = {"games": games, "outcome": outcome, "duration": duration, "choice": choice,
+            "tension": {name: _mean(moments) for name, moments in metrics.tension.items()}}
+    if metrics.focus_games:
+        data["skill"] = skill(metrics)
+    if metrics.tracks_cards:
+        data["cards"] = card_figures(metrics, deck)
+    return data
+
+
+def skill(metrics: Metrics) -> dict:
+    """CardStock's Order: how much better one heuristic seat does than a fair share among
+    random seats, (w − 1/n) / (1 − 1/n); 0 is no skill, 1 always wins."""
+    n = metrics.players
+    won = rate(metrics.focus_wins, metrics.focus_games)
+
+    def order(w: float) -> float:
+        return round((w - 1 / n) / (1 - 1 / n), 3)
+
+    return {"heuristic_win_rate": won, "order": order(won["rate"]), "low": order(won["low"]),
+            "high": order(won["high"]), "games": metrics.focus_games}
+
+
+def control_turn(metrics: Metrics) -> int:
+    """The bucket whose lower edge is the turn k the card comparison is made at: about half
+    the median seat-game length, so both sides of the comparison have games."""
+    lengths: Counter[int] = Counter()
+    for (bucket, _), count in metrics.seat_games.items():
+        lengths[bucket] += count
+    total = sum(lengths.values())
+    seen, median = 0, 0
+    for bucket in sorted(lengths):
+        seen += lengths[bucket]
+        if seen * 2 >= total:
+            median = bucket
+            break
+    half = max(2, TURN_EDGES[median] / 2)
+    return max(b for b, edge in enumerate(TURN_EDGES) if edge <= half)
+
+
+def card_figures(metrics: Metrics, deck: Deck) -> dict:
+    """Per distinct card: drawn and played win rates, Played Impact, and the win rate of the
+    seats that held it before turn k against those that did not, among seat-games that
+    reached turn k (so long games, which see more cards, do not tilt it); Benjamini–Hochberg
+    across the cards."""
+    k = control_turn(metrics)
+    reached = [0, 0]  # seat-games that reached turn k: total, won
+    for (bucket, won), count in metrics.seat_games.items():
+        if bucket >= k:
+            reached[0] += count
+            reached[1] += count * won
+    drawn: dict[str, list[int]] = {}
+    early: dict[str, list[int]] = {}
+    for (code, first, length, won), count in metrics.drawn.items():
+        drawn.setdefault(code, [0, 0])
+        drawn[code][0] += count
+        drawn[code][1] += count * won
+        if length >= k and first < k:
+            early.setdefault(code, [0, 0])
+            early[code][0] += count
+            early[code][1] += count * won
+    played: dict[str, list[int]] = {}
+    for (code, _, won), count in metrics.played.items():
+        played.setdefault(code, [0, 0])
+        played[code][0] += count
+        played[code][1] += count * won
+    rows = []
+    for card in deck.cards:
+        d, p, e = drawn.get(card.code, [0, 0]), played.get(card.code, [0, 0]), early.get(card.code, [0, 0])
+        if not d[0] and not p[0]:
+            continue
+        rest = [reached[0] - e[0], reached[1] - e[1]]
+        row = {"code": card.code, "name": card.name, "drawn": rate(d[1], d[0]), "played": rate(p[1], p[0])}
+        if d[0] and p[0] and d[1]:
+            dw, pw = d[1] / d[0], p[1] / p[0]
+            low_d, high_d = wilson(d[1], d[0])
+            low_p, high_p = wilson(p[1], p[0])
+            row["played_impact"] = {"value": round((pw - dw) / dw, 4), "low": round(low_p / high_d - 1, 4),
+                                    "high": round(high_p / low_d - 1, 4) if low_d else None}
+        if e[0] and rest[0]:
+            low, high = newcombe(e[1], e[0], rest[1], rest[0])
+            row["controlled"] = {"turn": TURN_EDGES[k], "held": rate(e[1], e[0]), "not_held": rate(rest[1], rest[0]),
+                                 "difference": round(e[1] / e[0] - rest[1] / rest[0], 4), "low": round(low, 4),
+                                 "high": round(high, 4), "p": two_proportion_p(e[1], e[0], rest[1], rest[0]),
+                                 "seat_games": e[0] + rest[0]}
+        rows.append(row)
+    tested = [row for row in rows if "controlled" in row]
+    for row, found in zip(tested, benjamini_hochberg([row["controlled"]["p"] for row in tested], FDR)):
+        controlled = row["controlled"]
+        controlled["p"] = float(f"{controlled['p']:.4g}")
+        if found:
+            row["verdict"] = "decides games"
+        elif -NEGLIGIBLE <= controlled["low"] and controlled["high"] <= NEGLIGIBLE:
+            row["verdict"] = "never matters"
+        else:
+            row["verdict"] = "unclear"
+    for row in rows:
+        row.setdefault("verdict", "untested")
+    return {"turn": TURN_EDGES[k], "seat_games_reaching_turn": reached[0], "fdr": FDR, "negligible": NEGLIGIBLE,
+            "rows": rows}
