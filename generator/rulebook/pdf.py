@@ -39,6 +39,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from .. import markup
 from ..errors import DeckgenError
 from ..model import Card, Deck
 from ..render.cards import draw_face
@@ -702,13 +703,13 @@ class _Typesetter:
 
     def ruling(self, entry: RulingEntry) -> list:
         styles, ruling = self.styles, entry.ruling
-        cell = [_OutlineMark(f"{entry.number} {ruling.question}", entry.anchor, 1),
+        cell = [_OutlineMark(f"{entry.number} {markup.to_plain(ruling.question, self.book.deck)}", entry.anchor, 1),
                 Paragraph(f'<a name="{html.escape(entry.anchor)}"/>RULING {_escape(entry.number)}'
                           f' <font name="{font(SANS)}" size="6.2" color="{RULE_ID.hexval()}">[{_escape(ruling.id)}]</font>',
                           styles.label),
-                Paragraph(f"<b>{_escape(ruling.question)}</b>", styles.small)]
+                Paragraph(f"<b>{self.writer.inline(ruling.question)}</b>", styles.small)]
         cell += self.paragraphs(ruling.decision, styles.small, styles.small, lead="<i>Decision:</i>")
-        cell.append(Paragraph(f"<i>Why:</i> {_escape(ruling.reason)}", styles.small))
+        cell += self.paragraphs(ruling.reason, styles.small, styles.small, lead="<i>Why:</i>")
         settles = [self.writer.link(rule.anchor, _escape(f"§{rule.label}"), "") for rule in entry.rules]
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:

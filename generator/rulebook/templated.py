@@ -205,8 +205,8 @@ class _Context:
                             for group in appendix.card_groups],
             "rulings": [{
                 "id": token(entry.ruling.id), "number": entry.number, "anchor": token(entry.anchor),
-                "question": entry.ruling.question, "decision": self.writer.blocks(entry.ruling.decision),
-                "reason": entry.ruling.reason,
+                "question": self.writer.inline(entry.ruling.question), "decision": self.writer.blocks(entry.ruling.decision),
+                "reason": self.writer.blocks(entry.ruling.reason),
                 "rules": [{"anchor": token(rule.anchor), "label": f"§{rule.label}"} for rule in entry.rules],
                 "cards": [{"anchor": token(card.anchor), "label": card.card.name} for card in entry.cards],
             } for entry in appendix.rulings],
