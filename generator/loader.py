@@ -222,6 +222,7 @@ class _Builder:
             min_players=players["min"],
             max_players=players["max"],
             play_time=meta.get("play_time", ""),
+            language=meta.get("language", "en"),
             card_size=_card_size(meta.get("card_size", "poker")),
             engine=meta.get("engine"),
             params=dict(self.data.get("engine", {})),

@@ -156,6 +156,7 @@ class Deck:
     quickref: tuple[QuickRef, ...]
     back: Back
     source: Path | None = None
+    language: str = "en"  # BCP 47 tag of the deck's own language
 
     @property
     def total(self) -> int:

@@ -64,7 +64,9 @@ def built(tmp_path_factory):
 
 
 def _flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+    """Whitespace runs as one space; words hyphenated at a line's end joined again (pdfium marks
+    such a break with \x02)."""
+    return re.sub(r"\s+", " ", text.replace("\x02", ""))
 
 
 # PDF --------------------------------------------------------------------------------------------

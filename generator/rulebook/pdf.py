@@ -23,6 +23,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.flowables import UseUpSpace
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -102,6 +104,23 @@ def _fallback(text: str) -> str:
     return "".join(out)
 
 
+# A heading keeps at least this much of what follows it in its own column: two lines of text.
+KEEP_WITH_HEADING = 2 * 10.6
+
+
+def grid_columns(count: int, choices: tuple[int, ...] = (4, 5, 3)) -> int:
+    """Columns for a gallery of `count` cards that leave the fewest empty places in its last row
+    (13 cards: 5 + 4 + 4, not 4 + 4 + 4 + 1 with the Ace alone); ties go to the earlier choice."""
+    return min(choices, key=lambda columns: (-count % columns, choices.index(columns)))
+
+
+def hyphenation_language(tag: str) -> str:
+    """pyphen's dictionary for a BCP 47 tag (en-GB -> en_GB); "" when it has none."""
+    import pyphen
+
+    return pyphen.language_fallback(tag.replace("-", "_")) or ""
+
+
 def _escape(text: str) -> str:
     return _fallback(html.escape(text, quote=False))
 
@@ -113,8 +132,11 @@ class _Styles:
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
         serif, sans = font(SERIF), font(SANS)
+        # Justified narrow columns need hyphenation to avoid loose lines (pyphen, the deck's language).
         self.body = ParagraphStyle("body", fontName=serif, fontSize=9.4, leading=13, textColor=INK,
-                                   alignment=TA_JUSTIFY, spaceAfter=4.5)
+                                   alignment=TA_JUSTIFY, spaceAfter=4.5,
+                                   hyphenationLang=hyphenation_language(deck.language),
+                                   embeddedHyphenation=1, uriWasteReduce=0.3)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
         self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.6, spaceAfter=2.5,
@@ -123,8 +145,11 @@ class _Styles:
                                       alignment=TA_CENTER, textColor=INK)
         self.chapter = ParagraphStyle("chapter", fontName=font(SANS_BOLD), fontSize=15, leading=19,
                                       textColor=theme, spaceBefore=14, spaceAfter=7, keepWithNext=1)
+        # No keepWithNext: it would carry a rule's whole first paragraph to the next column and
+        # strand a chapter heading above it; the conditional break before each heading keeps
+        # it with two lines of its text instead.
         self.rule = ParagraphStyle("rule", fontName=font(SANS_BOLD), fontSize=10, leading=13,
-                                   textColor=INK, spaceBefore=7, spaceAfter=2.5, keepWithNext=1)
+                                   textColor=INK, spaceBefore=7, spaceAfter=2.5)
         self.card_name = ParagraphStyle("card-name", fontName=font(SANS_BOLD), fontSize=10, leading=12.5,
                                         textColor=theme, spaceAfter=1.5)
         self.meta = ParagraphStyle("meta", fontName=sans, fontSize=7.2, leading=9.5, textColor=MUTED,
@@ -301,10 +326,12 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Typeset:
-    """The finished PDF, and where each card is shown largest and upright in it."""
+    """The finished PDF, where each card is shown largest and upright in it, and the anchors of
+    headings whose text went on to another column or page (none, when typesetting went well)."""
 
     pdf: bytes
     placements: dict[str, Placement]
+    stranded_headings: tuple[str, ...] = ()
 
 
 class _Cover(Flowable):
@@ -408,14 +435,19 @@ class _RulebookDocument(BaseDocTemplate):
             target, pagesize=A4, invariant=1, title=f"{deck.name}: rules of play",
             author=deck.designer or "", subject=f"Rulebook for {deck.name}, edition {deck.version}",
             creator="deckgen", leftMargin=MARGIN, rightMargin=MARGIN, topMargin=TOP, bottomMargin=BOTTOM,
-            lang="en",
+            lang=deck.language,
         )
         self.book, self.styles, self.contents = book, styles, contents
         self.heading_pages: dict[str, int] = {}
         self.card_stamps = _CardStamps(deck)
-        self.chapter = ""  # running head: the chapter being read
+        # Running head: the chapter in force at the top of the page, or the one that opens it.
+        self.chapter = ""
         self.page_chapter = ""
-        self.chapter_started_here = False
+        self.page_has_content = False
+        # A heading, the frame it was set in and the height set under it there, until that
+        # reaches two lines: a heading whose text starts in another frame is stranded.
+        self.open_heading: list | None = None
+        self.stranded_headings: list[str] = []
         full = Frame(MARGIN, BOTTOM, TEXT_WIDTH, BODY_HEIGHT, id="full", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
         columns = [Frame(MARGIN + index * (COLUMN_WIDTH + GUTTER), BOTTOM, COLUMN_WIDTH, BODY_HEIGHT,
@@ -460,7 +492,7 @@ class _RulebookDocument(BaseDocTemplate):
     def handle_pageBegin(self):
         super().handle_pageBegin()
         self.page_chapter = self.chapter
-        self.chapter_started_here = False
+        self.page_has_content = False
 
     def afterFlowable(self, flowable):
         heading = getattr(flowable, "heading", None)
@@ -471,8 +503,25 @@ class _RulebookDocument(BaseDocTemplate):
                                       closed=heading.level >= 1 and flowable.outline_level >= 1)
             if heading.level == 1:
                 self.chapter = heading.label
-                if not self.chapter_started_here:
-                    self.page_chapter, self.chapter_started_here = heading.label, True
+                if not self.page_has_content:
+                    self.page_chapter = heading.label
+        # Breaks and spacers take room but show nothing; only what is drawn counts as content.
+        if (not getattr(flowable, "height", 0) or self.frame is None
+                or isinstance(flowable, (UseUpSpace, ActionFlowable, Spacer, CondPageBreak, _Rule))):
+            return
+        self.page_has_content = True
+        where = (self.page, self.frame.id)
+        if heading is not None:
+            self.open_heading = [heading.anchor, where, 0.0]
+        elif self.open_heading:
+            anchor, frame, height_below = self.open_heading
+            if frame != where:
+                self.stranded_headings.append(anchor)
+                self.open_heading = None
+            elif height_below + flowable.height >= KEEP_WITH_HEADING:
+                self.open_heading = None
+            else:
+                self.open_heading[2] = height_below + flowable.height
 
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
@@ -557,6 +606,9 @@ class _Typesetter:
         for kind, parts in blocks:
             if kind == "p":
                 flowables.append(Paragraph(parts[0], body))
+            elif kind == "ol":
+                flowables.extend(Paragraph(item, bullet, bulletText=f"{number}.")
+                                 for number, item in enumerate(parts, start=1))
             else:
                 flowables.extend(Paragraph(item, bullet, bulletText="•") for item in parts)
         return flowables
@@ -585,9 +637,9 @@ class _Typesetter:
         for row in chapter.components:
             counts = {count for _, count in row.by_suit}
             if len(counts) == 1 and len(row.by_suit) > 1:
-                suits = f"{counts.pop()} in each suit: " + " ".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
+                suits = f"{counts.pop()} in each suit: " + "\xa0".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
             else:
-                suits = ", ".join(f"{_suit_symbol(self.deck, suit)} {count}" for suit, count in row.by_suit)
+                suits = ", ".join(f"{_suit_symbol(self.deck, suit)}\xa0{count}" for suit, count in row.by_suit)
             text = [Paragraph(f"<b>{_escape(row.name)}</b>", styles.cell)]
             if suits:
                 text.append(Paragraph(suits, styles.cell))
@@ -643,7 +695,8 @@ class _Typesetter:
         return flowables
 
     def card_group(self, group: CardGroup) -> list:
-        flowables = self.heading(group.heading)
+        # The heading moves on unless its intro and the first card (or row of cards) fit under it.
+        flowables = [CondPageBreak(65 * mm)] + self.heading(group.heading)[1:]
         if group.intro:
             flowables += self.paragraphs(group.intro, self.styles.small, self.styles.small)
         if group.layout == "grid":
@@ -657,7 +710,7 @@ class _Typesetter:
         picture = CardPicture(self.deck, card, 25 * mm)
         meta = [_escape(card.type_line)]
         if card.suit:
-            meta.append(_suit_symbol(self.deck, card.suit) + " " + _escape(self.deck.suit(card.suit).name))
+            meta.append(_suit_symbol(self.deck, card.suit) + "\xa0" + _escape(self.deck.suit(card.suit).name))
         meta.append(f"{card.count} {'copy' if card.count == 1 else 'copies'}")
         meta.append(f"code {_escape(card.code)}")
         text = [_OutlineMark(card.name, entry.anchor, 2),
@@ -679,7 +732,8 @@ class _Typesetter:
         ]))
         return KeepTogether([table])
 
-    def card_grid(self, entries: tuple[CardEntry, ...], columns: int = 4) -> Flowable:
+    def card_grid(self, entries: tuple[CardEntry, ...]) -> Flowable:
+        columns = grid_columns(len(entries))
         cell_width = COLUMN_WIDTH / columns
         cells = []
         for entry in entries:
@@ -820,4 +874,4 @@ def typeset(book: Book) -> Typeset:
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
-    return Typeset(buffer.getvalue(), document.card_stamps.placements)
+    return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings))
