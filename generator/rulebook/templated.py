@@ -135,7 +135,7 @@ class _Context:
                 "id": deck.id, "name": deck.name, "version": deck.version, "designer": deck.designer,
                 "credits": list(deck.credits), "description": self.writer.inline(deck.description),
                 "players": self.book.players, "play_time": deck.play_time, "total": deck.total,
-                "theme": self.book.theme, "accent": deck.back.accent,
+                "theme": self.book.theme, "accent": deck.back.accent, "language": token(deck.language),
                 "card_ratio": round(deck.card_size.height_mm / deck.card_size.width_mm, 4),
             },
             "suits": [self.suit(suit.id) | {"count": sum(c.count for c in deck.cards if c.suit == suit.id)}
