@@ -45,16 +45,18 @@ def font_face_rules(characters: str) -> str:
     options = subset.Options()
     options.flavor = "woff"
     options.notdef_outline = True
+    # A page sets no mathematics; DejaVu's MATH table, once subset, is refused by Chromium's
+    # font sanitiser and takes the whole face with it.
+    options.drop_tables += ["MATH"]
     for family, css_family in FAMILIES.items():
         for suffix, (weight, style) in _STYLES.items():
-            font = TTFont(str(FONT_DIR / FACES[family + suffix]))
+            # The shipped file's own timestamps are kept, so the same page gives the same bytes.
+            font = TTFont(str(FONT_DIR / FACES[family + suffix]), recalcTimestamp=False)
             subsetter = subset.Subsetter(options)
             subsetter.populate(text=characters)
             subsetter.subset(font)
             buffer = io.BytesIO()
             font.flavor = "woff"
-            # Fixed timestamps, so the same page gives the same bytes.
-            font["head"].created = font["head"].modified = 0
             font.save(buffer, reorderTables=False)
             data = base64.b64encode(buffer.getvalue()).decode("ascii")
             rules.append(f'@font-face {{ font-family: "{css_family}"; font-weight: {weight}; '
