@@ -274,6 +274,7 @@ class _Builder:
             min_players=players["min"],
             max_players=players["max"],
             play_time=meta.get("play_time", ""),
+            language=meta.get("language", "en"),
             card_size=_card_size(meta.get("card_size", "poker")),
             engine=meta.get("engine"),
             params=dict(self.data.get("engine", {})),
@@ -498,8 +499,12 @@ class _Builder:
             check_text(section.text, f"sections[{s_index}].text")
             for r_index, rule in enumerate(section.rules):
                 check_text(rule.text, f"sections[{s_index}].rules[{r_index}].text")
+        for index, suit in enumerate(deck.suits):
+            check_text(suit.description, f"suits[{index}].description")
         for index, ruling in enumerate(deck.rulings):
+            check_text(ruling.question, f"rulings[{index}].question")
             check_text(ruling.decision, f"rulings[{index}].decision")
+            check_text(ruling.reason, f"rulings[{index}].reason")
             for rule_id in ruling.rules:
                 if rule_id not in rule_ids:
                     self.error(f"rulings[{index}].rules", f"unknown rule {rule_id!r}")

@@ -1,7 +1,7 @@
 """deckgen's light markup for rules and card text.
 
 Blocks are separated by blank lines; a block whose lines start with '- ' is a
-list. Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE},
+list, and one whose lines start with '1. ', '2. ' (or '1) ') a numbered list of steps. Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE},
 {suit:ID}, {rule:ID}. Every renderer (card faces, rulebook PDF/HTML/Markdown,
 exports) walks the same parsed tree, so a reference means the same everywhere.
 """
@@ -47,6 +47,7 @@ class Paragraph:
 @dataclass(frozen=True, slots=True)
 class BulletList:
     items: tuple[tuple[Inline, ...], ...]
+    ordered: bool = False  # numbered steps (1. 2. 3.) rather than bullets
 
 
 Block = Union[Paragraph, BulletList]
@@ -76,16 +77,25 @@ def parse_inline(text: str) -> tuple[Inline, ...]:
     return tuple(spans)
 
 
+_STEP = re.compile(r"\d{1,2}[.)] ")
+
+
 def parse(text: str) -> tuple[Block, ...]:
     blocks: list[Block] = []
     for chunk in re.split(r"\n\s*\n", text.strip()):
         paragraph: list[str] = []
         items: list[str] = []
+        ordered = False
         for line in (line.strip() for line in chunk.splitlines()):
             if not line:
                 continue
-            if line.startswith("- "):
-                items.append(line[2:].strip())
+            step = _STEP.match(line)
+            if line.startswith("- ") or (step and (not items or ordered)):
+                if paragraph and not items:  # a lead-in line, then the list
+                    blocks.append(Paragraph(parse_inline(" ".join(paragraph))))
+                    paragraph = []
+                ordered = bool(step) and not line.startswith("- ")
+                items.append(line[step.end():].strip() if ordered else line[2:].strip())
             elif items:
                 items[-1] += " " + line  # a list item wrapped over several lines
             else:
@@ -93,7 +103,7 @@ def parse(text: str) -> tuple[Block, ...]:
         if paragraph:
             blocks.append(Paragraph(parse_inline(" ".join(paragraph))))
         if items:
-            blocks.append(BulletList(tuple(parse_inline(item) for item in items)))
+            blocks.append(BulletList(tuple(parse_inline(item) for item in items), ordered))
     return tuple(blocks)
 
 

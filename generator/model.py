@@ -163,6 +163,7 @@ class Deck:
     # The rulebook's own words in this language, keyed by their English wording
     # (generator/rulebook/phrases.py); empty for the deck's own language.
     phrases: Mapping[str, str] = field(default_factory=dict)
+    language: str = "en"  # BCP 47 tag of the deck's own language
 
     @property
     def total(self) -> int:

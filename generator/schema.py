@@ -207,6 +207,9 @@ DECK_META = _table(
             "additionalProperties": False,
         },
         "play_time": _str("Typical playing time, e.g. '45 minutes'."),
+        "language": _str("The language the deck is written in, as a BCP 47 tag (en, en-GB, de, fr-CA); "
+                         "it chooses the rulebook's hyphenation. Default: en.",
+                         pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"),
         "card_size": {
             "description": "A named size or width/height in millimetres.",
             "oneOf": [

@@ -65,7 +65,9 @@ def built(tmp_path_factory):
 
 
 def _flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+    """Whitespace runs as one space; words hyphenated at a line's end joined again (pdfium marks
+    such a break with \x02)."""
+    return re.sub(r"\s+", " ", text.replace("\x02", ""))
 
 
 # PDF --------------------------------------------------------------------------------------------
@@ -310,3 +312,39 @@ def test_card_pictures_show_their_own_card(built):
         assert abs(ratio - deck.card_size.height_mm / deck.card_size.width_mm) < 0.02
         distances = [sum(ImageStat.Stat(ImageChops.difference(mine, other)).mean) for other in references]
         assert distances.index(min(distances)) == deck.cards.index(card), card.name
+
+
+# No markup left over ----------------------------------------------------------------------------
+
+LEFTOVER_MARKUP = re.compile(r"\{(card|rule|suit|icon|trick|hand):")
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_no_markup_is_left_in_any_rulebook_or_text_export(built, deck_id, tmp_path):
+    from generator.export import export_mush
+
+    rulebook = built(deck_id)
+    texts = {"pdf": "\n".join(rulebook.page_texts),
+             "html": rulebook.path("html").read_text(encoding="utf-8"),
+             "md": rulebook.path("md").read_text(encoding="utf-8")}
+    for path in export_mush(rulebook.deck, tmp_path):
+        texts[path.name] = path.read_text(encoding="utf-8")
+    for name, text in texts.items():
+        leftover = [text[max(0, m.start() - 40):m.end() + 40] for m in LEFTOVER_MARKUP.finditer(text)]
+        assert not leftover, f"{deck_id} {name} shows raw markup: {leftover[:3]}"
+
+
+def test_markup_in_a_ruling_reason_is_checked(tmp_path):
+    from generator.errors import InvalidDeck
+
+    source = next(path for path in DECK_PATHS if path.stem == "wizard").read_text(encoding="utf-8")
+    marker = 'reason = "'
+    assert marker in source
+    broken = source.replace(marker, 'reason = "See {card:No Such Card}. ', 1)
+    deck_file = tmp_path / "wizard.toml"
+    deck_file.write_text(broken, encoding="utf-8")
+    with pytest.raises(InvalidDeck) as caught:
+        load_deck(deck_file)
+    [problem] = [p for p in caught.value.problems if "No Such Card" in p.message]
+    assert problem.field.startswith("rulings[") and problem.field.endswith("].reason")
+    assert problem.line == broken[:broken.index("No Such Card")].count("\n") + 1

@@ -35,6 +35,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     from .pdf import typeset
     from .pictures import CardPictures
     from .templated import choose_templates, png_data_uri, render
+    from .webfonts import embed_fonts
 
     unknown = [fmt for fmt in formats if fmt not in FORMATS]
     if unknown:
@@ -51,7 +52,8 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     # half-written rulebook behind.
     pages = {}
     if "html" in formats:
-        pages["html"] = render(book, "html", templates["html"], lambda card: png_data_uri(pictures.png(card)))
+        pages["html"] = embed_fonts(render(book, "html", templates["html"],
+                                           lambda card: png_data_uri(pictures.png(card))))
     if "md" in formats:
         pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
     written: list[Path] = []

@@ -22,6 +22,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.flowables import UseUpSpace
 from reportlab.platypus import (
     BaseDocTemplate,
     CondPageBreak,
@@ -38,6 +40,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from .. import markup
 from ..errors import DeckgenError
 from ..model import Card, Deck
 from ..render.cards import draw_face
@@ -92,6 +95,23 @@ def _fallback(text: str) -> str:
     return "".join(out)
 
 
+# A heading keeps at least this much of what follows it in its own column: two lines of text.
+KEEP_WITH_HEADING = 2 * 10.6
+
+
+def grid_columns(count: int, choices: tuple[int, ...] = (4, 5, 3)) -> int:
+    """Columns for a gallery of `count` cards that leave the fewest empty places in its last row
+    (13 cards: 5 + 4 + 4, not 4 + 4 + 4 + 1 with the Ace alone); ties go to the earlier choice."""
+    return min(choices, key=lambda columns: (-count % columns, choices.index(columns)))
+
+
+def hyphenation_language(tag: str) -> str:
+    """pyphen's dictionary for a BCP 47 tag (en-GB -> en_GB); "" when it has none."""
+    import pyphen
+
+    return pyphen.language_fallback(tag.replace("-", "_")) or ""
+
+
 def _escape(text: str) -> str:
     return _fallback(html.escape(text, quote=False))
 
@@ -103,8 +123,11 @@ class _Styles:
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
         serif, sans = font(SERIF), font(SANS)
+        # Justified narrow columns need hyphenation to avoid loose lines (pyphen, the deck's language).
         self.body = ParagraphStyle("body", fontName=serif, bulletFontName=sans, fontSize=9.4, leading=13, textColor=INK,
-                                   alignment=TA_JUSTIFY, spaceAfter=4.5)
+                                   alignment=TA_JUSTIFY, spaceAfter=4.5,
+                                   hyphenationLang=hyphenation_language(deck.language),
+                                   embeddedHyphenation=1, uriWasteReduce=0.3)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
         self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.6, spaceAfter=2.5,
@@ -113,8 +136,11 @@ class _Styles:
                                       alignment=TA_CENTER, textColor=INK)
         self.chapter = ParagraphStyle("chapter", fontName=font(SANS_BOLD), fontSize=15, leading=19,
                                       textColor=theme, spaceBefore=14, spaceAfter=7, keepWithNext=1)
+        # No keepWithNext: it would carry a rule's whole first paragraph to the next column and
+        # strand a chapter heading above it; the conditional break before each heading keeps
+        # it with two lines of its text instead.
         self.rule = ParagraphStyle("rule", fontName=font(SANS_BOLD), fontSize=10, leading=13,
-                                   textColor=INK, spaceBefore=7, spaceAfter=2.5, keepWithNext=1)
+                                   textColor=INK, spaceBefore=7, spaceAfter=2.5)
         self.card_name = ParagraphStyle("card-name", fontName=font(SANS_BOLD), fontSize=10, leading=12.5,
                                         textColor=theme, spaceAfter=1.5)
         self.meta = ParagraphStyle("meta", fontName=sans, fontSize=7.2, leading=9.5, textColor=MUTED,
@@ -291,10 +317,12 @@ class Placement:
 
 @dataclass(frozen=True, slots=True)
 class Typeset:
-    """The finished PDF, and where each card is shown largest and upright in it."""
+    """The finished PDF, where each card is shown largest and upright in it, and the anchors of
+    headings whose text went on to another column or page (none, when typesetting went well)."""
 
     pdf: bytes
     placements: dict[str, Placement]
+    stranded_headings: tuple[str, ...] = ()
 
 
 class _Cover(Flowable):
@@ -412,14 +440,19 @@ class _RulebookDocument(BaseDocTemplate):
             target, pagesize=(g.page_width, g.page_height), invariant=1, title=f"{deck.name}: rules of play",
             author=deck.designer or "", subject=f"Rulebook for {deck.name}, edition {deck.version}",
             creator="deckgen", leftMargin=g.margin, rightMargin=g.margin, topMargin=g.top, bottomMargin=g.bottom,
-            lang="en", initialFontName=font(SANS),  # never reportlab's unembedded Helvetica
+            lang=deck.language, initialFontName=font(SANS),  # never reportlab's unembedded Helvetica
         )
         self.book, self.styles, self.contents = book, styles, contents
         self.heading_pages: dict[str, int] = {}
         self.card_stamps = _CardStamps(deck)
-        self.chapter = ""  # running head: the chapter being read
+        # Running head: the chapter in force at the top of the page, or the one that opens it.
+        self.chapter = ""
         self.page_chapter = ""
-        self.chapter_started_here = False
+        self.page_has_content = False
+        # A heading, the frame it was set in and the height set under it there, until that
+        # reaches two lines: a heading whose text starts in another frame is stranded.
+        self.open_heading: list | None = None
+        self.stranded_headings: list[str] = []
         full = Frame(g.margin, g.bottom, g.text_width, g.body_height, id="full", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
         columns = [Frame(g.margin + index * (g.column_width + g.gutter), g.bottom, g.column_width, g.body_height,
@@ -464,7 +497,7 @@ class _RulebookDocument(BaseDocTemplate):
     def handle_pageBegin(self):
         super().handle_pageBegin()
         self.page_chapter = self.chapter
-        self.chapter_started_here = False
+        self.page_has_content = False
 
     def afterFlowable(self, flowable):
         heading = getattr(flowable, "heading", None)
@@ -475,8 +508,25 @@ class _RulebookDocument(BaseDocTemplate):
                                       closed=heading.level >= 1 and flowable.outline_level >= 1)
             if heading.level == 1:
                 self.chapter = heading.label
-                if not self.chapter_started_here:
-                    self.page_chapter, self.chapter_started_here = heading.label, True
+                if not self.page_has_content:
+                    self.page_chapter = heading.label
+        # Breaks and spacers take room but show nothing; only what is drawn counts as content.
+        if (not getattr(flowable, "height", 0) or self.frame is None
+                or isinstance(flowable, (UseUpSpace, ActionFlowable, Spacer, CondPageBreak, _Rule))):
+            return
+        self.page_has_content = True
+        where = (self.page, self.frame.id)
+        if heading is not None:
+            self.open_heading = [heading.anchor, where, 0.0]
+        elif self.open_heading:
+            anchor, frame, height_below = self.open_heading
+            if frame != where:
+                self.stranded_headings.append(anchor)
+                self.open_heading = None
+            elif height_below + flowable.height >= KEEP_WITH_HEADING:
+                self.open_heading = None
+            else:
+                self.open_heading[2] = height_below + flowable.height
 
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
@@ -562,6 +612,9 @@ class _Typesetter:
         for kind, parts in blocks:
             if kind == "p":
                 flowables.append(Paragraph(parts[0], body))
+            elif kind == "ol":
+                flowables.extend(Paragraph(item, bullet, bulletText=f"{number}.")
+                                 for number, item in enumerate(parts, start=1))
             else:
                 flowables.extend(Paragraph(item, bullet, bulletText="•") for item in parts)
         return flowables
@@ -591,9 +644,9 @@ class _Typesetter:
         for row in chapter.components:
             counts = {count for _, count in row.by_suit}
             if len(counts) == 1 and len(row.by_suit) > 1:
-                suits = _escape(self.deck.phrase("{count} in each suit:", count=counts.pop())) + " " + " ".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
+                suits = _escape(self.deck.phrase("{count} in each suit:", count=counts.pop())) + " " + "\xa0".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
             else:
-                suits = ", ".join(f"{_suit_symbol(self.deck, suit)} {count}" for suit, count in row.by_suit)
+                suits = ", ".join(f"{_suit_symbol(self.deck, suit)}\xa0{count}" for suit, count in row.by_suit)
             text = [Paragraph(f"<b>{_escape(row.name)}</b>", styles.cell)]
             if suits:
                 text.append(Paragraph(suits, styles.cell))
@@ -650,7 +703,8 @@ class _Typesetter:
         return flowables
 
     def card_group(self, group: CardGroup) -> list:
-        flowables = self.heading(group.heading)
+        # The heading moves on unless its intro and the first card (or row of cards) fit under it.
+        flowables = [CondPageBreak(65 * mm)] + self.heading(group.heading)[1:]
         if group.intro:
             flowables += self.paragraphs(group.intro, self.styles.small, self.styles.small)
         if group.layout == "grid":
@@ -664,7 +718,7 @@ class _Typesetter:
         picture = CardPicture(self.deck, card, 25 * mm)
         meta = [_escape(card.type_line)]
         if card.suit:
-            meta.append(_suit_symbol(self.deck, card.suit) + " " + _escape(self.deck.suit(card.suit).name))
+            meta.append(_suit_symbol(self.deck, card.suit) + "\xa0" + _escape(self.deck.suit(card.suit).name))
         meta.append(f"{card.count} {_escape(self.deck.phrase('copy' if card.count == 1 else 'copies'))}")
         meta.append(f"{_escape(self.deck.phrase('code'))} {_escape(card.code)}")
         text = [_OutlineMark(card.name, entry.anchor, 2),
@@ -686,7 +740,8 @@ class _Typesetter:
         ]))
         return KeepTogether([table])
 
-    def card_grid(self, entries: tuple[CardEntry, ...], columns: int = 4) -> Flowable:
+    def card_grid(self, entries: tuple[CardEntry, ...]) -> Flowable:
+        columns = grid_columns(len(entries))
         cell_width = self.geometry.column_width / columns
         cells = []
         for entry in entries:
@@ -710,15 +765,16 @@ class _Typesetter:
 
     def ruling(self, entry: RulingEntry) -> list:
         styles, ruling = self.styles, entry.ruling
-        cell = [_OutlineMark(f"{entry.number} {ruling.question}", entry.anchor, 1),
+        cell = [_OutlineMark(f"{entry.number} {markup.to_plain(ruling.question, self.book.deck)}", entry.anchor, 1),
                 Paragraph(f'<a name="{html.escape(entry.anchor)}"/>'
                           f'{_escape(self.deck.phrase("Ruling {number}", number=entry.number).upper())}'
                           f' <font name="{font(SANS)}" size="6.2" color="{RULE_ID.hexval()}">[{_escape(ruling.id)}]</font>',
                           styles.label),
-                Paragraph(f"<b>{_escape(ruling.question)}</b>", styles.small)]
+                Paragraph(f"<b>{self.writer.inline(ruling.question)}</b>", styles.small)]
         cell += self.paragraphs(ruling.decision, styles.small, styles.small,
                                 lead=f"<i>{_escape(self.deck.phrase('Decision'))}:</i>")
-        cell.append(Paragraph(f"<i>{_escape(self.deck.phrase('Why'))}:</i> {_escape(ruling.reason)}", styles.small))
+        cell += self.paragraphs(ruling.reason, styles.small, styles.small,
+                                lead=f"<i>{_escape(self.deck.phrase('Why'))}:</i>")
         settles = [self.writer.link(rule.anchor, _escape(f"§{rule.label}"), "") for rule in entry.rules]
         settles += [self.writer.link(card.anchor, _escape(card.card.name), "") for card in entry.cards]
         if settles:
@@ -831,4 +887,4 @@ def typeset(book: Book, paper: str = "a4") -> Typeset:
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
-    return Typeset(buffer.getvalue(), document.card_stamps.placements)
+    return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings))

@@ -246,7 +246,7 @@ class _Context:
                 "id": deck.id, "name": deck.name, "version": deck.version, "designer": deck.designer,
                 "credits": list(deck.credits), "description": self.writer.inline(deck.description),
                 "players": self.book.players, "play_time": deck.play_time, "total": deck.total,
-                "theme": self.book.theme, "accent": deck.back.accent,
+                "theme": self.book.theme, "accent": deck.back.accent, "language": token(deck.language),
                 "card_ratio": round(deck.card_size.height_mm / deck.card_size.width_mm, 4),
             },
             "suits": [self.suit(suit.id) | {"count": sum(c.count for c in deck.cards if c.suit == suit.id)}
@@ -316,8 +316,8 @@ class _Context:
                             for group in appendix.card_groups],
             "rulings": [{
                 "id": token(entry.ruling.id), "number": entry.number, "anchor": token(entry.anchor),
-                "question": entry.ruling.question, "decision": self.writer.blocks(entry.ruling.decision),
-                "reason": entry.ruling.reason,
+                "question": self.writer.inline(entry.ruling.question), "decision": self.writer.blocks(entry.ruling.decision),
+                "reason": self.writer.blocks(entry.ruling.reason),
                 "rules": [{"anchor": token(rule.anchor), "label": f"§{rule.label}"} for rule in entry.rules],
                 "cards": [{"anchor": token(card.anchor), "label": card.card.name} for card in entry.cards],
             } for entry in appendix.rulings],

@@ -44,6 +44,17 @@ def rule_label(deck: Deck, rule_id: str) -> tuple[str, str]:
     return f"§{rule.number}", rule.title
 
 
+def _no_break_before_symbols(spans: tuple[markup.Inline, ...]) -> tuple[markup.Inline, ...]:
+    """A suit symbol stays on the line of the word before it: the space is made non-breaking."""
+    out = list(spans)
+    for index in range(1, len(out)):
+        before, span = out[index - 1], out[index]
+        if (isinstance(span, markup.Ref) and span.kind == "suit" and isinstance(before, markup.Text)
+                and before.text.endswith(" ")):
+            out[index - 1] = markup.Text(before.text[:-1] + "\xa0")
+    return tuple(out)
+
+
 class _Writer:
     """Shared walk over parsed markup; subclasses say how each piece is written."""
 
@@ -58,7 +69,7 @@ class _Writer:
                         for block in markup.parse(text))
 
     def spans(self, spans: tuple[markup.Inline, ...]) -> str:
-        return markup.render_spans(spans, self.text, self.emphasis, self.ref)
+        return markup.render_spans(_no_break_before_symbols(spans), self.text, self.emphasis, self.ref)
 
     def ref(self, ref: markup.Ref) -> str:
         if ref.kind == "card":
@@ -91,7 +102,8 @@ class HtmlWriter(_Writer):
                 out.append(f"<p>{self.spans(block.spans)}</p>")
             else:
                 items = "".join(f"<li>{self.spans(item)}</li>" for item in block.items)
-                out.append(f"<ul>{items}</ul>")
+                tag = "ol" if block.ordered else "ul"
+                out.append(f"<{tag}>{items}</{tag}>")
         return Markup("\n".join(out))
 
     def inline(self, text: str) -> Markup:
@@ -119,7 +131,8 @@ class MarkdownWriter(_Writer):
             if isinstance(block, markup.Paragraph):
                 out.append(self.spans(block.spans))
             else:
-                out.append("\n".join(f"- {self.spans(item)}" for item in block.items))
+                out.append("\n".join(f"{f'{number}.' if block.ordered else '-'} {self.spans(item)}"
+                                     for number, item in enumerate(block.items, start=1)))
         return Markup("\n\n".join(out))
 
     def inline(self, text: str) -> Markup:
@@ -167,11 +180,11 @@ class PdfWriter(_Writer):
         return f'<font color="{color}">{self.text(symbol)}</font>'
 
     def paragraphs(self, text: str) -> list[tuple[str, list[str]]]:
-        """Blocks as ("p", [xml]) or ("ul", [item xml, ...])."""
+        """Blocks as ("p", [xml]), ("ul", [item xml, ...]) or ("ol", [item xml, ...])."""
         out: list[tuple[str, list[str]]] = []
         for block in markup.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(("p", [self.spans(block.spans)]))
             else:
-                out.append(("ul", [self.spans(item) for item in block.items]))
+                out.append(("ol" if block.ordered else "ul", [self.spans(item) for item in block.items]))
         return out
