@@ -11,39 +11,9 @@ import pytest
 from generator import InvalidDeck, UnreadableInput, load_deck
 from generator.loader import check_deck
 
+from .badinput import TINY as MINIMAL
 from .conftest import DECK_PATHS
 
-MINIMAL = """\
-[deck]
-id = "tiny"
-name = "Tiny"
-players = { min = 2, max = 4 }
-
-[[suits]]
-id = "hearts"
-name = "Hearts"
-symbol = "♥"
-code = "H"
-color = "#c8102e"
-
-[[ranks]]
-id = "ace"
-name = "Ace"
-code = "A"
-
-[[kinds]]
-id = "number"
-name = "Number"
-
-[[card_sets]]
-kind = "number"
-
-[[cards]]
-name = "Joker"
-code = "JK"
-kind = "number"
-count = 2
-"""
 
 
 def write(tmp_path: Path, text: str, name: str = "deck.toml") -> Path:
