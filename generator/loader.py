@@ -31,6 +31,7 @@ from .model import (
     Suit,
     Variant,
 )
+from .layouts import deck as deck_layouts
 from .schema import DECK_SCHEMA, check
 
 DECKS_DIR = Path("decks")
@@ -89,9 +90,12 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     ]
     if structural:
         return None, structural
-    builder = _Builder(data, path, locate)
+    layouts = deck_layouts.read(data, path, text)
+    builder = _Builder(data, path, locate, layouts)
     deck = builder.build()
-    return deck, builder.problems
+    if not any(p.severity == "error" for p in builder.problems + layouts.problems):
+        deck_layouts.check(deck, layouts, data)  # needs a consistent deck: every card's suit and rank exist
+    return deck, builder.problems + layouts.problems
 
 
 def _read_text(path: Path) -> str:
@@ -181,10 +185,11 @@ def slug(name: str) -> str:
 class _Builder:
     """Turns checked TOML data into a Deck, collecting meaning errors as it goes."""
 
-    def __init__(self, data: dict, path: Path, locate: _LineFinder):
+    def __init__(self, data: dict, path: Path, locate: _LineFinder, layouts: "deck_layouts.DeckLayouts"):
         self.data = data
         self.path = path
         self.locate = locate
+        self.layouts = layouts
         self.problems: list[Problem] = []
 
     def error(self, field: str, message: str, hint: str = "", severity: str = "error") -> None:
@@ -198,7 +203,8 @@ class _Builder:
             self.error("deck.players", f"min ({players['min']}) is greater than max ({players['max']})")
         suits = self._suits()
         ranks = self._ranks()
-        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""))
+        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""),
+                           k.get("layout", ""), k.get("back_layout", ""))
                       for k in self.data["kinds"])
         self._unique("kinds", [k.id for k in kinds], "id")
         cards = self._cards(suits, ranks, kinds)
@@ -235,6 +241,11 @@ class _Builder:
             quickref=tuple(QuickRef(q["title"], q["text"]) for q in self.data.get("quickref", ())),
             back=self._back(meta),
             source=self.path,
+            layout=meta.get("layout", ""),
+            back_layout=meta.get("back_layout", ""),
+            layouts=self.layouts.book,
+            fonts=self.layouts.fonts,
+            icons=self.layouts.icons,
         )
         self._check_references(deck)
         return deck
@@ -242,7 +253,7 @@ class _Builder:
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])
         suits = tuple(Suit(s["id"], s["name"], s["symbol"], s["code"].upper(), s["color"],
-                           s.get("opposite"), s.get("description", "")) for s in raw)
+                           s.get("opposite"), s.get("description", ""), s.get("layout", "")) for s in raw)
         ids = [s.id for s in suits]
         self._unique("suits", ids, "id")
         self._unique("suits", [s.code for s in suits], "code")
@@ -263,7 +274,7 @@ class _Builder:
     def _ranks(self) -> tuple[Rank, ...]:
         ranks = tuple(
             Rank(r["id"], r["name"], r["code"].upper(), order, r.get("value"), r.get("kind"),
-                 r.get("index", r["code"]))
+                 r.get("index", r["code"]), r.get("layout", ""))
             for order, r in enumerate(self.data.get("ranks", []))
         )
         self._unique("ranks", [r.id for r in ranks], "id")
@@ -328,6 +339,8 @@ class _Builder:
                 art=self._art(raw.get("art"), f"{where}.art"),
                 props=dict(raw.get("props", {})),
                 ruling=raw.get("ruling", ""),
+                layout=raw.get("layout", ""),
+                back_layout=raw.get("back_layout", ""),
             ))
             fields.append(where)
         self._unique_cards(cards, fields)

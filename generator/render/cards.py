@@ -1,14 +1,18 @@
-"""Card faces and the card back, drawn on any reportlab canvas.
+"""Card faces and backs, drawn on any reportlab canvas from the card's chosen layout.
 
 `draw_face` / `draw_back` are the public entry points (print sheets, single-card
-PDFs, images and the rulebook all call them). The design is chosen by what a
-card has, never by the deck's name:
+PDFs, images, the rulebook and previews all call them). Which layout draws a card
+is data (`choose_face` / `choose_back`): the card's own `layout`, else its rank's,
+its suit's, its kind's, the deck's default, else the built-in one that suits what
+the card has:
 
-- a suit and a rank: a playing card (corner indices; pips for number ranks, one
-  large pip for an ace, a double-ended figure for J/Q/K, a picture for a rank
-  that names a known figure such as a suited Wizard);
-- a kind with a known figure (wizard, jester, joker) and no suit/rank: a picture card;
-- anything else: a text card (title, corner value, art box, type line, rules and flavour).
+- a suit and a rank: `playing` (corner indices, pips, courts, figures; with a caption
+  strip when the card has text: `playing-captioned`);
+- a kind or rank naming a known figure (wizard, jester, joker): `picture` (`picture-full`
+  when the card has no text);
+- anything else: `text` (`text-art` when the card has art).
+
+Backs: the card's `back_layout`, else its kind's, else the deck's, else `back`.
 
 Coordinates: (x, y) is the lower-left corner of the trimmed card, width/height its
 trim size in points; the background extends `bleed_pt` beyond the trim on every side.
@@ -18,12 +22,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .backs import Back
-from .design import figure_of
-from .picture import PictureCard
-from .playing import PlayingCard
-from .text import TextBox
-from .textcard import TextCard
+from ..layouts.book import Layout, builtin_book
+from ..layouts.values import CardValues, figure_of
+from .elements import draw_placed, face_of, index_box, text_box, turned_box
+from .layout import Placed, place
+from .text import TextBox, plain
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
@@ -34,50 +37,98 @@ if TYPE_CHECKING:
 def draw_face(canvas, deck: "Deck", card: "Card", x: float, y: float, width_pt: float,
               height_pt: float, bleed_pt: float = 0.0) -> None:
     """Draw a card's face with its lower-left trim corner at (x, y)."""
-    _framed(canvas, x, y, width_pt, height_pt, bleed_pt,
-            lambda: _design_for(deck, card, width_pt, height_pt).draw(canvas, bleed_pt))
+    _draw(canvas, deck, choose_face(deck, card), card, x, y, width_pt, height_pt, bleed_pt)
 
 
 def draw_back(canvas, deck: "Deck", x: float, y: float, width_pt: float, height_pt: float,
-              bleed_pt: float = 0.0) -> None:
-    """Draw the deck's card back (the same for every card) with its lower-left trim corner at (x, y)."""
-    _framed(canvas, x, y, width_pt, height_pt, bleed_pt,
-            lambda: Back(deck, width_pt, height_pt).draw(canvas, bleed_pt))
+              bleed_pt: float = 0.0, card: "Card | None" = None) -> None:
+    """Draw a card's back (card None: the deck's default back) with its lower-left trim corner at (x, y)."""
+    _draw(canvas, deck, choose_back(deck, card), card, x, y, width_pt, height_pt, bleed_pt)
 
 
 def face_text_boxes(deck: "Deck", card: "Card", width_pt: float, height_pt: float) -> list[TextBox]:
     """Every text box on a card's face, as the face draws it (for checking)."""
-    return _design_for(deck, card, width_pt, height_pt).boxes()
+    return _text_boxes(deck, place(deck, choose_face(deck, card), card, width_pt, height_pt))
 
 
-def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float) -> list[TextBox]:
-    return Back(deck, width_pt, height_pt).boxes()
+def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float, card: "Card | None" = None) -> list[TextBox]:
+    return _text_boxes(deck, place(deck, choose_back(deck, card), card, width_pt, height_pt))
+
+
+def back_identity(deck: "Deck", card: "Card | None", width_pt: float, height_pt: float) -> tuple:
+    """What a card's back drawing depends on: equal for cards whose backs look the same."""
+    layout = choose_back(deck, card)
+    placed = place(deck, layout, card, width_pt, height_pt)
+    return (layout.name,) + tuple((p.name, tuple(sorted((k, repr(v)) for k, v in p.values.items())))
+                                  for p in placed)
 
 
 def design_name(deck: "Deck", card: "Card") -> str:
-    """Which design draws this card: 'playing', 'picture' or 'text'."""
-    return _design_class(deck, card).name
+    """The name of the layout that draws this card's face."""
+    return choose_face(deck, card).name
 
 
-# Choosing a design ------------------------------------------------------------------------
+def choose_face(deck: "Deck", card: "Card") -> Layout:
+    name = card.layout
+    if not name and card.rank:
+        name = deck.rank(card.rank).layout
+    if not name and card.suit:
+        name = deck.suit(card.suit).layout
+    if not name:
+        kind = next((k for k in deck.kinds if k.id == card.kind), None)
+        name = kind.layout if kind else ""
+    name = name or deck.layout or automatic_layout(deck, card)
+    return _book(deck).get(name) or builtin_book().layouts[automatic_layout(deck, card)]
 
-def _framed(canvas, x, y, width, height, bleed, draw) -> None:
+
+def choose_back(deck: "Deck", card: "Card | None") -> Layout:
+    name = ""
+    if card is not None:
+        name = card.back_layout
+        if not name:
+            kind = next((k for k in deck.kinds if k.id == card.kind), None)
+            name = kind.back_layout if kind else ""
+    name = name or deck.back_layout or "back"
+    return _book(deck).get(name) or builtin_book().layouts["back"]
+
+
+def automatic_layout(deck: "Deck", card: "Card") -> str:
+    """The built-in layout for what a card has."""
+    if card.suit and card.rank:
+        return "playing-captioned" if card.text else "playing"
+    if figure_of(deck, card):
+        return "picture" if card.text or card.flavor else "picture-full"
+    return "text-art" if card.art else "text"
+
+
+# Drawing ---------------------------------------------------------------------------------
+
+def _book(deck: "Deck"):
+    return deck.layouts if deck.layouts is not None else builtin_book()
+
+
+def _draw(canvas, deck, layout, card, x, y, width, height, bleed) -> None:
     canvas.saveState()
     canvas.translate(x, y)
     clip = canvas.beginPath()
     clip.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
-    draw()
+    values = CardValues(deck, card)
+    for placed in place(deck, layout, card, width, height, bleed, values):
+        draw_placed(canvas, deck, placed)
     canvas.restoreState()
 
 
-def _design_class(deck: "Deck", card: "Card"):
-    if card.suit and card.rank:
-        return PlayingCard
-    if figure_of(deck, card):
-        return PictureCard
-    return TextCard
-
-
-def _design_for(deck, card, width, height):
-    return _design_class(deck, card)(deck, card, width, height)
+def _text_boxes(deck: "Deck", placed: list[Placed]) -> list[TextBox]:
+    boxes = []
+    for item in placed:
+        if item.type == "text":
+            boxes.append(text_box(deck, item, turned_box(item)[0]))
+        elif item.type == "index":
+            boxes.append(index_box(deck, item, turned_box(item)[0]))
+        glyph = item.get("glyph") if item.type in ("index", "pips", "icon") else None
+        if glyph:
+            # Check-only box: glyphs are drawn scaled to their box; only their characters matter.
+            face = face_of(deck, item.get("family") or "sans", item.get("weight") or "regular")
+            boxes.append(TextBox(plain(f"{item.name} symbol", str(glyph), face, 12, 12), 0, 0, 1e6, 1e6))
+    return boxes

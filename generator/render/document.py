@@ -1,8 +1,8 @@
 """A PDF canvas for cards: deterministic, fonts embedded, each distinct drawing stored once.
 
-Every distinct face and the back become one PDF form XObject the first time they
-are placed; further copies only reference it (`/FormN Do`), so a card with
-count 4, or the back behind every card, costs its drawing once.
+Every distinct face and every distinct back become one PDF form XObject the first
+time they are placed; further copies only reference it (`/FormN Do`), so a card with
+count 4, or a back shared by many cards, costs its drawing once.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import io
 from typing import TYPE_CHECKING
 
 from . import fonts
-from .cards import draw_back, draw_face
+from .cards import back_identity, draw_back, draw_face
 
 if TYPE_CHECKING:
     from ..model import Card, Deck
@@ -33,28 +33,40 @@ class CardDocument:
         self.canvas.setAuthor(deck.designer or "deckgen")
         self.canvas.setCreator("deckgen")
         self.canvas.setProducer("deckgen")
-        self.forms: dict[str, str] = {}
+        self.forms: dict[object, str] = {}
+        self.back_keys: dict[str | None, tuple] = {}
 
-    def form(self, card: "Card | None") -> str:
-        """The form holding this card's face (None: the back), drawn on first use."""
-        key = "back" if card is None else f"face:{card.id}"
+    def back_key(self, card: "Card | None") -> tuple:
+        """Cards whose backs draw the same share one form."""
+        card_id = None if card is None else card.id
+        key = self.back_keys.get(card_id)
+        if key is None:
+            key = self.back_keys[card_id] = ("back",) + back_identity(self.deck, card, self.card_width,
+                                                                      self.card_height)
+        return key
+
+    def form(self, card: "Card | None", back: bool = False) -> str:
+        """The form holding this card's face or back (card None: the deck's default back), drawn on first use."""
+        back = back or card is None
+        key = self.back_key(card) if back else f"face:{card.id}"
         name = self.forms.get(key)
         if name is None:
             name = f"Card{len(self.forms)}"
             self.forms[key] = name
             canvas, bleed = self.canvas, self.bleed
             canvas.beginForm(name, -bleed, -bleed, self.card_width + bleed, self.card_height + bleed)
-            if card is None:
-                draw_back(canvas, self.deck, 0, 0, self.card_width, self.card_height, bleed)
+            if back:
+                draw_back(canvas, self.deck, 0, 0, self.card_width, self.card_height, bleed, card)
             else:
                 draw_face(canvas, self.deck, card, 0, 0, self.card_width, self.card_height, bleed)
             canvas.endForm()
         return name
 
     def place(self, card: "Card | None", x: float, y: float,
-              clip: tuple[float, float, float, float] | None = None) -> None:
-        """Put a card (None: the back) with its trim's lower-left corner at (x, y), optionally clipped."""
-        name = self.form(card)
+              clip: tuple[float, float, float, float] | None = None, back: bool = False) -> None:
+        """Put a card's face (back=True: its back; card None: the deck's default back) with its
+        trim's lower-left corner at (x, y), optionally clipped."""
+        name = self.form(card, back)
         canvas = self.canvas
         canvas.saveState()
         if clip is not None:

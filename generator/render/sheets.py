@@ -195,9 +195,9 @@ def print_sheets(deck: "Deck", paper: str = "a4", card_size: str = "deck", bleed
         canvas.showPage()
         if duplex == "none":
             continue
-        for index, _card in enumerate(sheet):
+        for index, card in enumerate(sheet):
             slot, clip = layout.back_slot(index, duplex), layout.back_clip(index, duplex)
-            document.place(None, slot.x, slot.y, clip.tuple())
+            document.place(card, slot.x, slot.y, clip.tuple(), back=True)
         _label(canvas, layout, f"{deck.name} · sheet {number} of {len(sheets)} · backs ({duplex} flip)")
         canvas.showPage()
     return document.finish()
@@ -302,8 +302,8 @@ def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0) -
     canvas.setTrimBox((bleed, bleed, bleed + card_w, bleed + card_h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     for card in deck.copies():
-        for side in (card, None):
-            document.place(side, bleed, bleed)
+        for back in (False, True):
+            document.place(card, bleed, bleed, back=back)
             canvas.showPage()
     return document.finish()
 

@@ -280,7 +280,7 @@ def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
 def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     """Overflowing text and undrawable characters, as the card renderer measures them, pointed
     at the TOML line of the card they concern."""
-    from ..render.text import text_problems
+    from ..render.check import text_problems
 
     located = []
     for problem in text_problems(deck):
