@@ -405,6 +405,7 @@ class _Builder:
         """Every {card:}, {suit:} and {rule:} in any text, and every id a ruling names, must exist."""
         rule_ids = {rule.id for rule in deck.rules()}
         suit_ids = [s.id for s in deck.suits]
+        icon_names = [icon.name for icon in deck.icons]
 
         def check_text(text: str, field: str) -> None:
             for kind, target in markup.references(text):
@@ -413,6 +414,9 @@ class _Builder:
                                hint="use a card's name, id or code")
                 elif kind == "suit" and target not in suit_ids:
                     self.error(field, f"unknown suit {target!r} in {{suit:{target}}}; known: {', '.join(suit_ids) or 'none'}")
+                elif kind == "icon" and target not in icon_names:
+                    self.error(field, f"unknown icon {target!r} in {{icon:{target}}}; known: "
+                               f"{', '.join(icon_names) or 'none (the deck has no [icons] table)'}")
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
@@ -420,6 +424,7 @@ class _Builder:
         check_text(deck.description, "deck.description")
         for index, card in enumerate(self.data.get("cards", ())):
             check_text(card.get("text", ""), f"cards[{index}].text")
+            check_text(card.get("flavor", ""), f"cards[{index}].flavor")
             ruling = card.get("ruling")
             if ruling and ruling not in {r.id for r in deck.rulings}:
                 self.error(f"cards[{index}].ruling", f"unknown ruling {ruling!r}")

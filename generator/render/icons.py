@@ -33,9 +33,14 @@ def aspect(deck: "Deck", name: str) -> float:
 
 
 def draw(canvas, deck: "Deck", name: str, x: float, y: float, w: float, h: float, color: str | None) -> None:
-    """The icon fitted (contained) in the box; tinted with `color` when it is a one-colour icon."""
+    """The deck's icon `name` fitted (contained) in the box; tinted with `color` when it is one-colour."""
     icon = find(deck, name)
-    if icon is None or art.unreadable(icon.path):
+    if icon is not None:
+        draw_icon(canvas, icon, x, y, w, h, color)
+
+
+def draw_icon(canvas, icon, x: float, y: float, w: float, h: float, color: str | None) -> None:
+    if art.unreadable(icon.path):
         return
     if icon.tint and color and not art.is_svg(icon.path):
         from reportlab.lib.utils import ImageReader

@@ -19,7 +19,7 @@ from ..errors import DeckgenError, OptionError
 from ..output import write_bytes
 from .check import require_printable
 from .png import encode_png
-from .raster import face_pages, rasterise
+from .raster import BackOf, face_pages, own_backs, rasterise
 from .sizes import card_size_mm, check_length
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 IMAGES_DIR = "images"
 BACK_NAME = "back.png"
+BACKS_DIR = "backs"  # images/backs/<card id>.png: the backs of cards whose back is their own
 INCH = 25.4
 
 
@@ -92,7 +93,8 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
                  profile: str | None = None) -> list[Path]:
-    """Write images/<card id>.png for every distinct face and images/back.png; return the paths."""
+    """Write images/<card id>.png for every distinct face, images/back.png (the deck's back) and
+    images/backs/<card id>.png for each card with a back of its own; return the paths."""
     dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
     if not 30 <= dpi <= 1200:
         raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
@@ -103,8 +105,9 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
                            "give it another id in the deck file")
     require_printable(deck, *trim)
     folder = out_dir / IMAGES_DIR
-    cards: list["Card | None"] = list(deck.cards) + [None]
-    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
+    own = own_backs(deck, trim)
+    cards: list = list(deck.cards) + [None] + [BackOf(card) for card in own]
+    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME] + [f"{BACKS_DIR}/{card.id}.png" for card in own]
     size = pixel_size(trim, bleed_mm, dpi)
     faces = face_pages(deck, trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import markup
 from ..errors import Problem
@@ -26,6 +26,8 @@ RULE_GAP = 1.1  # space before a block with a separator rule (flavour text), in 
 SIZE_STEP = 0.25  # points: how finely text shrinks
 BULLET = "•"
 DESCENT = 0.25  # room below the baseline in a line box, in ems (DejaVu descends 0.24)
+ICON_EM = 0.9  # inline icons are this tall, in ems, standing on the baseline (a little below it)
+ICON_DROP = 0.12  # how far an inline icon reaches below the baseline, in ems
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +37,8 @@ class Piece:
     text: str
     face: str
     color: str | None = None
+    icon: Any = None  # a model.Icon drawn inline instead of text (text is then its name)
+    icon_width: float = 0.0  # in ems
 
 
 Word = tuple[Piece, ...]
@@ -133,6 +137,12 @@ def _span_words(deck: "Deck", spans, regular: str, family: str) -> tuple[Word, .
         elif span.kind == "suit" and any(s.id == span.target for s in deck.suits):
             suit = deck.suit(span.target)
             builder.add(suit.symbol, "sans", suit.color)
+        elif span.kind == "icon":
+            from . import icons
+
+            icon = icons.find(deck, span.target)
+            if icon is not None:
+                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, span.target))
         else:
             builder.add(markup.ref_label(deck, span), f"{family}-bold")
     return tuple(builder.done())
@@ -157,6 +167,13 @@ class _WordBuilder:
                 self.open = True
             for run_face, run_text in fonts.split_runs(face, chunk):
                 self.words[-1].append(Piece(run_text, run_face, color))
+
+    def add_icon(self, icon, face: str, width_em: float) -> None:
+        """An inline icon: part of the word it touches (no space either side), or a word of its own."""
+        if not self.open:
+            self.words.append([])
+            self.open = True
+        self.words[-1].append(Piece(icon.name, face, None, icon, width_em))
 
     def done(self) -> list[Word]:
         return [tuple(word) for word in self.words]
@@ -195,9 +212,15 @@ def typographic(text: str) -> str:
 
 # Fitting ------------------------------------------------------------------------------
 
+def _piece_width(piece: Piece, size: float) -> float:
+    if piece.icon is not None:
+        return piece.icon_width * size
+    return fonts.width(piece.face, piece.text, size)
+
+
 def _word_width(word: Word) -> float:
     """Width at 1 pt."""
-    return sum(fonts.width(piece.face, piece.text, 1.0) for piece in word)
+    return sum(_piece_width(piece, 1.0) for piece in word)
 
 
 def _space_width(word: Word) -> float:
@@ -275,6 +298,7 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
     elif spec.valign == "bottom":
         cursor -= height - fitted.height
     text = canvas.beginText()
+    inline_icons: list = []
     for number, line in enumerate(fitted.lines):
         size = fitted.size * line.block.scale
         if line.first_in_block and number:
@@ -296,15 +320,28 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
         text.setTextOrigin(left, baseline)
+        cursor_x = left
         for position, word in enumerate(line.words):
             if position:
                 text.setFont(fonts.font(word[0].face), size)
                 text.textOut(" ")
+                cursor_x += fonts.width(word[0].face, " ", size)
             for piece in word:
+                if piece.icon is not None:
+                    inline_icons.append((piece, cursor_x, baseline, size, piece.color or color))
+                    cursor_x += piece.icon_width * size
+                    text.setTextOrigin(cursor_x, baseline)
+                    continue
                 text.setFillColorRGB(*paint.rgb(piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
+                cursor_x += fonts.width(piece.face, piece.text, size)
     canvas.drawText(text)
+    for piece, icon_x, baseline, size, ink in inline_icons:
+        from . import icons
+
+        icons.draw_icon(canvas, piece.icon, icon_x, baseline - ICON_DROP * size, piece.icon_width * size,
+                        ICON_EM * size, ink)
 
 
 def _gap_before(spec: TextSpec, block: Block) -> float:
@@ -352,7 +389,7 @@ def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
         for block in box.spec.blocks:
             for word in block.words:
                 for piece in word:
-                    for char in fonts.missing(piece.face, piece.text):
+                    for char in ([] if piece.icon is not None else fonts.missing(piece.face, piece.text)):
                         if char not in absent:
                             absent.append(char)
         too_long = not box.spec.empty and fit(box.spec, box.width, box.height) is None
