@@ -60,6 +60,7 @@ class CardDocument:
             else:
                 draw_face(canvas, self.deck, card, 0, 0, self.card_width, self.card_height, bleed)
             canvas.endForm()
+            _keep_transparency(canvas, name)
         return name
 
     def place(self, card: "Card | None", x: float, y: float,
@@ -89,3 +90,25 @@ class CardDocument:
         finally:
             rl_config.useA85 = previous
         return self.buffer.getvalue()
+
+
+def _keep_transparency(canvas, name: str) -> None:
+    """Give a form the graphics states (opacity) it uses.
+
+    reportlab collects them for a form but leaves them out of its resources, so viewers
+    would draw translucent elements opaque or complain; the resources are built here instead."""
+    from reportlab.pdfbase import pdfdoc
+
+    form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))
+    if form is None or not getattr(form, "ExtGState", None):
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    if form.hasImages:
+        resources.allProcs()
+    else:
+        resources.basicProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
