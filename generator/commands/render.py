@@ -8,6 +8,8 @@ from typing import Optional
 import typer
 
 # Choices are plain strings checked by the library, which names the allowed values in its error.
+AllowLowRes = typer.Option(False, "--allow-low-res",
+                           help="Print art under 150 ppi at its printed size anyway (a warning, not an error).")
 
 def register(app: typer.Typer) -> None:
     from ..cli import DeckArg, DecksDir, JsonFlag, OutputDir, _print_json
@@ -29,6 +31,7 @@ def register(app: typer.Typer) -> None:
         one_per_page: bool = typer.Option(False, "--one-per-page",
                                           help="One card per page at trim size plus bleed (TrimBox and BleedBox "
                                                "set), faces and backs alternating, for print services."),
+        allow_low_res: bool = AllowLowRes,
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -41,11 +44,12 @@ def register(app: typer.Typer) -> None:
         loaded = load_deck(deck, decks_dir)
         folder = output / loaded.id
         if one_per_page:
-            path = sheets.write_one_per_page(loaded, folder, card_size, bleed)
+            path = sheets.write_one_per_page(loaded, folder, card_size, bleed, allow_low_res)
             summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
         else:
             path = sheets.write_sheets(loaded, folder, paper=paper, card_size=card_size,
-                                       bleed_mm=bleed, gap_mm=gap, duplex=duplex, calibration=calibration)
+                                       bleed_mm=bleed, gap_mm=gap, duplex=duplex, calibration=calibration,
+                                       allow_low_res=allow_low_res)
             layout = sheets.sheet_layout(paper, sheets.card_size_mm(loaded, card_size), bleed, gap)
             sheet_count = -(-loaded.total // layout.per_page)
             summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": layout.per_page,
@@ -70,23 +74,26 @@ def register(app: typer.Typer) -> None:
         profile: Optional[str] = typer.Option(
             None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker) "
                                     "or mpc (MakePlayingCards, 822×1122 px poker)."),
+        allow_low_res: bool = AllowLowRes,
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
     ) -> None:
-        """Write one PNG per distinct card face plus back.png to OUTPUT/<deck>/images/."""
+        """Write one PNG per distinct card face plus back.png (and backs/<card>.png for cards with a
+        back of their own) to OUTPUT/<deck>/images/."""
         from PIL import Image
 
         from ..loader import load_deck
         from ..render import images
 
         loaded = load_deck(deck, decks_dir)
-        paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile)
+        paths = images.write_images(loaded, output / loaded.id, dpi, bleed, profile, allow_low_res)
         with Image.open(paths[-1]) as first:
             size = first.size
         if as_json:
             _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
                          "width_px": size[0], "height_px": size[1]})
         else:
-            typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
+            typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(loaded.cards)} faces and "
+                       f"{len(paths) - len(loaded.cards)} back(s)), "
                        f"{size[0]}×{size[1]} px")

@@ -19,13 +19,18 @@ if TYPE_CHECKING:
     from ..model import Card, Deck
 
 
-def render_problems(deck: "Deck", width_mm: float, height_mm: float) -> list[Problem]:
-    return art_problems(deck) + text_problems(deck, width_mm, height_mm)
+def render_problems(deck: "Deck", width_mm: float, height_mm: float, allow_low_res: bool = False) -> list[Problem]:
+    from .quality import resolution_problems
+
+    problems = art_problems(deck)
+    if problems:
+        return problems
+    return text_problems(deck, width_mm, height_mm) + resolution_problems(deck, width_mm, height_mm, allow_low_res)
 
 
-def require_printable(deck: "Deck", width_mm: float, height_mm: float) -> None:
+def require_printable(deck: "Deck", width_mm: float, height_mm: float, allow_low_res: bool = False) -> None:
     """Raise `InvalidDeck` listing every problem; printing never cuts text or drops art silently."""
-    problems = [p for p in render_problems(deck, width_mm, height_mm) if p.severity == "error"]
+    problems = [p for p in render_problems(deck, width_mm, height_mm, allow_low_res) if p.severity == "error"]
     if problems:
         raise InvalidDeck(problems)
 

@@ -92,7 +92,7 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
 
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
-                 profile: str | None = None) -> list[Path]:
+                 profile: str | None = None, allow_low_res: bool = False) -> list[Path]:
     """Write images/<card id>.png for every distinct face, images/back.png (the deck's back) and
     images/backs/<card id>.png for each card with a back of its own; return the paths."""
     dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
@@ -103,7 +103,7 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     if clash:
         raise DeckgenError(f"card {clash.name!r} has the id 'back', which would overwrite {BACK_NAME}; "
                            "give it another id in the deck file")
-    require_printable(deck, *trim)
+    require_printable(deck, *trim, allow_low_res=allow_low_res)
     folder = out_dir / IMAGES_DIR
     own = own_backs(deck, trim)
     cards: list = list(deck.cards) + [None] + [BackOf(card) for card in own]

@@ -165,7 +165,8 @@ def _no_fit_message(paper, card_mm, bleed_mm, gap_mm) -> str:
 # Sheets -----------------------------------------------------------------------------------
 
 def print_sheets(deck: "Deck", paper: str = "a4", card_size: str = "deck", bleed_mm: float = 3.0,
-                 gap_mm: float = 0.0, duplex: str = "long-edge", calibration: bool = False) -> bytes:
+                 gap_mm: float = 0.0, duplex: str = "long-edge", calibration: bool = False,
+                 allow_low_res: bool = False) -> bytes:
     """The print-and-play PDF: faces pages with crop marks, each followed by its backs page."""
     if duplex not in DUPLEX_MODES:
         raise OptionError(f"--duplex {duplex!r} is unknown; choose one of {', '.join(DUPLEX_MODES)}")
@@ -176,7 +177,7 @@ def print_sheets(deck: "Deck", paper: str = "a4", card_size: str = "deck", bleed
     check_length("--gap", gap_mm, 50)
     card_mm = card_size_mm(deck, card_size)
     layout = sheet_layout(paper, card_mm, bleed_mm, gap_mm)
-    require_printable(deck, *card_mm)
+    require_printable(deck, *card_mm, allow_low_res=allow_low_res)
     document = CardDocument(deck, layout.card_width, layout.card_height, layout.bleed,
                             (layout.page_width, layout.page_height), title=f"{deck.name}: print-and-play sheets")
     canvas = document.canvas
@@ -287,14 +288,14 @@ def _calibration_pages(canvas, layout: Layout, duplex: str) -> None:
 
 # One card per page ------------------------------------------------------------------------------
 
-def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0) -> bytes:
+def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0, allow_low_res: bool = False) -> bytes:
     """Every physical card as a face page then a back page, each page trim plus bleed.
 
     MediaBox = BleedBox = the page; TrimBox = the card, as print services expect.
     """
     check_length("--bleed", bleed_mm, 10)
     card_mm = card_size_mm(deck, card_size)
-    require_printable(deck, *card_mm)
+    require_printable(deck, *card_mm, allow_low_res=allow_low_res)
     card_w, card_h, bleed = pt(card_mm[0]), pt(card_mm[1]), pt(bleed_mm)
     page = (card_w + 2 * bleed, card_h + 2 * bleed)
     document = CardDocument(deck, card_w, card_h, bleed, page, title=f"{deck.name}: one card per page")
@@ -335,8 +336,10 @@ def write_sheets(deck: "Deck", out_dir: Path, **options) -> Path:
     return write_bytes(out_dir / name, data)
 
 
-def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0) -> Path:
-    return write_bytes(out_dir / cards_filename(deck, card_size), one_per_page(deck, card_size, bleed_mm))
+def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0,
+                       allow_low_res: bool = False) -> Path:
+    return write_bytes(out_dir / cards_filename(deck, card_size),
+                       one_per_page(deck, card_size, bleed_mm, allow_low_res))
 
 
 def build_print(deck: "Deck", out_dir: Path) -> list[Path]:

@@ -280,11 +280,14 @@ def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
 def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     """Overflowing text and undrawable characters, as the card renderer measures them, pointed
     at the TOML line of the card they concern."""
+    from ..render.art import art_problems
     from ..render.check import text_problems
+    from ..render.quality import contrast_problems, resolution_problems
 
     located = []
-    for problem in text_problems(deck):
-        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>\w+)", problem.field)
+    looks = [] if art_problems(deck) else resolution_problems(deck) + contrast_problems(deck)
+    for problem in text_problems(deck) + looks:
+        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>[\w-]+)", problem.field)
         card = deck.find_card(match.group("code")) if match else None
         if card is None:
             located.append(replace(problem, line=locate.line(problem.field)))
