@@ -210,7 +210,7 @@ def test_geometry_anchors_and_frames(deck):
 
 def test_every_element_kind_draws(tmp_path):
     art = tmp_path / "pic.png"
-    Image.new("RGB", (60, 80), "#0044ff").save(art)
+    Image.new("RGB", (800, 1100), "#0044ff").save(art)
     body = CARDS.replace('props = { cost = 2 }', 'props = { cost = 2 }\nart = "pic.png"') + LAYOUTS + """
 [layouts.all]
 [[layouts.all.elements]]

@@ -292,7 +292,7 @@ def test_an_art_file_used_by_every_card_is_stored_once(tmp_path):
     from PIL import Image
 
     (tmp_path / "art").mkdir()
-    Image.new("RGB", (60, 40), (200, 80, 20)).save(tmp_path / "art" / "shared.png")
+    Image.new("RGB", (900, 600), (200, 80, 20)).save(tmp_path / "art" / "shared.png")  # 300+ ppi in its box
     deck = load_deck(write_deck(tmp_path, text_cards(12, art="art/shared.png")))
     reader = pypdf.PdfReader(io.BytesIO(sheets.print_sheets(deck)))
     images = set()

@@ -38,6 +38,23 @@ class Element:
     def get(self, key: str, default: Any = None) -> Any:
         return self.props.get(key, default)
 
+    @property
+    def split(self) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+        """(values without variables, (key, template) pairs with them): filled per card, the
+        first are shared by every card. Computed once per element."""
+        found = self.__dict__.get("_split")
+        if found is None:
+            from .fields import DEFAULTS
+
+            merged = {**DEFAULTS.get(self.type, {}), **self.props}
+            merged.pop("when", None)
+            merged.pop("unless", None)
+            static = {k: v for k, v in merged.items() if not (isinstance(v, str) and "{" in v)}
+            dynamic = tuple((k, v) for k, v in merged.items() if isinstance(v, str) and "{" in v)
+            found = (static, dynamic)
+            object.__setattr__(self, "_split", found)
+        return found
+
 
 @dataclass(frozen=True)
 class Layout:

@@ -184,3 +184,28 @@ def color(value: str) -> str:
         return paint.mix(color(args[0]), color(args[1]), float(args[2]))
     raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
                      "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")
+
+
+def condition_paths(when: Any) -> list[str]:
+    if isinstance(when, str):
+        return [option.strip() for option in when.lstrip("!").split("|")]
+    if isinstance(when, list):
+        return [p for item in when for p in condition_paths(item)]
+    if isinstance(when, dict):
+        return [str(key) for key in when]
+    return []
+
+
+def layout_paths(layout) -> tuple[str, ...]:
+    """Every value a layout names, in its templates and its conditions (computed once per layout)."""
+    found = layout.__dict__.get("_paths")
+    if found is None:
+        paths: list[str] = []
+        for element in layout.elements:
+            for key, value in element.props.items():
+                paths += condition_paths(value) if key in ("when", "unless") else template_paths(value)
+            if element.type == "text" and "text" not in element.props:
+                paths.append(element.props.get("field", element.name))
+        found = tuple(dict.fromkeys(paths))
+        object.__setattr__(layout, "_paths", found)
+    return found

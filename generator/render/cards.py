@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..layouts.book import Layout, builtin_book
-from ..layouts.values import CardValues, figure_of
+from ..layouts.values import CardValues, figure_of, layout_paths
 from .elements import draw_placed, face_of, index_box, text_box, turned_box
 from .layout import Placed, place
 from .text import TextBox, plain
@@ -56,11 +56,15 @@ def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float, card: "Card
 
 
 def back_identity(deck: "Deck", card: "Card | None", width_pt: float, height_pt: float) -> tuple:
-    """What a card's back drawing depends on: equal for cards whose backs look the same."""
+    """What a card's back drawing depends on: equal for cards whose backs look the same
+    (the back layout and the card values it names; a back naming only deck values is one
+    drawing for every card)."""
     layout = choose_back(deck, card)
-    placed = place(deck, layout, card, width_pt, height_pt)
-    return (layout.name,) + tuple((p.name, tuple(sorted((k, repr(v)) for k, v in p.values.items())))
-                                  for p in placed)
+    paths = tuple(p for p in layout_paths(layout) if p.split(".")[0] not in ("deck", "back"))
+    if not paths or card is None:
+        return (layout.name,)
+    values = CardValues(deck, card)
+    return (layout.name,) + tuple(repr(values.lookup(path)) for path in paths)
 
 
 def design_name(deck: "Deck", card: "Card") -> str:

@@ -25,7 +25,19 @@ def render_problems(deck: "Deck", width_mm: float, height_mm: float, allow_low_r
     problems = art_problems(deck)
     if problems:
         return problems
-    return text_problems(deck, width_mm, height_mm) + resolution_problems(deck, width_mm, height_mm, allow_low_res)
+    from .raster import deck_identity
+
+    key = (width_mm, height_mm, allow_low_res)
+    identity = deck_identity(deck)  # the deck and its art files' sizes and times
+    for known, known_key, found in _resolutions:
+        if known_key == key and known == identity:
+            resolution = list(found)
+            break
+    else:
+        resolution = resolution_problems(deck, width_mm, height_mm, allow_low_res)
+        _resolutions.append((identity, key, tuple(resolution)))
+        del _resolutions[:-CHECKS_KEPT]
+    return text_problems(deck, width_mm, height_mm) + resolution
 
 
 def require_printable(deck: "Deck", width_mm: float, height_mm: float, allow_low_res: bool = False) -> None:
@@ -100,3 +112,4 @@ def text_problems(deck: "Deck", width_mm: float | None = None,
 # equal deck, even loaded anew, gets the same answer.
 CHECKS_KEPT = 4
 _checked: list[tuple["Deck", float, float, tuple[Problem, ...]]] = []
+_resolutions: list[tuple[tuple, tuple, tuple[Problem, ...]]] = []

@@ -15,10 +15,10 @@ sizes scale by the smaller of the two size ratios.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..layouts.book import Layout
-from ..layouts.fields import DEFAULTS
 from ..layouts.units import POINTS_PER_MM, to_points
 from ..layouts.values import CardValues
 
@@ -101,12 +101,17 @@ def frame_for(layout: Layout, width: float, height: float, bleed: float) -> Fram
 
 
 def element_box(values: dict, frame: Frame) -> Box:
-    rect = frame.rect(values.get("frame") or "trim")
-    w = to_points(values.get("width", "100%"), rect.width, frame.k)
-    h = to_points(values.get("height", "100%"), rect.height, frame.k)
-    x = rect.x + to_points(values.get("x", 0), rect.width, frame.k)
-    top = rect.top - to_points(values.get("y", 0), rect.height, frame.k)
-    anchor = values.get("anchor") or "top-left"
+    return _box(frame, values.get("frame") or "trim", values.get("x", 0), values.get("y", 0),
+                values.get("width", "100%"), values.get("height", "100%"), values.get("anchor") or "top-left")
+
+
+@lru_cache(maxsize=8192)
+def _box(frame: Frame, frame_name: str, x_value, y_value, w_value, h_value, anchor: str) -> Box:
+    rect = frame.rect(frame_name)
+    w = to_points(w_value, rect.width, frame.k)
+    h = to_points(h_value, rect.height, frame.k)
+    x = rect.x + to_points(x_value, rect.width, frame.k)
+    top = rect.top - to_points(y_value, rect.height, frame.k)
     if anchor.endswith("right"):
         x -= w
     elif anchor in ("top", "center", "bottom"):
@@ -130,8 +135,10 @@ def place(deck: "Deck", layout: Layout, card: "Card | None", width: float, heigh
             continue
         if "unless" in props and values.holds(props["unless"]):
             continue
-        filled = {key: values.fill(value) for key, value in {**DEFAULTS.get(element.type, {}), **props}.items()
-                  if key not in ("when", "unless")}
+        static, dynamic = element.split
+        filled = dict(static)
+        for key, template in dynamic:
+            filled[key] = values.fill(template)
         if element.type == "text" and "text" not in props:
             filled["text"] = values.lookup(props.get("field", element.name))
         placed.append(Placed(element, filled, element_box(filled, frame), frame))

@@ -116,10 +116,13 @@ def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: 
                     continue
                 seen.add((path, item.name))
                 pixels_w, pixels_h = image_size(path)
-                drawn_w, _drawn_h = fitted(pixels_w, pixels_h, item.box.width, item.box.height,
-                                           item.get("fit", "cover"))
+                box_w, box_h = item.box.width, item.box.height
+                if item.get("bleed"):  # the file covers the part inside the trim; the bleed is made
+                    box_w = min(item.box.right, width) - max(item.box.x, 0.0)
+                    box_h = min(item.box.top, height) - max(item.box.y, 0.0)
+                drawn_w, _drawn_h = fitted(pixels_w, pixels_h, box_w, box_h, item.get("fit", "cover"))
                 ppi = pixels_w / (drawn_w / 72)
-                if ppi >= PRINT_PPI:
+                if ppi >= PRINT_PPI - 0.5:  # rounding: 744 px over 63 mm is 300 ppi
                     continue
                 error = ppi < LOWEST_PPI and not allow_low_res
                 problems.append(Problem(
