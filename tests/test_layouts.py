@@ -396,3 +396,21 @@ def test_text_card_rules_start_at_the_same_height_on_every_card():
     tops = {round(next(p for p in place(deck, cards.choose_face(deck, card), card, *POKER) if p.name == "text").box.top, 2)
             for card in deck.cards if not card.art}
     assert len(tops) == 1
+
+
+def test_the_layouts_doc_names_every_field_and_the_gallery_renders(tmp_path):
+    from generator.layouts.fields import COMMON, LAYOUT_FIELDS, TYPED
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "layouts.md").read_text()
+    fields = set(LAYOUT_FIELDS) | set(COMMON) | {name for group in TYPED.values() for name in group}
+    assert sorted(name for name in fields if f"`{name}`" not in doc) == []
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gallery", root / "docs" / "layouts" / "gallery.py")
+    gallery = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gallery)
+    written = gallery.render(out=tmp_path, dpi=40)
+    assert {p.name for p in written} == {"minimal.png", "extends.png", "full-art.png", "conditions.png"}
+    for path in written:
+        assert f"(layouts/{path.name})" in doc
