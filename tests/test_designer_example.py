@@ -15,7 +15,7 @@ from pypdf.generic import ContentStream
 
 from generator.loader import load_deck
 from generator.render import cards, sheets
-from generator.render.layout import place
+from generator.layouts.place import place
 from generator.render.sizes import pt
 
 from .test_render import placements

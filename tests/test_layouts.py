@@ -15,7 +15,7 @@ from generator.loader import check_deck, load_deck
 from generator.render import cards, sheets
 from generator.render.check import text_problems
 from generator.render.images import card_image
-from generator.render.layout import place, to_points
+from generator.layouts.place import place, to_points
 from generator.render.sizes import pt
 
 from .test_render import HEADER, pdf_text, placements

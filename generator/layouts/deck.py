@@ -155,7 +155,7 @@ def check(deck: "Deck", found: DeckLayouts, data: dict) -> None:
 
 def _used_layouts(deck: "Deck"):
     """(layout, card) pairs: every card with its face layout and its back layout."""
-    from ..render.cards import choose_back, choose_face
+    from .choose import choose_back, choose_face
 
     for card in deck.cards:
         for layout in (choose_face(deck, card), choose_back(deck, card)):
@@ -166,8 +166,11 @@ def _used_layouts(deck: "Deck"):
 def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
     """Elements outside the bleed (error) or the safe area (warning), fields no card has,
     missing images, and layouts that draw nothing for a card."""
-    from ..render.layout import place
-    from ..render.sizes import pt
+    from .place import place
+    from .units import POINTS_PER_MM
+
+    def pt(mm: float) -> float:
+        return mm * POINTS_PER_MM
 
     width, height, bleed = pt(deck.card_size.width_mm), pt(deck.card_size.height_mm), pt(3.0)
     reported: set[tuple[str, str]] = set()
@@ -232,7 +235,7 @@ def _always_known(path: str) -> bool:
 
 
 def _check_image(item, report) -> None:
-    from ..render.art import image_path, unreadable
+    from ..artfiles import image_path, unreadable
 
     path = image_path(item)
     if path is None:

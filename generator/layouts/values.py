@@ -1,14 +1,12 @@
 """Card data seen from a layout: `{suit.color}` variables, `when` conditions, colour functions.
 
 A template is a string with `{path}` holes; `{a|b}` takes the first non-empty of several
-paths. Colour values may then call `lighten(c, t)`, `darken(c, t)`, `mix(a, b, t)` and
-`ink_on(c)` (black or white, whichever reads on c).
+paths. (Colour functions such as `lighten(c, t)` are applied when drawing: `render.paint.color_value`.)
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -151,39 +149,6 @@ def template_paths(value: Any) -> list[str]:
     if isinstance(value, list):
         return [p for item in value for p in template_paths(item)]
     return []
-
-
-@lru_cache(maxsize=4096)
-def color(value: str) -> str:
-    """A colour value with its functions applied: '#rrggbb' out, or '' for none."""
-    from ..render import paint
-
-    text = value.strip()
-    if not text or text == "none":
-        return ""
-    match = re.fullmatch(r"([a-z_]+)\((.*)\)", text)
-    if not match:
-        if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
-            raise ValueError(f"{value!r} is not a colour; write #rrggbb or lighten/darken/mix/ink_on(...)")
-        return text.lower()
-    function, inner = match.groups()
-    args, depth, current = [], 0, ""
-    for char in inner:
-        if char == "," and depth == 0:
-            args.append(current)
-            current = ""
-            continue
-        depth += (char == "(") - (char == ")")
-        current += char
-    args.append(current)
-    if function == "ink_on" and len(args) == 1:
-        return paint.ink_on(color(args[0]))
-    if function in ("lighten", "darken") and len(args) == 2:
-        return getattr(paint, function)(color(args[0]), float(args[1]))
-    if function == "mix" and len(args) == 3:
-        return paint.mix(color(args[0]), color(args[1]), float(args[2]))
-    raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
-                     "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")
 
 
 def condition_paths(when: Any) -> list[str]:

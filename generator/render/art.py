@@ -13,13 +13,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..artfiles import image_path, image_size, is_svg, svg_drawing, unreadable
 from ..errors import Problem
 
 if TYPE_CHECKING:
     from ..model import Deck
-    from .layout import Placed
 
-SVG_SUFFIXES = (".svg",)
+__all__ = ["art_problems", "draw_image", "fitted", "image_path", "image_size", "is_svg", "unreadable"]
 
 
 def art_problems(deck: "Deck") -> list[Problem]:
@@ -36,53 +36,6 @@ def art_problems(deck: "Deck") -> list[Problem]:
                 hint="art paths are relative to the deck file's folder; use a PNG, JPEG or SVG",
             ))
     return problems
-
-
-def unreadable(path: Path) -> str:
-    if not path.is_file():
-        return "does not exist"
-    try:
-        image_size(path)
-    except (OSError, ValueError):
-        return "is not an image deckgen can read"
-    return ""
-
-
-def is_svg(path: Path) -> bool:
-    return path.suffix.lower() in SVG_SUFFIXES
-
-
-@lru_cache(maxsize=256)
-def image_size(path: Path) -> tuple[float, float]:
-    """Pixels of a raster image; an SVG's own size in points."""
-    if is_svg(path):
-        drawing = _svg(path)
-        return float(drawing.width), float(drawing.height)
-    from PIL import Image
-
-    with Image.open(path) as image:
-        return image.size
-
-
-@lru_cache(maxsize=64)
-def _svg(path: Path):
-    from svglib.svglib import svg2rlg
-
-    drawing = svg2rlg(str(path))
-    if drawing is None or not drawing.width or not drawing.height:
-        raise ValueError(f"{path} is not an SVG drawing svglib can read")
-    return drawing
-
-
-def image_path(placed: "Placed") -> Path | None:
-    """The file an image element shows, or None when the card has none (no art)."""
-    source = placed.get("src")
-    if not source:
-        return None
-    path = Path(str(source))
-    if not path.is_absolute() and placed.element.source is not None:
-        path = placed.element.source.parent / path
-    return path
 
 
 def fitted(image_w: float, image_h: float, w: float, h: float, fit: str) -> tuple[float, float]:
@@ -107,7 +60,7 @@ def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: 
     if is_svg(path):
         from reportlab.graphics import renderPDF
 
-        drawing = _svg(path)
+        drawing = svg_drawing(path)
         canvas.saveState()
         canvas.translate(left, bottom)
         canvas.scale(drawn_w / image_w, drawn_h / image_h)

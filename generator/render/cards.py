@@ -1,18 +1,9 @@
 """Card faces and backs, drawn on any reportlab canvas from the card's chosen layout.
 
 `draw_face` / `draw_back` are the public entry points (print sheets, single-card
-PDFs, images, the rulebook and previews all call them). Which layout draws a card
-is data (`choose_face` / `choose_back`): the card's own `layout`, else its rank's,
-its suit's, its kind's, the deck's default, else the built-in one that suits what
-the card has:
-
-- a suit and a rank: `playing` (corner indices, pips, courts, figures; with a caption
-  strip when the card has text: `playing-captioned`);
-- a kind or rank naming a known figure (wizard, jester, joker): `picture` (`picture-full`
-  when the card has no text);
-- anything else: `text` (`text-art` when the card has art).
-
-Backs: the card's `back_layout`, else its kind's, else the deck's, else `back`.
+PDFs, images, the rulebook and previews all call them). Which layout draws a card is
+data, chosen by `generator.layouts.choose`; `layouts.place` lays it out on the card
+and `elements` draws each element.
 
 Coordinates: (x, y) is the lower-left corner of the trimmed card, width/height its
 trim size in points; the background extends `bleed_pt` beyond the trim on every side.
@@ -22,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..layouts.book import Layout, builtin_book
-from ..layouts.values import CardValues, figure_of, layout_paths
+from ..layouts.choose import automatic_layout, choose_back, choose_face
+from ..layouts.place import Placed, place
+from ..layouts.values import CardValues, layout_paths
 from .elements import draw_placed, face_of, index_box, text_box, turned_box
-from .layout import Placed, place
 from .text import TextBox, plain
 
 if TYPE_CHECKING:
@@ -72,44 +63,7 @@ def design_name(deck: "Deck", card: "Card") -> str:
     return choose_face(deck, card).name
 
 
-def choose_face(deck: "Deck", card: "Card") -> Layout:
-    name = card.layout
-    if not name and card.rank:
-        name = deck.rank(card.rank).layout
-    if not name and card.suit:
-        name = deck.suit(card.suit).layout
-    if not name:
-        kind = next((k for k in deck.kinds if k.id == card.kind), None)
-        name = kind.layout if kind else ""
-    name = name or deck.layout or automatic_layout(deck, card)
-    return _book(deck).get(name) or builtin_book().layouts[automatic_layout(deck, card)]
-
-
-def choose_back(deck: "Deck", card: "Card | None") -> Layout:
-    name = ""
-    if card is not None:
-        name = card.back_layout
-        if not name:
-            kind = next((k for k in deck.kinds if k.id == card.kind), None)
-            name = kind.back_layout if kind else ""
-    name = name or deck.back_layout or "back"
-    return _book(deck).get(name) or builtin_book().layouts["back"]
-
-
-def automatic_layout(deck: "Deck", card: "Card") -> str:
-    """The built-in layout for what a card has."""
-    if card.suit and card.rank:
-        return "playing-captioned" if card.text else "playing"
-    if figure_of(deck, card):
-        return "picture" if card.text or card.flavor else "picture-full"
-    return "text-art" if card.art else "text"
-
-
 # Drawing ---------------------------------------------------------------------------------
-
-def _book(deck: "Deck"):
-    return deck.layouts if deck.layouts is not None else builtin_book()
-
 
 def _draw(canvas, deck, layout, card, x, y, width, height, bleed) -> None:
     canvas.saveState()

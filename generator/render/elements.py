@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from ..layouts.values import color as eval_color
+from ..layouts.place import Box, Placed
 from . import art, figures, paint
 from . import text as text_layout
-from .layout import Box, Placed
 from .text import TextBox
 
 if TYPE_CHECKING:
@@ -23,7 +22,7 @@ INK = "#1b1b1b"
 
 def col(placed: Placed, key: str, default: str = "") -> str:
     value = placed.get(key, default)
-    return eval_color(str(value)) if value else ""
+    return paint.color_value(str(value)) if value else ""
 
 
 def points(placed: Placed, key: str, default: float) -> float:

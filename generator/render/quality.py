@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Problem
-from ..layouts.values import color as eval_color
 from .art import fitted, image_path, image_size, is_svg, unreadable
-from .cards import choose_back, choose_face
-from .layout import Placed, place
+from ..layouts.choose import choose_back, choose_face
+from ..layouts.place import Placed, place
+from .paint import color_value
 from .sizes import pt
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def contrast_ratio(first: str, second: str) -> float:
 
 def _colour(value) -> str:
     try:
-        return eval_color(str(value)) if value else ""
+        return color_value(str(value)) if value else ""
     except ValueError:
         return ""
 

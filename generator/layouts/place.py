@@ -3,8 +3,8 @@
 `place(deck, layout, card, width, height, bleed)` answers the list of `Placed`
 elements for a card at a trim size: the element, its values with every `{variable}`
 filled from the card, and its box (x, y lower-left, relative to the trim's lower-left
-corner, as reportlab draws). Drawing (`draw_placed`) and checking (`text_boxes`) both
-start from it, so what the validator accepts is what gets printed.
+corner, as reportlab draws). Drawing (`render.elements.draw_placed`) and checking
+(`render.check`) both start from it, so what the validator accepts is what gets printed.
 
 Lengths: a number is millimetres; strings may say "mm", "pt" or "%" (of the frame's
 width for x and width, of its height for y and height), and may add terms: "100% - 6mm".
@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..layouts.book import Layout
-from ..layouts.units import POINTS_PER_MM, to_points
-from ..layouts.values import CardValues
+from .book import Layout
+from .units import POINTS_PER_MM, to_points
+from .values import CardValues
 
 if TYPE_CHECKING:
-    from ..layouts.book import Element
+    from .book import Element
     from ..model import Card, Deck
 
 READABLE_PT = 5.0  # text never shrinks below this (or its layout minimum, if smaller) on small cards
