@@ -97,3 +97,21 @@ def test_the_decks_font_is_embedded_and_subset(built):
                     names.add(str(font["/BaseFont"]))
     assert any(name.endswith("+LiberationSerif-Bold") for name in names)
     assert any(name.endswith("+LiberationSerif") for name in names)
+
+
+def test_tabletop_simulator_cards_carry_their_own_backs(built):
+    from PIL import Image
+
+    saved = json.loads((built / "tts" / "cauldron-club.json").read_text())
+    deck = load_deck(DECK)
+    contained = saved["ObjectStates"][0]["ContainedObjects"]
+    back_of = {}
+    for card, entry in zip(deck.copies(), contained):
+        [custom] = entry["CustomDeck"].values()
+        back_of.setdefault(card.kind, set()).add(custom["BackURL"])
+    assert all(len(urls) == 1 for urls in back_of.values())
+    assert back_of["ingredient"] != back_of["recipe"]
+    for kind, urls in back_of.items():
+        file = built / "tts" / Path(next(iter(urls))).name
+        red, green, _blue = Image.open(file).convert("RGB").getpixel((10, 10))
+        assert (green > red) == (kind == "ingredient")
