@@ -5,9 +5,9 @@ Run: python benchmarks/bench_layouts.py [--base PATH] [--rounds N] [--repeats N]
 `--base` is a checkout of the code before layouts (e.g. `git worktree add /tmp/layouts-base
 <commit before layouts>`); default /tmp/layouts-base. Each round runs one child process per
 side, interleaved (base, layouts, base, layouts, ...), so both see the same machine load.
-A child loads the deck once (layouts are parsed then, once per deck, and not timed), draws
-the sheets once to warm up, then times `repeats` draws and reports their median CPU and wall
-time and its peak memory. The ratio is layouts / base of the medians over rounds (below 1:
+A child draws the sheets once to warm up (fonts, imports), then for each of `repeats` draws
+loads the deck afresh (untimed: layouts are parsed there, once per deck) and times drawing its
+sheets; it reports the median CPU and wall time of the draws and its peak memory. The ratio is layouts / base of the medians over rounds (below 1:
 layouts are faster).
 """
 
@@ -31,6 +31,7 @@ deck = load_deck(sys.argv[1] + "/decks/wizard.toml")
 pdf = sheets.print_sheets(deck)
 walls, cpus = [], []
 for _ in range(int(sys.argv[2])):
+    deck = load_deck(sys.argv[1] + "/decks/wizard.toml")
     wall, cpu = time.perf_counter(), time.process_time()
     pdf = sheets.print_sheets(deck)
     walls.append(time.perf_counter() - wall)

@@ -414,3 +414,13 @@ def test_the_layouts_doc_names_every_field_and_the_gallery_renders(tmp_path):
     assert {p.name for p in written} == {"minimal.png", "extends.png", "full-art.png", "conditions.png"}
     for path in written:
         assert f"(layouts/{path.name})" in doc
+
+
+@pytest.mark.parametrize("deck_name, code", [("muggle-quidditch", "JK"), ("wizard", None)])
+def test_picture_cards_draw_their_figure(deck_name, code):
+    deck = load_deck(Path(__file__).resolve().parents[1] / "decks" / f"{deck_name}.toml")
+    card = deck.card(code) if code else next(c for c in deck.cards if cards.design_name(deck, c).startswith("picture"))
+    image = card_image(deck, card, dpi=60).convert("RGB")
+    box = (round(0.25 * image.width), round(0.12 * image.height), round(0.75 * image.width), round(0.5 * image.height))
+    colours = {image.getpixel((x, y)) for x in range(box[0], box[2], 4) for y in range(box[1], box[3], 4)}
+    assert len(colours) > 20  # a picture, not an empty frame

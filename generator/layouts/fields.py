@@ -115,8 +115,8 @@ TYPED = {
         "family": ("Font family of the label.", "string", None),
     },
     "figure": {
-        "figure": ("A drawn picture: court (J/Q/K by the rank's letter), wizard, jester, crest (a kind's "
-                   "emblem).", "string", ("court", "wizard", "jester", "crest")),
+        "figure": ("A drawn picture: court (J/Q/K by the rank's letter), wizard, jester (joker draws a "
+                   "jester too), crest (a kind's emblem).", "string", ("court", "wizard", "jester", "joker", "crest")),
         "color": ("Main colour.", "string", None),
         "accent": ("Second colour.", "string", None),
         "glyph": ("A symbol worked into the picture (default none).", "string", None),

@@ -386,7 +386,7 @@ def draw_named(canvas, placed, box, col) -> None:
         sky = col(placed, "sky") or (paint.darken(main, 0.55) if paint.luminance(main) > 0.1 else "#1d2149")
         wizard_scene(canvas, x, y, w, h, sky, main, col(placed, "accent", GOLD), glyph,
                      col(placed, "glyph_color") or paint.lighten(main, 0.6))
-    elif name == "jester":
+    elif name in ("jester", "joker"):  # the Joker is drawn as a jester
         second, accent = contrasts(main)
         jester_scene(canvas, x, y, w, h, main, col(placed, "second") or second, col(placed, "accent") or accent,
                      glyph, col(placed, "glyph_color") or main)
