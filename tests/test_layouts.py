@@ -424,3 +424,10 @@ def test_picture_cards_draw_their_figure(deck_name, code):
     box = (round(0.25 * image.width), round(0.12 * image.height), round(0.75 * image.width), round(0.5 * image.height))
     colours = {image.getpixel((x, y)) for x in range(box[0], box[2], 4) for y in range(box[1], box[3], 4)}
     assert len(colours) > 20  # a picture, not an empty frame
+
+
+def test_one_cards_back_as_an_image(deck):
+    from generator.render.images import card_back_image
+
+    assert card_back_image(deck, deck.card("FS"), dpi=40).getpixel((3, 3)) == (0x7a, 0x1f, 0x5c)
+    assert card_back_image(deck, deck.card("PT"), dpi=40).getpixel((3, 3)) == card_image(deck, None, dpi=40).getpixel((3, 3))

@@ -57,7 +57,8 @@ def pixel_size(trim_mm: tuple[float, float], bleed_mm: float, dpi: int) -> tuple
 
 def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, bleed_mm: float = 0.0,
                  trim_mm: tuple[float, float] | None = None) -> Iterator["Image"]:
-    """One RGB image per card (None: the back), the card centred and its bleed filling the rest."""
+    """One RGB image per card (None: the deck's back; `raster.BackOf(card)`: that card's own back),
+    the card centred and its bleed filling the rest."""
     from PIL import Image
 
     cards = list(cards)
@@ -71,8 +72,13 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
 
 
 def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
-    """One card's face (None: the back) as an RGB image at the deck's card size."""
+    """One card's face (None: the deck's default back) as an RGB image at the deck's card size."""
     return next(render_cards(deck, [card], dpi, bleed_mm))
+
+
+def card_back_image(deck: "Deck", card: "Card", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
+    """One card's own back (its back layout) as an RGB image at the deck's card size."""
+    return next(render_cards(deck, [BackOf(card)], dpi, bleed_mm))
 
 
 def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm: float | None
