@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import InvalidDeck, Problem
 from .art import art_problems
-from .cards import back_text_boxes, face_text_boxes
+from .cards import back_identity, back_text_boxes, face_text_boxes
 from .sizes import pt
 from .text import check_boxes
 
@@ -95,13 +95,13 @@ def text_problems(deck: "Deck", width_mm: float | None = None,
         if (known_width, known_height) == (width_mm, height_mm) and known == deck:
             return list(found)
     problems = card_problems(deck, None, width_mm, height_mm)
-    seen = {str(p) for p in problems}
+    backs_checked = {back_identity(deck, None, pt(width_mm), pt(height_mm))}
     for card in deck.cards:
         problems.extend(card_problems(deck, card, width_mm, height_mm))
-        for problem in card_problems(deck, card, width_mm, height_mm, back=True):
-            if str(problem) not in seen:  # cards sharing a back share its problems
-                seen.add(str(problem))
-                problems.append(problem)
+        back = back_identity(deck, card, pt(width_mm), pt(height_mm))
+        if back not in backs_checked:  # cards sharing a back share its problems: check it once
+            backs_checked.add(back)
+            problems.extend(card_problems(deck, card, width_mm, height_mm, back=True))
     _checked.append((deck, width_mm, height_mm, tuple(problems)))
     del _checked[:-CHECKS_KEPT]
     return problems
