@@ -431,3 +431,18 @@ def test_one_cards_back_as_an_image(deck):
 
     assert card_back_image(deck, deck.card("FS"), dpi=40).getpixel((3, 3)) == (0x7a, 0x1f, 0x5c)
     assert card_back_image(deck, deck.card("PT"), dpi=40).getpixel((3, 3)) == card_image(deck, None, dpi=40).getpixel((3, 3))
+
+
+def test_the_json_schema_describes_layouts_for_editors():
+    from generator.layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
+    from generator.schema import DECK_SCHEMA
+
+    layout = DECK_SCHEMA["properties"]["layouts"]["additionalProperties"]
+    assert set(LAYOUT_FIELDS) <= set(layout["properties"])
+    element = layout["properties"]["elements"]["items"]
+    assert element["properties"]["type"]["enum"] == list(ELEMENT_TYPES)
+    assert set(COMMON) | {name for group in TYPED.values() for name in group} <= set(element["properties"])
+    assert all(element["properties"][name]["description"] for name in element["properties"])
+    for table in ("kinds", "suits", "ranks", "cards"):
+        assert "layout" in DECK_SCHEMA["properties"][table]["items"]["properties"]
+    assert {"fonts", "icons"} <= set(DECK_SCHEMA["properties"])
