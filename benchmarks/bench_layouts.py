@@ -66,8 +66,11 @@ def main() -> None:
         m = medians[side]
         print(f"  {side:8} wall {m['wall'] * 1000:7.1f} ms   cpu {m['cpu'] * 1000:7.1f} ms   "
               f"peak {m['peak_mb']:6.1f} MB   pdf {m['bytes'] / 1024:6.1f} KiB")
-    print(f"  ratio layouts/base: wall {medians['layouts']['wall'] / medians['base']['wall']:.2f}   "
+    print(f"  ratio layouts/base of the medians: wall {medians['layouts']['wall'] / medians['base']['wall']:.2f}   "
           f"cpu {medians['layouts']['cpu'] / medians['base']['cpu']:.2f}")
+    paired = [new["cpu"] / old["cpu"] for old, new in zip(results["base"], results["layouts"])]
+    print(f"  cpu ratio per round (paired): median {statistics.median(paired):.2f}, "
+          f"range {min(paired):.2f}-{max(paired):.2f}")
 
 
 if __name__ == "__main__":

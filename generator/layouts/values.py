@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..model import Card, Deck
 
 HOLE = re.compile(r"\{([A-Za-z0-9_.|\- ]+)\}")
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 # Pictures a card can show, with the colour used when the card's kind names none.
 FIGURES = {"wizard": "#23255e", "jester": "#2e7d32", "joker": "#b3261e"}
 # Frame colours for kinds that name no colour, picked by a stable hash of the kind id.
@@ -76,7 +77,7 @@ class CardValues:
         kind = next((k for k in deck.kinds if k.id == card.kind), None)
         values["kind.id"] = card.kind
         values["kind.name"] = kind.name if kind else card.kind
-        initial = re.sub(r"[^A-Za-z0-9]", "", values["kind.name"])[:1].upper()
+        initial = _NOT_ALNUM.sub("", values["kind.name"])[:1].upper()
         values["kind.initial"] = initial or "?"
         position = deck.kinds.index(kind) if kind else 0
         values["kind.crest"] = CREST_SHAPES[position % len(CREST_SHAPES)]

@@ -267,10 +267,20 @@ def turned_box(placed: Placed) -> tuple[Box, float]:
     return box, 0
 
 
+# Element types whose drawing leaves graphics state behind (clips, dashes, alpha), so they
+# are drawn inside saveState/restoreState; the others set every colour and width they use.
+STATEFUL = ("image", "shape", "icon", "figure")
+
+
 def draw_placed(canvas, deck: "Deck", placed: Placed) -> None:
     drawer = DRAWERS[placed.type]
-    copies = (False, True) if placed.values.get("mirrored") else (False,)
-    opacity = placed.values.get("opacity")
+    values = placed.values
+    copies = (False, True) if values.get("mirrored") else (False,)
+    opacity = values.get("opacity")
+    if len(copies) == 1 and opacity in (None, "") and not values.get("rotate") and (
+            placed.type not in STATEFUL or (placed.type == "shape" and not values.get("dash"))):
+        drawer(canvas, deck, placed, placed.box)
+        return
     for upside_down in copies:
         canvas.saveState()
         if opacity not in (None, ""):

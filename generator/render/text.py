@@ -320,12 +320,14 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
         text.setTextOrigin(left, baseline)
-        cursor_x = left
+        # Where the pen is, tracked only on lines with inline icons (they are drawn after the text).
+        cursor_x = left if any(piece.icon is not None for word in line.words for piece in word) else None
         for position, word in enumerate(line.words):
             if position:
                 text.setFont(fonts.font(word[0].face), size)
                 text.textOut(" ")
-                cursor_x += fonts.width(word[0].face, " ", size)
+                if cursor_x is not None:
+                    cursor_x += fonts.width(word[0].face, " ", size)
             for piece in word:
                 if piece.icon is not None:
                     inline_icons.append((piece, cursor_x, baseline, size, piece.color or color))
@@ -335,7 +337,8 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
                 text.setFillColorRGB(*paint.rgb(piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
-                cursor_x += fonts.width(piece.face, piece.text, size)
+                if cursor_x is not None:
+                    cursor_x += fonts.width(piece.face, piece.text, size)
     canvas.drawText(text)
     for piece, icon_x, baseline, size, ink in inline_icons:
         from . import icons
