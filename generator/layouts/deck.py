@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Problem
 from ..model import FontFamily, Icon
-from .book import LayoutBook, Source, build_book, builtin_sources, read_source
+from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
 from .lines import TomlLines
 from .values import CardValues, template_paths
 
@@ -56,10 +56,13 @@ def read(data: dict, path: Path, text: str) -> DeckLayouts:
         if source is not None:
             sources.append(source)
     own = data.get("layouts", {})
-    if isinstance(own, dict):
+    if isinstance(own, dict) and own:
         sources.append(Source(own, path, found.lines))
-    found.book, problems = build_book(sources)
-    found.problems.extend(problems)
+    if len(sources) == len(builtin_sources()):  # only the shipped layouts: one book for every such deck
+        found.book = builtin_book()
+    else:
+        found.book, problems = build_book(sources)
+        found.problems.extend(problems)
     found.fonts = _fonts(found, data.get("fonts", ()), folder)
     found.icons = _icons(found, data.get("icons", {}), folder)
     return found

@@ -7,6 +7,7 @@ paths. (Colour functions such as `lighten(c, t)` are applied when drawing: `rend
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -103,9 +104,10 @@ class CardValues:
         return path in self.values or path in CARD_FIELDS or path.split(".")[0] in GROUPS
 
     def lookup(self, path: str) -> Any:
-        for option in path.split("|"):
-            value = self.values.get(option.strip(), "")
-            if value not in ("", None):
+        values = self.values
+        for option in _options(path):
+            value = values.get(option, "")
+            if value != "" and value is not None:
                 return value
         return ""
 
@@ -123,8 +125,8 @@ class CardValues:
         if when is None:
             return True
         if isinstance(when, str):
-            negated = when.startswith("!")
-            present = self.lookup(when.lstrip("!").strip()) not in ("", None, 0, False)
+            negated, path = _test(when)
+            present = self.lookup(path) not in ("", None, 0, False)
             return present != negated
         if isinstance(when, list):
             return all(self.holds(item) for item in when)
@@ -141,6 +143,18 @@ class CardValues:
                     return False
             return True
         return True
+
+
+@lru_cache(maxsize=4096)
+def _options(path: str) -> tuple[str, ...]:
+    """The alternatives of a path: "corner|code" -> ("corner", "code")."""
+    return tuple(option.strip() for option in path.split("|"))
+
+
+@lru_cache(maxsize=4096)
+def _test(when: str) -> tuple[bool, str]:
+    """A string condition: (negated, path)."""
+    return when.startswith("!"), when.lstrip("!").strip()
 
 
 def template_paths(value: Any) -> list[str]:
