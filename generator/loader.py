@@ -32,6 +32,7 @@ from .model import (
     Suit,
     Variant,
 )
+from .layouts import deck as deck_layouts
 from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
 
@@ -96,7 +97,7 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
         )) from None
     locate = _LineFinder(text)
     structural = [
-        Problem(message, field=field, line=locate(field), file=path)
+        Problem(message, field=field, line=locate(field) or _layout_line(text, field), file=path)
         for field, message in check(data, DECK_SCHEMA)
     ]
     if structural:
@@ -104,9 +105,22 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     sheets = read_card_sources(data, path, first_index=len(data.get("cards", ())), locate=locate)
     if sheets.cards:
         data = {**data, "cards": [*data.get("cards", ()), *sheets.cards]}
-    builder = _Builder(data, path, locate, sheets)
+    layouts = deck_layouts.read(data, path, text)
+    builder = _Builder(data, path, locate, sheets, layouts)
     deck = builder.build()
-    return deck, sheets.problems + builder.problems
+    if not any(p.severity == "error" for p in sheets.problems + builder.problems + layouts.problems):
+        deck_layouts.check(deck, layouts, data)  # needs a consistent deck: every card's suit and rank exist
+    return deck, sheets.problems + builder.problems + layouts.problems
+
+
+def _layout_line(text: str, field: str) -> int | None:
+    """The line of a field inside [layouts.NAME] tables and their [[...elements]], which the
+    layouts' own line index knows."""
+    if not field.startswith("layouts."):
+        return None
+    from .layouts.lines import TomlLines
+
+    return TomlLines(text)(field)
 
 
 def read_input(path: Path, limit: int, what: str = "file") -> bytes:
@@ -232,11 +246,13 @@ def slug(name: str) -> str:
 class _Builder:
     """Turns checked TOML data into a Deck, collecting meaning errors as it goes."""
 
-    def __init__(self, data: dict, path: Path, locate: _LineFinder, sheets: SheetCards):
+    def __init__(self, data: dict, path: Path, locate: _LineFinder, sheets: SheetCards,
+                 layouts: "deck_layouts.DeckLayouts"):
         self.data = data
         self.path = path
         self.locate = locate
         self.sheets = sheets  # cards read from [[card_sources]]; their problems name a cell
+        self.layouts = layouts
         self.problems: list[Problem] = []
 
     def error(self, field: str, message: str, hint: str = "", severity: str = "error") -> None:
@@ -250,7 +266,8 @@ class _Builder:
             self.error("deck.players", f"min ({players['min']}) is greater than max ({players['max']})")
         suits = self._suits()
         ranks = self._ranks()
-        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""))
+        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""),
+                           k.get("layout", ""), k.get("back_layout", ""))
                       for k in self.data["kinds"])
         self._unique("kinds", [k.id for k in kinds], "id")
         cards = self._cards(suits, ranks, kinds)
@@ -289,7 +306,12 @@ class _Builder:
             back=self._back(meta),
             source=self.path,
             base_url=self._base_url(),
-            inputs=tuple(self.sheets.files),
+            inputs=(*self.sheets.files, *self.layouts.files),
+            layout=meta.get("layout", ""),
+            back_layout=meta.get("back_layout", ""),
+            layouts=self.layouts.book,
+            fonts=self.layouts.fonts,
+            icons=self.layouts.icons,
         )
         self._check_references(deck)
         return deck
@@ -297,7 +319,7 @@ class _Builder:
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])
         suits = tuple(Suit(s["id"], s["name"], s["symbol"], s["code"].upper(), s["color"],
-                           s.get("opposite"), s.get("description", "")) for s in raw)
+                           s.get("opposite"), s.get("description", ""), s.get("layout", "")) for s in raw)
         ids = [s.id for s in suits]
         self._unique("suits", ids, "id")
         self._unique("suits", [s.code for s in suits], "code")
@@ -318,7 +340,7 @@ class _Builder:
     def _ranks(self) -> tuple[Rank, ...]:
         ranks = tuple(
             Rank(r["id"], r["name"], r["code"].upper(), order, r.get("value"), r.get("kind"),
-                 r.get("index", r["code"]))
+                 r.get("index", r["code"]), r.get("layout", ""))
             for order, r in enumerate(self.data.get("ranks", []))
         )
         self._unique("ranks", [r.id for r in ranks], "id")
@@ -383,6 +405,8 @@ class _Builder:
                 art=self._art(raw.get("art"), f"{where}.art"),
                 props=dict(raw.get("props", {})),
                 ruling=raw.get("ruling", ""),
+                layout=raw.get("layout", ""),
+                back_layout=raw.get("back_layout", ""),
             ))
             fields.append(where)
         self._unique_cards(cards, fields)
@@ -475,6 +499,7 @@ class _Builder:
         """Every {card:}, {suit:} and {rule:} in any text, and every id a ruling names, must exist."""
         rule_ids = {rule.id for rule in deck.rules()}
         suit_ids = [s.id for s in deck.suits]
+        icon_names = [icon.name for icon in deck.icons]
 
         def check_text(text: str, field: str) -> None:
             for kind, target in markup.references(text):
@@ -483,6 +508,9 @@ class _Builder:
                                hint="use a card's name, id or code")
                 elif kind == "suit" and target not in suit_ids:
                     self.error(field, f"unknown suit {target!r} in {{suit:{target}}}; known: {', '.join(suit_ids) or 'none'}")
+                elif kind == "icon" and target not in icon_names:
+                    self.error(field, f"unknown icon {target!r} in {{icon:{target}}}; known: "
+                               f"{', '.join(icon_names) or 'none (the deck has no [icons] table)'}")
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
@@ -490,6 +518,7 @@ class _Builder:
         check_text(deck.description, "deck.description")
         for index, card in enumerate(self.data.get("cards", ())):
             check_text(card.get("text", ""), f"cards[{index}].text")
+            check_text(card.get("flavor", ""), f"cards[{index}].flavor")
             ruling = card.get("ruling")
             if ruling and ruling not in {r.id for r in deck.rulings}:
                 self.error(f"cards[{index}].ruling", f"unknown ruling {ruling!r}")

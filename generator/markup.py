@@ -1,8 +1,9 @@
 """deckgen's light markup for rules and card text.
 
 Blocks are separated by blank lines; a block whose lines start with '- ' is a
-list, and one whose lines start with '1. ', '2. ' (or '1) ') a numbered list of steps. Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE},
-{suit:ID}, {rule:ID}. Every renderer (card faces, rulebook PDF/HTML/Markdown,
+list, and one whose lines start with '1. ', '2. ' (or '1) ') a numbered list of steps.
+Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE}, {suit:ID},
+{rule:ID}, {icon:NAME} (a designer icon from the deck's [icons]). Every renderer (card faces, rulebook PDF/HTML/Markdown,
 exports) walks the same parsed tree, so a reference means the same everywhere.
 """
 
@@ -15,8 +16,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, Union
 if TYPE_CHECKING:
     from .model import Deck
 
-REFERENCE = re.compile(r"\{(card|suit|rule):([^{}]+)\}")
-_INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|\*(?P<em>[^*]+?)\*|\{(?P<ref>card|suit|rule):(?P<target>[^{}]+)\}")
+REFERENCE = re.compile(r"\{(card|suit|rule|icon):([^{}]+)\}")
+_INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|\*(?P<em>[^*]+?)\*|\{(?P<ref>card|suit|rule|icon):(?P<target>[^{}]+)\}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +33,7 @@ class Emphasis:
 
 @dataclass(frozen=True, slots=True)
 class Ref:
-    kind: str  # "card", "suit" or "rule"
+    kind: str  # "card", "suit", "rule" or "icon"
     target: str
 
 
@@ -114,6 +115,8 @@ def ref_label(deck: "Deck", ref: Ref) -> str:
         return card.name if card else ref.target
     if ref.kind == "suit":
         return deck.suit(ref.target).symbol
+    if ref.kind == "icon":
+        return f"[{ref.target}]"
     rule = deck.rule(ref.target)
     return f"{rule.number} {rule.title}"
 
@@ -135,6 +138,8 @@ def _plain_spans(spans: tuple[Inline, ...], deck: "Deck") -> str:
         if isinstance(span, Ref):
             if span.kind == "suit":
                 parts.append(deck.suit(span.target).name)
+            elif span.kind == "icon":
+                parts.append(f"[{span.target}]")
             elif span.kind == "rule":
                 rule = deck.rule(span.target)
                 parts.append(f"rule {rule.number} ({rule.title})")

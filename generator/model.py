@@ -43,6 +43,7 @@ class Suit:
     color: str
     opposite: str | None = None
     description: str = ""
+    layout: str = ""  # face layout for cards of this suit
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ class Rank:
     value: int | None = None
     kind: str | None = None
     index: str = ""  # corner index label; defaults to the code
+    layout: str = ""  # face layout for cards of this rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,8 @@ class Kind:
     name: str
     description: str = ""
     color: str = ""
+    layout: str = ""  # face layout for cards of this kind
+    back_layout: str = ""  # back layout for cards of this kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,8 @@ class Card:
     art: Path | None = None
     props: Mapping[str, Any] = field(default_factory=dict)
     ruling: str = ""  # id of the ruling that decided something about this card
+    layout: str = ""  # this card's own face layout
+    back_layout: str = ""  # this card's own back layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +140,23 @@ class Back:
 
 
 @dataclass(frozen=True, slots=True)
+class FontFamily:
+    """A deck's own font: a family name and its TTF/OTF files by style (regular, bold, italic, bolditalic)."""
+
+    family: str
+    files: Mapping[str, Path]
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """A designer's icon, drawn by layouts and inline in text as {icon:NAME}."""
+
+    name: str
+    path: Path
+    tint: bool = False  # one-colour: painted in the colour of the text it sits in
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     id: str
     name: str
@@ -164,6 +187,11 @@ class Deck:
     # (generator/rulebook/phrases.py); empty for the deck's own language.
     phrases: Mapping[str, str] = field(default_factory=dict)
     language: str = "en"  # BCP 47 tag of the deck's own language
+    layout: str = ""  # the deck's default face layout ('' = chosen by what each card has)
+    back_layout: str = ""  # the deck's default back layout ('' = the built-in back)
+    layouts: Any = None  # generator.layouts.LayoutBook: built-in, shared and the deck's own layouts
+    fonts: tuple["FontFamily", ...] = ()
+    icons: tuple["Icon", ...] = ()
 
     @property
     def total(self) -> int:

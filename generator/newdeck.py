@@ -81,17 +81,18 @@ def new_deck(folder: Path, kind: str = "trick") -> list[Path]:
 
 
 def _placeholder(colour: tuple[int, int, int]) -> bytes:
-    """A plain placeholder picture: a colour field with a lighter disc and horizon, 600x450 px."""
+    """A plain placeholder picture: a colour field with a lighter disc and horizon, 800x600 px
+    (over 300 ppi in the picture card's art box, so a new deck prints without warnings)."""
     import io
 
     from PIL import Image, ImageDraw
 
-    image = Image.new("RGB", (600, 450), colour)
+    image = Image.new("RGB", (800, 600), colour)
     draw = ImageDraw.Draw(image)
     light = tuple(min(255, c + 70) for c in colour)
     dark = tuple(max(0, c - 40) for c in colour)
-    draw.rectangle((0, 300, 600, 450), fill=dark)
-    draw.ellipse((220, 90, 380, 250), fill=light)
+    draw.rectangle((0, 400, 800, 600), fill=dark)
+    draw.ellipse((293, 120, 507, 333), fill=light)
     buffer = io.BytesIO()
     image.save(buffer, "PNG", optimize=False)
     return buffer.getvalue()

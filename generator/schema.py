@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterator
 
+from .layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
 from .model import CARD_SIZES_MM, SECTION_ROLES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
@@ -54,7 +55,10 @@ def _list_of(description: str, item: dict) -> dict:
 
 _ID = _str("Stable identifier: lower case letters, digits, '.', '_' or '-'.", pattern=ID_PATTERN, maxLength=MAX_ID)
 _TEXT = _str("Text in deckgen's light markup: *emphasis*, **strong**, '- ' lists, "
-             "{card:NAME}, {suit:ID}, {rule:ID}.")
+             "{card:NAME}, {suit:ID}, {rule:ID}, {icon:NAME}.")
+_LAYOUT = _str("Name of the face layout that draws these cards (a built-in one such as text, "
+               "playing, picture, or one of [layouts]).")
+_BACK_LAYOUT = _str("Name of the back layout for these cards (default: back).")
 
 SUIT = _table(
     "A suit.",
@@ -66,6 +70,7 @@ SUIT = _table(
         "color": _str("Colour as #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
         "opposite": _str("Id of the suit paired against this one, if the game pairs suits."),
         "description": _TEXT,
+        "layout": _LAYOUT,
     },
     ("id", "name", "symbol", "code", "color"),
 )
@@ -79,6 +84,7 @@ RANK = _table(
         "value": _int("Numeric value the game uses (a number card's face value)."),
         "kind": _str("Kind id that cards of this rank get in a card set."),
         "index": _str("Corner index label; defaults to the code."),
+        "layout": _LAYOUT,
     },
     ("id", "name", "code"),
 )
@@ -90,6 +96,8 @@ KIND = _table(
         "name": _str("Display name, used as the type line unless a card gives its own."),
         "description": _TEXT,
         "color": _str("Frame colour for cards of this kind, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "layout": _LAYOUT,
+        "back_layout": _BACK_LAYOUT,
     },
     ("id", "name"),
 )
@@ -112,6 +120,8 @@ CARD = _table(
         "art": _str("Image file, relative to the deck file's folder."),
         "props": {"type": "object", "description": "Facts the game engine reads (speed, role...)."},
         "ruling": _str("Id of a ruling that decided something about this card."),
+        "layout": _str("This card's own face layout (overrides its rank's, suit's, kind's and the deck's)."),
+        "back_layout": _str("This card's own back layout."),
     },
     ("name", "code", "kind"),
 )
@@ -225,6 +235,10 @@ DECK_META = _table(
                 },
             ],
         },
+        "layout": _str("Default face layout (default: chosen by what each card has)."),
+        "back_layout": _BACK_LAYOUT,
+        "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
+                            _str("A .toml file.")),
         "engine": _str("Game engine that referees this deck.",
                        enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
     },
@@ -250,6 +264,67 @@ PUBLISH = _table(
     },
 )
 
+
+def _field_schema(spec: tuple) -> dict:
+    description, types, choices = spec
+    types = types if isinstance(types, tuple) else (types,)
+    schema: dict = {"description": description}
+    schema["type"] = list(types) if len(types) > 1 else types[0]
+    if choices:
+        schema["enum"] = list(choices)
+    return schema
+
+
+def _element_properties() -> dict:
+    """Every element field; a name that several element types use (size) takes all their types."""
+    properties: dict = {}
+    for group in (COMMON, *TYPED.values()):
+        for name, spec in group.items():
+            schema = _field_schema(spec)
+            if name in properties:
+                known = properties[name]
+                types = list(dict.fromkeys(_as_list(known["type"]) + _as_list(schema["type"])))
+                known["type"] = types if len(types) > 1 else types[0]
+                if "enum" in known and "enum" in schema:
+                    known["enum"] = list(dict.fromkeys(known["enum"] + schema["enum"]))
+                else:
+                    known.pop("enum", None)
+            else:
+                properties[name] = schema
+    return properties
+
+
+def _as_list(types: str | list) -> list:
+    return types if isinstance(types, list) else [types]
+
+
+ELEMENT = {
+    "type": "object",
+    "description": "One thing a layout draws; see docs/layouts.md. Fields depend on the type.",
+    "properties": _element_properties(),
+    "required": ["name"],
+}
+ELEMENT["properties"]["type"]["enum"] = list(ELEMENT_TYPES)
+
+LAYOUT = {
+    "type": "object",
+    "description": "A card layout: named elements drawn in order, optionally extending another layout.",
+    "properties": {**{name: _field_schema(spec) for name, spec in LAYOUT_FIELDS.items()},
+                   "elements": _list_of("The elements, drawn in order (later on top).", ELEMENT)},
+}
+
+FONT = _table(
+    "A font family of the deck's own (TrueType .ttf/.otf files next to the deck), embedded and subset.",
+    {
+        "family": _str("The name layouts use in family = \"...\"."),
+        "regular": _str("Regular style file."),
+        "bold": _str("Bold style file."),
+        "italic": _str("Italic style file."),
+        "bolditalic": _str("Bold italic style file."),
+    },
+    ("family", "regular"),
+)
+
 DECK_SCHEMA: dict = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://deckgen.invalid/deck.schema.json",
@@ -271,6 +346,12 @@ DECK_SCHEMA: dict = {
         "engine": {"type": "object", "description": "Engine parameters and their values."},
         "variants": _list_of("Variants.", VARIANT),
         "quickref": _list_of("Quick reference entries.", QUICKREF),
+        "layouts": {"type": "object", "description": "The deck's own layouts, by name.",
+                    "additionalProperties": LAYOUT},
+        "fonts": _list_of("The deck's own fonts.", FONT),
+        "icons": {"type": "object", "description": "Icons by name: a PNG/JPEG/SVG file, or "
+                  "{ file = \"...\", tint = true } for a one-colour icon painted in the text's colour.",
+                  "additionalProperties": {"type": ["string", "object"]}},
     },
     "required": ["deck", "kinds"],
     "additionalProperties": False,
@@ -302,6 +383,13 @@ def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]
             yield path, f"found {_show(value)}; allowed: {allowed}"
         return
     wanted = schema.get("type")
+    if isinstance(wanted, list):  # one of several types: check against the one the value has
+        found = type_name(value)
+        match = found if found in wanted else "number" if found == "integer" and "number" in wanted else None
+        if match is None:
+            yield path, f"expected {' or '.join(wanted)}, found {found} {_show(value)}"
+            return
+        wanted = match
     if wanted and type_name(value) != wanted and not (wanted == "number" and type_name(value) == "integer"):
         yield path, f"expected {wanted}, found {type_name(value)} {_show(value)}"
         return

@@ -140,7 +140,7 @@ def translated(deck: Deck, lang: str, check_fit: bool = True) -> Translation:
     builder = _Overlay(deck, lang, path, data)
     result = Translation(lang, builder.build(), path, builder.problems)
     if check_fit and not result.errors:
-        from .render.text import text_problems
+        from .render.check import text_problems
 
         result.problems += [dataclasses.replace(p, file=path, line=None, message=f"[{lang}] {p.message}")
                             for p in text_problems(result.deck)]

@@ -54,8 +54,8 @@ def _art(kind: str, command: tuple[str, ...]):
         elif kind == "symlink-loop":
             art.symlink_to(art)
         elif kind == "wrong-suffix":
-            Image.new("RGB", (30, 30), "teal").save(art, "GIF")
-            art.rename(art)  # a GIF named .png: Pillow reads it, so this one must pass
+            # A GIF named .png, large enough to print at 300 ppi: Pillow reads it, so this one must pass.
+            Image.new("RGB", (900, 1200), "teal").save(art, "GIF")
         deck = write_deck(tmp_path, altered(TINY, "count = 2", 'count = 2\nart = "art.png"'))
         return [*command, deck, "--output", tmp_path / "out"], ("deck.toml", "art")
 

@@ -14,7 +14,7 @@ from generator.export.faces import clear_cache
 from generator.loader import load_deck
 from generator.render import images, raster
 from generator.render.images import render_cards
-from generator.render.text import text_problems
+from generator.render.check import text_problems
 
 from .test_render_cli import MINI_DECK, mini  # noqa: F401 (mini is a fixture)
 

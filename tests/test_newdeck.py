@@ -38,7 +38,7 @@ def test_picture_deck_ships_its_placeholder_art(run_cli, tmp_path):
     art = sorted((tmp_path / "pics" / "art").glob("*.png"))
     assert len(art) == 4
     with Image.open(art[0]) as image:
-        assert image.size == (600, 450)
+        assert image.size == (800, 600)
 
 
 def test_new_never_overwrites(run_cli, tmp_path):

@@ -129,8 +129,9 @@ def test_cmyk_pages_look_like_the_rgb_pages():
 
 
 def _art_deck(tmp_path, mode):
+    # Large enough to print at 300 ppi in the text card's art box.
     (tmp_path / "art").mkdir()
-    image = Image.new(mode, (40, 30), (200, 80, 20, 120) if mode == "RGBA" else (200, 80, 20))
+    image = Image.new(mode, (800, 600), (200, 80, 20, 120) if mode == "RGBA" else (200, 80, 20))
     image.save(tmp_path / "art" / "art.png")
     return load_deck(write_deck(tmp_path, text_cards(2, art="art/art.png")))
 

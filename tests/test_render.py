@@ -13,8 +13,9 @@ from .conftest import DECK_PATHS, DECKS
 from .pdf_support import page_content
 from generator.errors import InvalidDeck
 from generator.loader import load_deck
-from generator.render import cards, sheets, text
-from generator.render.sizes import pt
+from generator.model import CARD_SIZES_MM
+from generator.render import cards, check, sheets, text
+from generator.render.sizes import PAPERS_MM, pt
 
 WIZARD = DECKS / "wizard.toml"
 
@@ -127,7 +128,7 @@ def test_an_art_file_used_by_every_card_is_stored_once(tmp_path):
     from PIL import Image
 
     (tmp_path / "art").mkdir()
-    Image.new("RGB", (60, 40), (200, 80, 20)).save(tmp_path / "art" / "shared.png")
+    Image.new("RGB", (900, 600), (200, 80, 20)).save(tmp_path / "art" / "shared.png")  # 300+ ppi in its box
     deck = load_deck(write_deck(tmp_path, text_cards(12, art="art/shared.png")))
     reader = pypdf.PdfReader(io.BytesIO(sheets.print_sheets(deck)))
     images = set()
@@ -167,7 +168,7 @@ def test_one_per_page_sets_trim_and_bleed_boxes():
 def test_long_text_shrinks_before_it_is_reported(tmp_path):
     medium = " ".join(["The Snitch darts away again."] * 16)
     deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Long"\ncode = "L"\nkind = "thing"\ntext = "{medium}"\n'))
-    assert text.text_problems(deck) == []
+    assert check.text_problems(deck) == []
     box = next(b for b in cards.face_text_boxes(deck, deck.cards[0], pt(63), pt(88)) if b.spec.field == "text")
     fitted = text.fit(box.spec, box.width, box.height)
     assert box.spec.min_size <= fitted.size < box.spec.max_size
@@ -176,7 +177,7 @@ def test_long_text_shrinks_before_it_is_reported(tmp_path):
 def test_text_that_cannot_fit_is_reported_never_cut(tmp_path):
     huge = " ".join(["Dominance shifts whenever a Beater hits the Bludger."] * 30)
     deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Wordy"\ncode = "W"\nkind = "thing"\ntext = "{huge}"\n'))
-    problems = text.text_problems(deck)
+    problems = check.text_problems(deck)
     assert len(problems) == 1
     assert problems[0].field == "card W.text" and "'Wordy'" in problems[0].message
     with pytest.raises(InvalidDeck, match="does not fit"):
@@ -185,14 +186,14 @@ def test_text_that_cannot_fit_is_reported_never_cut(tmp_path):
 
 def test_a_character_the_font_cannot_draw_is_an_error_naming_the_card(tmp_path):
     deck = load_deck(write_deck(tmp_path, '[[cards]]\nname = "Fire \U0001F525"\ncode = "F"\nkind = "action"\n'))
-    problems = text.text_problems(deck)
+    problems = check.text_problems(deck)
     assert [p.field for p in problems] == ["card F.name"]
     assert "U+1F525" in problems[0].message and "'Fire" in problems[0].message
 
 
 def test_symbols_missing_from_the_serif_fall_back_to_the_sans(tmp_path):
     deck = load_deck(write_deck(tmp_path, '[[cards]]\nname = "Ice ❄ and Moon ☾"\ncode = "I"\nkind = "thing"\n'))
-    assert text.text_problems(deck) == []
+    assert check.text_problems(deck) == []
     pieces = [p for w in text.words_of("Ice ❄", "serif") for p in w]
     assert [p.face for p in pieces] == ["serif", "sans"]
 
@@ -202,14 +203,14 @@ def test_symbols_missing_from_the_serif_fall_back_to_the_sans(tmp_path):
 @pytest.mark.parametrize("deck_path", DECK_PATHS, ids=[p.stem for p in DECK_PATHS])
 def test_every_deck_prints_with_all_its_text_on_the_sheets(deck_path):
     deck = load_deck(deck_path)
-    assert text.text_problems(deck) == []
+    assert check.text_problems(deck) == []
     flat = pdf_text(sheets.print_sheets(deck))
     for card in deck.cards:
         design = cards.design_name(deck, card)
-        if design == "text":
-            assert card.name in flat
-        elif design == "picture":
-            assert card.name.upper() in flat
+        if design.startswith("text"):
+            assert text.typographic(card.name) in flat
+        elif design.startswith("picture"):
+            assert text.typographic(card.name).upper() in flat
         else:
             assert (deck.rank(card.rank).index or deck.rank(card.rank).code) in flat
 
@@ -248,6 +249,8 @@ text = "Loses every trick."
     deck = load_deck(write_deck(tmp_path, suited + text_cards(1)))
     designs = {card.code: cards.design_name(deck, card) for card in deck.cards}
     assert designs == {"3SU": "playing", "NSU": "playing", "WSU": "playing", "FO": "picture", "C1": "text"}
+    # The built-in designs are layouts, chosen by what each card has.
+    assert cards.choose_face(deck, deck.card("FO")).builtin
     flat = pdf_text(sheets.print_sheets(deck))
     assert "KNIGHT" in flat  # a rank with no pips, letter or figure is named on the card
     assert "FOOL" in flat and "Loses every trick." in flat
@@ -258,5 +261,5 @@ def test_a_word_longer_than_a_line_is_named(tmp_path):
     word = "Supercalifragilisticexpialidocious" * 3
     deck = load_deck(write_deck(tmp_path, f'[[cards]]\nname = "Long Word"\ncode = "LW"\nkind = "thing"\n'
                                           f'text = "Fly with the {word} today."\n'))
-    problems = text.text_problems(deck)
+    problems = check.text_problems(deck)
     assert len(problems) == 1 and word in problems[0].message and "hyphen" in problems[0].hint

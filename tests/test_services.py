@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from .conftest import DECKS
+from .conftest import DECK_PATHS, DECKS
 from .test_pdfx import check_pdfx
 from .test_render import text_cards, write_deck
 from generator.loader import load_deck
@@ -22,14 +22,40 @@ QV2 = DECKS / "quidditch-v2.toml"
 
 
 @pytest.mark.parametrize("name", sorted(service_specs.SERVICES))
-def test_text_in_the_cut_zone_fails_naming_the_card_and_the_rule(run_cli, tmp_path, name):
-    result = run_cli("print", QV2, "-o", tmp_path, "--service", name)
+def test_the_shipped_decks_pass_every_services_rules(name):
+    for path in DECK_PATHS:
+        deck = load_deck(path)
+        spec = service_specs.SERVICES[name]
+        if deck.card_size.name in spec.trims_mm:
+            assert rule_problems(deck, spec) == [], (path.name, name)
+
+
+def edgy_deck(tmp_path):
+    """Two text cards; the second takes a layout whose title sits 2 mm inside the cut."""
+    path = write_deck(tmp_path, text_cards(2))
+    path.write_text(path.read_text().replace('code = "C2"', 'code = "C2"\nlayout = "edgy"', 1) + """
+[layouts.edgy]
+extends = "text"
+
+[[layouts.edgy.elements]]
+name = "name"
+x = "2mm"
+""")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(service_specs.SERVICES))
+def test_text_in_the_cut_zone_fails_naming_the_card_line_and_the_rule(run_cli, tmp_path, name):
+    path = edgy_deck(tmp_path)
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", name)
     spec = service_specs.SERVICES[name]
-    # The shipped layouts set card titles 3.02 mm inside the cut: inside every service's safe zone.
-    assert result.exit_code == 1
-    assert "card 'Firebolt': its name reaches 3.02 mm from the cut" in result.stderr
+    assert result.exit_code == 1, result.stderr
+    line = next(number for number, row in enumerate(path.read_text().splitlines(), 1) if 'name = "Card 2"' in row)
+    assert f"{path}:{line}:" in result.stderr, result.stderr
+    assert "card 'Card 2': its name reaches 2.0" in result.stderr  # 2 mm at the deck's size, scaled to the service's trim
     assert f"{spec.title} keeps text {spec.safe_mm:.2f} mm inside the cut (safe zone)" in result.stderr
-    assert not (tmp_path / "quidditch-v2").exists()
+    assert "Card 1" not in result.stderr
+    assert not (tmp_path / "out" / "tiny").exists()
 
 
 def test_a_size_the_service_does_not_print_is_refused(run_cli, tmp_path):
@@ -43,16 +69,8 @@ def test_a_size_the_service_does_not_print_is_refused(run_cli, tmp_path):
     assert unknown.exit_code == 2 and "--service 'kinkos'" in unknown.stderr
 
 
-@pytest.fixture
-def lenient(monkeypatch):
-    """The services with a 2 mm safe zone, so the shipped layouts' 3 mm titles pass and the files
-    themselves can be checked (every other rule as the service states it)."""
-    for name, spec in list(service_specs.SERVICES.items()):
-        monkeypatch.setitem(service_specs.SERVICES, name, replace(spec, safe_mm=2.0))
-
-
 @pytest.mark.parametrize("name, size", [("tgc", (825, 1125)), ("mpc", (822, 1122)), ("printerstudio", (822, 1122))])
-def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, tmp_path, lenient, name, size):
+def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, tmp_path, name, size):
     deck = load_deck(write_deck(tmp_path, text_cards(3)))
     result = run_cli("print", deck.source, "-o", tmp_path / "out", "--service", name)
     assert result.exit_code == 0, result.stderr
@@ -64,7 +82,8 @@ def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, 
             assert image.format == "PNG" and image.mode == "RGB" and image.size == size, png
             assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
     rows = list(csv.DictReader((folder / "cards.csv").open()))
-    assert rows[-1] == {"file": "back.png", "card": "card back", "count": str(deck.total)}
+    assert rows[-1] == {"file": "back.png", "card": "card back", "count": str(deck.total), "back": ""}
+    assert {row["back"] for row in rows[:-1]} == {"back.png"}
     with zipfile.ZipFile(tmp_path / "out" / "tiny" / f"tiny-{name}.zip") as archive:
         assert sorted(archive.namelist()) == names
         assert archive.read("back.png") == (folder / "back.png").read_bytes()
@@ -73,7 +92,7 @@ def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, 
     assert (tmp_path / "out" / "tiny" / f"tiny-{name}.zip").read_bytes() == first  # deterministic
 
 
-def test_drivethrucards_gets_one_cmyk_pdf_x1a_2003_page_per_side_at_2_75_by_3_75_in(tmp_path, lenient):
+def test_drivethrucards_gets_one_cmyk_pdf_x1a_2003_page_per_side_at_2_75_by_3_75_in(tmp_path):
     deck = load_deck(QV2)
     files, archive = write_service(deck, tmp_path, "dtc")
     (pdf,) = files
@@ -88,10 +107,12 @@ def test_drivethrucards_gets_one_cmyk_pdf_x1a_2003_page_per_side_at_2_75_by_3_75
         assert bundle.namelist() == ["quidditch-v2-dtc.pdf"]
 
 
-def test_rule_check_measures_at_the_service_s_trim():
-    deck = load_deck(QV2)
+def test_rule_check_measures_at_the_service_s_trim(tmp_path):
+    deck = load_deck(edgy_deck(tmp_path))
     spec = service_specs.SERVICES["tgc"]
     problems = rule_problems(deck, spec)
     assert problems and all("The Game Crafter" in p.message for p in problems)
-    assert not rule_problems(deck, replace(spec, safe_mm=2.9))
+    # 2 mm at the deck's 63 mm width is 2.02 mm at The Game Crafter's 63.5 mm trim.
+    assert not rule_problems(deck, replace(spec, safe_mm=2.01))
+    assert rule_problems(deck, replace(spec, safe_mm=2.03))
     assert pt(spec.safe_mm) == pytest.approx(9.0)  # 1/8 in

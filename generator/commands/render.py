@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Optional
 
@@ -10,6 +11,9 @@ import typer
 from ..output import prepare_folder
 
 # Choices are plain strings checked by the library, which names the allowed values in its error.
+AllowLowRes = typer.Option(False, "--allow-low-res",
+                           help="Print art under 150 ppi at its printed size anyway (a warning, not an error).")
+
 
 def _how_to_print(options) -> str:
     if options.fold:
@@ -88,6 +92,7 @@ def register(app: typer.Typer) -> None:
             None, "--icc-profile",
             help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
                  "Artifex SWOP profile from Debian's libgs-common)."),
+        allow_low_res: bool = AllowLowRes,
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -105,6 +110,7 @@ def register(app: typer.Typer) -> None:
                                 orientation=orientation, back_offset=back_offset, printer=printer,
                                 calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
                                 registration=registration)
+        options = dataclasses.replace(options, allow_low_res=allow_low_res)
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             folder = prepare_folder(output_folder(output, loaded))
             if service:
@@ -119,7 +125,7 @@ def register(app: typer.Typer) -> None:
                     typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
                 continue
             if one_per_page:
-                path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color)
+                path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color, allow_low_res)
                 summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
             else:
                 layout = options.layout(loaded)
@@ -146,12 +152,14 @@ def register(app: typer.Typer) -> None:
         profile: Optional[str] = typer.Option(
             None, "--profile", help="A print service's exact spec: tgc (The Game Crafter, 825×1125 px poker), "
                                     "mpc (MakePlayingCards, 822×1122 px poker) or printerstudio (as mpc)."),
+        allow_low_res: bool = AllowLowRes,
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
         lang: Optional[str] = LangOption,
     ) -> None:
-        """Write one PNG per distinct card face plus back.png to OUTPUT/<deck>/images/."""
+        """Write one PNG per distinct card face plus back.png (and backs/<card>.png for cards with a
+        back of their own) to OUTPUT/<deck>/images/."""
         from PIL import Image
 
         from ..loader import load_deck
@@ -161,12 +169,13 @@ def register(app: typer.Typer) -> None:
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             with progress_bar(as_json) as advance:
-                paths = images.write_images(loaded, prepare_folder(output_folder(output, loaded)), dpi, bleed, profile, advance)
+                paths = images.write_images(loaded, prepare_folder(output_folder(output, loaded)), dpi, bleed, profile,
+                                           allow_low_res=allow_low_res, advance=advance)
             with Image.open(paths[-1]) as first:
                 size = first.size
             if as_json:
                 _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
                              "width_px": size[0], "height_px": size[1]})
             else:
-                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(paths) - 1} faces and back.png), "
-                           f"{size[0]}×{size[1]} px")
+                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(loaded.cards)} faces and "
+                           f"{len(paths) - len(loaded.cards)} back(s)), {size[0]}×{size[1]} px")

@@ -5,11 +5,13 @@ Written under `<out>/tts/` (format: /work/shared/research/export-formats.md §4)
     <deck>.json              saved object: a DeckCustom holding one Card per physical card
     <deck>-sheet-<n>.jpg     faces of the distinct cards, at most 10 x 7 cells, under 4096 px
     <deck>-back.jpg          the card back
+    <deck>-back-<n>.jpg      further backs, when kinds or cards have backs of their own
 
     <deck>.png               the thumbnail TTS's Saved Objects browser shows next to the JSON
 
-A sheet holds at most 69 faces: its last cell holds the back, the image TTS shows for
-hidden cards, and `BackIsHidden` is set too, so either reading shows the back. A deck
+A sheet holds at most 69 faces, all with the same back (cards with backs of their own get
+sheets of their own): its last cell holds that back, the image TTS shows for hidden cards,
+and `BackIsHidden` is set too, so either reading shows the back. A deck
 with more distinct cards spans several sheets, with consecutive CustomDeck keys from a base
 derived from the deck id (two decks on one table never share a key, or they would swap
 faces); a card's id is key * 100 + its cell on the sheet (row-major, from 0). Copies share
@@ -62,10 +64,11 @@ LOCAL_IMAGES_NOTE = ("The card images are files on the computer that exported th
 
 @dataclass(frozen=True)
 class Sheet:
-    key: int  # the CustomDeck key, from 1
+    key: int  # the CustomDeck key, consecutive from first_key(deck)
     cards: tuple[Card, ...]  # faces in cell order
     columns: int
     rows: int
+    back: int = 0  # which back its cards share: 0 the deck's, n the n-th back of their own
 
     @property
     def hidden_cell(self) -> int:
@@ -97,12 +100,40 @@ def plan_sheets(deck: Deck) -> list[Sheet]:
                           f"{SHEETS_PER_DECK} Tabletop Simulator sheets")
     base = first_key(deck)
     sheets = []
-    for start in range(0, len(deck.cards), MAX_FACES_PER_SHEET):
-        cards = deck.cards[start:start + MAX_FACES_PER_SHEET]
-        cells = len(cards) + 1
-        columns = min(SHEET_COLUMNS, cells)
-        sheets.append(Sheet(base + len(sheets), tuple(cards), columns, math.ceil(cells / columns)))
+    for back, group in back_groups(deck):
+        for start in range(0, len(group), MAX_FACES_PER_SHEET):
+            cards = group[start:start + MAX_FACES_PER_SHEET]
+            cells = len(cards) + 1
+            columns = min(SHEET_COLUMNS, cells)
+            sheets.append(Sheet(base + len(sheets), tuple(cards), columns, math.ceil(cells / columns), back))
     return sheets
+
+
+def back_groups(deck: Deck) -> list[tuple[int, list[Card]]]:
+    """The distinct cards grouped by the back they show: (0, cards with the deck's back),
+    then (1, ...), (2, ...) for each back of their own, in deck order."""
+    from ..render.raster import own_backs
+
+    own = {card.id for card in own_backs(deck, (deck.card_size.width_mm, deck.card_size.height_mm))}
+    groups: dict[object, list[Card]] = {None: []}
+    for card in deck.cards:
+        groups.setdefault(_back_key(deck, card) if card.id in own else None, []).append(card)
+    numbered = [(number, cards) for number, cards in enumerate(groups.values()) if cards]
+    return numbered or [(0, [])]
+
+
+def _back_key(deck: Deck, card: Card) -> tuple:
+    from ..render.cards import back_identity
+    from ..render.sizes import pt
+
+    return back_identity(deck, card, pt(deck.card_size.width_mm), pt(deck.card_size.height_mm))
+
+
+def back_request(sheet: Sheet):
+    """What to draw in a sheet's hidden cell: the deck's back (None) or its cards' own back."""
+    from ..render.raster import BackOf
+
+    return None if sheet.back == 0 else BackOf(sheet.cards[0])
 
 
 def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
@@ -112,7 +143,7 @@ def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
     width, height = faces.size
     image = Image.new("RGB", (sheet.columns * width, sheet.rows * height), UNUSED_CELL)
     cells = [*range(len(sheet.cards)), sheet.hidden_cell]
-    for cell, face in zip(cells, faces.images([*sheet.cards, None])):
+    for cell, face in zip(cells, faces.images([*sheet.cards, back_request(sheet)])):
         row, column = divmod(cell, sheet.columns)
         image.paste(face, (column * width, row * height))
     return image
@@ -140,12 +171,13 @@ def _transform(x: float = 0.0, face_up: bool = False) -> dict:
 CENTRE_X, DISCARD_X = 3.0, 6.0
 
 
-def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_url: str,
+def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_urls: dict[int, str],
                  local: bool = False) -> dict:
     """The saved-object JSON: the deck face down, holding every physical card in deck order
-    except those the rules set out, which lie beside it face up."""
+    except those the rules set out, which lie beside it face up. Each sheet's BackURL is the
+    back its cards share (`back_urls` by `Sheet.back`)."""
     custom = {
-        sheet.key: {"FaceURL": face_urls[sheet.key], "BackURL": back_url, "NumWidth": sheet.columns,
+        sheet.key: {"FaceURL": face_urls[sheet.key], "BackURL": back_urls[sheet.back], "NumWidth": sheet.columns,
                     "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
         for sheet in sheets
     }
@@ -216,11 +248,18 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
         return f"{base}/{quote(name)}" if base else local_url(final / name)
 
     sheets = plan_sheets(deck)
-    back_name = f"{deck.id}-back.jpg"
     files = {sheet.file_name(deck): jpeg_bytes(sheet_image(deck, sheet)) for sheet in sheets}
-    files[back_name] = faces_for(deck).jpeg(None)
+    back_names: dict[int, str] = {}
+    for sheet in sheets:
+        if sheet.back in back_names:
+            continue
+        name = f"{deck.id}-back.jpg" if sheet.back == 0 else f"{deck.id}-back-{sheet.back}.jpg"
+        back_names[sheet.back] = name
+        request = back_request(sheet)
+        files[name] = faces_for(deck).jpeg(None) if request is None else \
+            jpeg_bytes(next(faces_for(deck).images([request])))
     document = saved_object(deck, sheets, {sheet.key: url(sheet.file_name(deck)) for sheet in sheets},
-                            url(back_name), local=base is None)
+                            {back: url(name) for back, name in back_names.items()}, local=base is None)
     files[f"{deck.id}.png"] = thumbnail(deck)
     files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     target = out_dir / "tts"

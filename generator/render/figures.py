@@ -370,3 +370,82 @@ def jester_scene(canvas, x, y, w, h, main: str, second: str, accent: str, emblem
            fill=accent, width=lw)
     if emblem:
         paint.symbol(canvas, emblem, cx, band_y + head_r * 0.02, head_r * 0.3, emblem_color)
+
+
+# Figures named by layouts ----------------------------------------------------------------
+
+def draw_named(canvas, placed, box, col) -> None:
+    """A layout's `figure` element: court, wizard, jester or crest, in its box."""
+    name = placed.get("figure", "")
+    main = col(placed, "color", "#23255e")
+    glyph = str(placed.get("glyph", ""))
+    x, y, w, h = box.x, box.y, box.width, box.height
+    if name == "court":
+        _court(canvas, str(placed.get("letter", "K")), x, y, w, h, main, glyph, placed.frame.k)
+    elif name == "wizard":
+        sky = col(placed, "sky") or (paint.darken(main, 0.55) if paint.luminance(main) > 0.1 else "#1d2149")
+        wizard_scene(canvas, x, y, w, h, sky, main, col(placed, "accent", GOLD), glyph,
+                     col(placed, "glyph_color") or paint.lighten(main, 0.6))
+    elif name in ("jester", "joker"):  # the Joker is drawn as a jester
+        second, accent = contrasts(main)
+        jester_scene(canvas, x, y, w, h, main, col(placed, "second") or second, col(placed, "accent") or accent,
+                     glyph, col(placed, "glyph_color") or main)
+    elif name == "crest":
+        _crest(canvas, x, y, w, h, main, str(placed.get("shape", "shield")), str(placed.get("letter", "?")),
+               placed.frame.k)
+
+
+def _court(canvas, letter, x, y, w, h, color, glyph, k) -> None:
+    palette = court_palette(color)
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    paint.fill_rect(canvas, x, y, w, h, "#fbf6e9")
+    for upside_down in (False, True):
+        canvas.saveState()
+        canvas.translate(x + w / 2, y + h / 2)
+        if upside_down:
+            canvas.rotate(180)
+        court_half(canvas, letter, w / 2, h / 2, palette, glyph, color)
+        canvas.restoreState()
+    canvas.restoreState()
+    paint.set_stroke(canvas, GOLD)
+    canvas.setLineWidth(1.0 * k)
+    canvas.line(x, y + h / 2, x + w, y + h / 2)
+
+
+def _crest(canvas, x, y, w, h, color, shape, letter, k) -> None:
+    """A kind's emblem: a small badge in one of a few shapes with the kind's initial."""
+    cx, cy = x + w / 2, y + h / 2
+    size = min(h, w)
+    half_w, half_h = size * 0.4, size / 2
+    top, bottom, left, right = cy + half_h, cy - half_h, cx - half_w, cx + half_w
+    for grow, fill in ((1.5 * k, color), (0.0, WHITE)):
+        path = canvas.beginPath()
+        if shape == "round":
+            path.circle(cx, cy, half_h + grow)
+        elif shape == "diamond":
+            path.moveTo(cx, top + grow)
+            path.lineTo(right + grow, cy)
+            path.lineTo(cx, bottom - grow)
+            path.lineTo(left - grow, cy)
+            path.close()
+        elif shape == "banner":
+            path.moveTo(left - grow, top + grow)
+            path.lineTo(right + grow, top + grow)
+            path.lineTo(right + grow, bottom - grow)
+            path.lineTo(cx, bottom + 0.25 * size - grow)
+            path.lineTo(left - grow, bottom - grow)
+            path.close()
+        else:  # shield
+            path.moveTo(left - grow, top + grow)
+            path.lineTo(right + grow, top + grow)
+            path.lineTo(right + grow, cy + 0.05 * size)
+            path.curveTo(right + grow, bottom + 0.25 * size, cx + 0.16 * size, bottom + 0.05 * size, cx, bottom - grow)
+            path.curveTo(cx - 0.16 * size, bottom + 0.05 * size, left - grow, bottom + 0.25 * size,
+                         left - grow, cy + 0.05 * size)
+            path.close()
+        paint.set_fill(canvas, fill)
+        canvas.drawPath(path, stroke=0, fill=1)
+    paint.symbol(canvas, letter[:1].upper() or "?", cx, cy + 0.04 * size, size * 0.42, color, face="serif-bold")

@@ -1,9 +1,11 @@
-"""The fonts cards are drawn with: DejaVu TTFs shipped in generator/fonts/, embedded and subset.
+"""The fonts cards are drawn with: DejaVu TTFs shipped in generator/fonts/, and a deck's
+own TTF/OTF files (`[[fonts]]`), all embedded and subset.
 
-Fonts are registered with reportlab on first use. `font_for` picks, for each
-character, the requested face or (for symbols the serif lacks) the sans face of
-the same style; a character neither can draw is reported by `missing`, because
-reportlab would silently print an empty box.
+Fonts are registered with reportlab on first use. A face key names a family and a
+style ("serif-bold"; a deck family gets a key of its own, see `family_key`). `font_for`
+picks, for each character, the requested face or (for symbols the DejaVu serif lacks)
+the sans face of the same style; a deck font has no stand-in, so a character it lacks
+is reported by `missing`, because reportlab would silently print an empty box.
 """
 
 from __future__ import annotations
@@ -26,8 +28,43 @@ FACES: dict[str, str] = {
 }
 
 
+STYLES = ("regular", "bold", "italic", "bolditalic")
+# Face key -> file of a deck's own font (registered by `family_key`).
+DECK_FACES: dict[str, Path] = {}
+
+
+def family_key(deck, family: str) -> str:
+    """The face key prefix for a family: serif and sans are DejaVu; others come from the deck's [[fonts]].
+
+    Keys of deck fonts carry a hash of the files, so two decks may both call a family
+    "Body" without one drawing with the other's font. Styles a deck does not give fall back
+    to its regular file."""
+    if family in ("serif", "sans"):
+        return family
+    for declared in getattr(deck, "fonts", ()):
+        if declared.family == family:
+            import zlib
+
+            files = [declared.files.get(style) for style in STYLES]
+            tag = zlib.crc32("|".join(str(f) for f in files).encode()) & 0xFFFFFF
+            key = f"deck{tag:06x}"
+            regular = declared.files["regular"]
+            for style in STYLES:
+                path = declared.files.get(style) or declared.files.get("bold" if style == "bolditalic" else "") \
+                    or regular
+                DECK_FACES[key if style == "regular" else f"{key}-{style}"] = Path(path)
+            return key
+    return "serif"
+
+
+def _file_of(face: str) -> Path:
+    if face in DECK_FACES:
+        return DECK_FACES[face]
+    return FONT_DIR / FACES[face]
+
+
 def _sans_twin(face: str) -> str:
-    return face.replace("serif", "sans", 1)
+    return face.replace("serif", "sans", 1) if face in FACES else face
 
 
 @lru_cache(maxsize=None)
@@ -35,14 +72,14 @@ def _ttfont(face: str):
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    font = TTFont(font_name_of(face), str(FONT_DIR / FACES[face]))
+    font = TTFont(font_name_of(face), str(_file_of(face)))
     pdfmetrics.registerFont(font)
     return font
 
 
 def font_name_of(face: str) -> str:
     """The reportlab font name of a face key (without registering it)."""
-    return "DeckgenDejaVu-" + face
+    return ("DeckgenDejaVu-" if face in FACES else "Deckgen-") + face
 
 
 def font(face: str) -> str:
@@ -109,4 +146,4 @@ def glyph_box(face: str, char: str) -> tuple[float, float, float, float]:
 def _tools_font(face: str):
     from fontTools.ttLib import TTFont as ToolsFont
 
-    return ToolsFont(str(FONT_DIR / FACES[face]), lazy=True)
+    return ToolsFont(str(_file_of(face)), lazy=True)

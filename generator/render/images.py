@@ -18,7 +18,7 @@ from ..errors import DeckgenError, OptionError
 from ..output import write_bytes
 from .check import require_printable
 from .png import encode_png
-from .raster import draw_pages, drawn_bleed_mm, face_pages, rasterise
+from .raster import BackOf, draw_pages, drawn_bleed_mm, face_pages, own_backs, rasterise
 from .service_specs import image_service
 from .sizes import card_size_mm, check_length
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 IMAGES_DIR = "images"
 BACK_NAME = "back.png"
+BACKS_DIR = "backs"  # images/backs/<card id>.png: the backs of cards whose back is their own
 INCH = 25.4
 
 
@@ -39,7 +40,8 @@ def pixel_size(trim_mm: tuple[float, float], bleed_mm: float, dpi: int) -> tuple
 
 def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, bleed_mm: float = 0.0,
                  trim_mm: tuple[float, float] | None = None) -> Iterator["Image"]:
-    """One RGB image per card (None: the back), the card centred and its bleed filling the rest."""
+    """One RGB image per card (None: the deck's back; `raster.BackOf(card)`: that card's own back),
+    the card centred and its bleed filling the rest."""
     from PIL import Image
 
     cards = list(cards)
@@ -53,7 +55,7 @@ def render_cards(deck: "Deck", cards: Iterable["Card | None"], dpi: int = 300, b
 
 
 def card_image(deck: "Deck", card: "Card | None", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
-    """One card's face (None: the back) as an RGB image at the deck's card size."""
+    """One card's face (None: the deck's default back) as an RGB image at the deck's card size."""
     return next(render_cards(deck, [card], dpi, bleed_mm))
 
 
@@ -70,6 +72,11 @@ def card_pngs(deck: "Deck", cards: Iterable["Card | None"], dpi: int, bleed_mm: 
     return [encode_png(rows, *size, dpi) for rows in rasterise(faces, cards, size, dpi, row_prefix=1)]
 
 
+def card_back_image(deck: "Deck", card: "Card", dpi: int = 300, bleed_mm: float = 0.0) -> "Image":
+    """One card's own back (its back layout) as an RGB image at the deck's card size."""
+    return next(render_cards(deck, [BackOf(card)], dpi, bleed_mm))
+
+
 def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm: float | None
                     ) -> tuple[int, float, tuple[float, float]]:
     """(dpi, bleed, trim) from a profile name and/or explicit options (explicit options win)."""
@@ -81,27 +88,31 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
 
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
-                 profile: str | None = None, advance: "Advance | None" = None) -> list[Path]:
-    """Write images/<card id>.png for every distinct face and images/back.png; return the paths.
+                 profile: str | None = None, allow_low_res: bool = False,
+                 advance: "Advance | None" = None) -> list[Path]:
+    """Write images/<card id>.png for every distinct face, images/back.png (the deck's back) and
+    images/backs/<card id>.png for each card with a back of its own; return the paths.
     `advance(label, done, total)` is told of each image written (a progress bar)."""
     dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
     if not 30 <= dpi <= 1200:
         raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
     check_length("--bleed", bleed_mm, 20)
-    return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance)
+    return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance, allow_low_res)
 
 
 def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tuple[float, float],
-               advance: "Advance | None" = None) -> list[Path]:
-    """<card id>.png for every distinct face and back.png in `folder`, each trim plus bleed at `dpi`;
-    `advance(label, done, total)` is told of each image written."""
+               advance: "Advance | None" = None, allow_low_res: bool = False) -> list[Path]:
+    """<card id>.png for every distinct face, back.png and backs/<card id>.png (cards with a back
+    of their own) in `folder`, each trim plus bleed at `dpi`; `advance(label, done, total)` is told
+    of each image written."""
     clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
     if clash:
         raise DeckgenError(f"{deck.source}: card {clash.name!r} has the id 'back', which would overwrite "
                            f"{BACK_NAME}; give it another id in the deck file")
-    require_printable(deck, *trim)
-    cards: list["Card | None"] = list(deck.cards) + [None]
-    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME]
+    require_printable(deck, *trim, allow_low_res=allow_low_res)
+    own = own_backs(deck, trim)
+    cards: list = list(deck.cards) + [None] + [BackOf(card) for card in own]
+    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME] + [f"{BACKS_DIR}/{card.id}.png" for card in own]
     size = pixel_size(trim, bleed_mm, dpi)
     faces = face_pages(deck, trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 
 from . import fonts
@@ -193,3 +194,34 @@ def stable_index(text: str, modulo: int) -> int:
     import zlib
 
     return zlib.crc32(text.encode()) % modulo
+
+
+@lru_cache(maxsize=4096)
+def color_value(value: str) -> str:
+    """A colour value with its functions applied: '#rrggbb' out, or '' for none."""
+    text = value.strip()
+    if not text or text == "none":
+        return ""
+    match = re.fullmatch(r"([a-z_]+)\((.*)\)", text)
+    if not match:
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+            raise ValueError(f"{value!r} is not a colour; write #rrggbb or lighten/darken/mix/ink_on(...)")
+        return text.lower()
+    function, inner = match.groups()
+    args, depth, current = [], 0, ""
+    for char in inner:
+        if char == "," and depth == 0:
+            args.append(current)
+            current = ""
+            continue
+        depth += (char == "(") - (char == ")")
+        current += char
+    args.append(current)
+    if function == "ink_on" and len(args) == 1:
+        return ink_on(color_value(args[0]))
+    if function in ("lighten", "darken") and len(args) == 2:
+        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), float(args[1]))
+    if function == "mix" and len(args) == 3:
+        return mix(color_value(args[0]), color_value(args[1]), float(args[2]))
+    raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
+                     "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")

@@ -65,20 +65,43 @@ class FacePages:
         return tuple(pt(side) + 2 * pt(self.bleed_mm) for side in self.trim_mm)  # type: ignore[return-value]
 
 
-def card_key(card: "Card | None") -> str:
+@dataclass(frozen=True)
+class BackOf:
+    """A request for one card's own back (its back layout), not its face."""
+
+    card: "Card"
+
+
+def card_key(card: "Card | BackOf | None") -> str:
+    if isinstance(card, BackOf):
+        return f"back:{card.card.id}"
     return "back" if card is None else f"face:{card.id}"
 
 
+def own_backs(deck: "Deck", trim_mm: tuple[float, float]) -> list["Card"]:
+    """Cards whose back differs from the deck's default back."""
+    from .cards import back_identity
+
+    width, height = pt(trim_mm[0]), pt(trim_mm[1])
+    default = back_identity(deck, None, width, height)
+    return [card for card in deck.cards if back_identity(deck, card, width, height) != default]
+
+
 def draw_pages(deck: "Deck", trim_mm: tuple[float, float], bleed_mm: float,
-               cards: Iterable["Card | None"] | None = None) -> FacePages:
-    """Every distinct face, then the back (or only `cards`, None being the back), a page each,
+               cards: Iterable["Card | BackOf | None"] | None = None) -> FacePages:
+    """Every distinct face, then the default back, then each card's own back (or only `cards`,
+    None being the default back), a page each,
     with `bleed_mm` around the trim."""
     trim_w, trim_h, bleed = pt(trim_mm[0]), pt(trim_mm[1]), pt(bleed_mm)
     document = CardDocument(deck, trim_w, trim_h, bleed, (trim_w + 2 * bleed, trim_h + 2 * bleed))
     pages: dict[str, int] = {}
-    for card in ([*deck.cards, None] if cards is None else cards):
+    everything = [*deck.cards, None, *(BackOf(card) for card in own_backs(deck, trim_mm))]
+    for card in (everything if cards is None else cards):
         pages[card_key(card)] = len(pages)
-        document.place(card, bleed, bleed)
+        if isinstance(card, BackOf):
+            document.place(card.card, bleed, bleed, back=True)
+        else:
+            document.place(card, bleed, bleed)
         document.canvas.showPage()
     return FacePages(deck_identity(deck), trim_mm, bleed_mm, pages, document.finish())
 
@@ -123,7 +146,8 @@ def rasterise(faces: FacePages, cards: Iterable["Card | None"], size_px: tuple[i
             buffer = bytearray(stride * height)
             pixels = (ctypes.c_ubyte * (len(buffer) - row_prefix)).from_buffer(buffer, row_prefix)
             bitmap = pdfium.FPDFBitmap_CreateEx(width, height, pdfium.FPDFBitmap_BGR, pixels, stride)
-            page = document[faces.pages[card_key(card)]]
+            key = card_key(card)
+            page = document[faces.pages[key] if key in faces.pages else faces.pages["back"]]
             try:
                 pdfium.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)
                 pdfium.FPDF_RenderPageBitmapWithMatrix(bitmap, page, matrix, clip, flags)

@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING
 from ..errors import InvalidDeck, Problem
 from ..output import write_bytes, write_text
 from .cards import back_text_boxes, face_text_boxes
-from .images import BACK_NAME, write_pngs
+from .images import BACK_NAME, BACKS_DIR, write_pngs
 from .pdfx import ColorOptions
+from .raster import own_backs
 from .service_specs import Service, service
 from .sheets import one_per_page
 from .sizes import pt
@@ -40,23 +41,30 @@ ZIP_DATE = (2000, 1, 1, 0, 0, 0)  # fixed, so the same deck gives the same zip
 
 
 def rule_problems(deck: "Deck", spec: Service) -> list[Problem]:
-    """Every text that reaches into the service's cut zone, per card and field."""
+    """Every text that reaches into the service's cut zone, per card and field, on faces and on
+    every distinct back."""
+    from ..validate.locate import Locator
+
     trim = spec.trim_for(deck)
     width, height, safe = pt(trim[0]), pt(trim[1]), pt(spec.safe_mm)
+    sides = [(f"card {card.name!r}", f"card {card.code}", face_text_boxes(deck, card, width, height))
+             for card in deck.cards]
+    sides.append(("the card back", "back", back_text_boxes(deck, width, height)))
+    sides += [(f"the back of card {card.name!r}", f"card {card.code}", back_text_boxes(deck, width, height, card))
+              for card in own_backs(deck, trim)]
+    locate = Locator(deck)
     problems = []
-    sides = [(card.name, face_text_boxes(deck, card, width, height)) for card in deck.cards]
-    sides.append(("the card back", back_text_boxes(deck, width, height)))
-    for name, boxes in sides:
+    for label, prefix, boxes in sides:
         for box in boxes:
             if box.width > width or box.height > height:
                 continue  # a measuring box, not a placed one
             nearest = min(box.x, box.y, width - box.x - box.width, height - box.y - box.height)
             if nearest < safe - 1e-6:
-                label = name if name == "the card back" else f"card {name!r}"
-                problems.append(Problem(
+                problems.append(locate.relocate(Problem(
                     f"{label}: its {box.spec.field} reaches {nearest / pt(1):.2f} mm from the cut; {spec.title} "
-                    f"keeps text {spec.safe_mm:.2f} mm inside the cut (safe zone)", field=box.spec.field,
-                    file=deck.source))
+                    f"keeps text {spec.safe_mm:.2f} mm inside the cut (safe zone)",
+                    field=f"{prefix}.{box.spec.field}", file=deck.source,
+                    hint="move the layout element further in from the edge")))
     return problems
 
 
@@ -72,7 +80,7 @@ def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | No
     folder = out_dir / spec.name
     if spec.file_type == "png":
         files = write_pngs(deck, folder, spec.dpi, spec.bleed_mm, trim)
-        files.append(write_text(folder / "cards.csv", _manifest(deck)))
+        files.append(write_text(folder / "cards.csv", _manifest(deck, trim)))
     else:
         data = one_per_page(deck, bleed_mm=spec.bleed_mm, color=color, trim_mm=trim)
         files = [write_bytes(folder / f"{deck.id}-{spec.name}.pdf", data)]
@@ -80,13 +88,20 @@ def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | No
     return files, archive
 
 
-def _manifest(deck: "Deck") -> str:
+def _manifest(deck: "Deck", trim: tuple[float, float]) -> str:
+    """One row per face with its count and the back printed behind it, then a row per back."""
+    own = {card.id for card in own_backs(deck, trim)}
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["file", "card", "count"])
+    writer.writerow(["file", "card", "count", "back"])
     for card in deck.cards:
-        writer.writerow([f"{card.id}.png", card.name, card.count])
-    writer.writerow([BACK_NAME, "card back", deck.total])
+        writer.writerow([f"{card.id}.png", card.name, card.count,
+                         f"{BACKS_DIR}/{card.id}.png" if card.id in own else BACK_NAME])
+    shared = sum(card.count for card in deck.cards if card.id not in own)
+    writer.writerow([BACK_NAME, "card back", shared, ""])
+    for card in deck.cards:
+        if card.id in own:
+            writer.writerow([f"{BACKS_DIR}/{card.id}.png", f"back of {card.name}", card.count, ""])
     return buffer.getvalue()
 
 

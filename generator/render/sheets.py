@@ -54,6 +54,7 @@ class SheetOptions:
     proof: bool = False
     registration: str | None = None  # a cutting machine's marks instead of crop marks: "silhouette"
     color: ColorOptions = ColorOptions()
+    allow_low_res: bool = False  # print art under 150 ppi at its printed size (a warning, not an error)
 
     def checked(self) -> "SheetOptions":
         """The options, with every conflict or out-of-range value raised as an `OptionError`."""
@@ -103,7 +104,7 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
     """The print-and-play PDF."""
     options = options.checked()
     layout = options.layout(deck)
-    require_printable(deck, *card_size_mm(deck, options.card_size))
+    require_printable(deck, *card_size_mm(deck, options.card_size), allow_low_res=options.allow_low_res)
     title = f"{deck.name}: print-and-play sheets"
     document = CardDocument(deck, layout.card_width, layout.card_height, layout.bleed,
                             (layout.page_width, layout.page_height), title=title)
@@ -138,8 +139,8 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
 
 
 def _place_back(document: CardDocument, card: "Card", x: float, y: float, clip: Rect | None) -> None:
-    """The back of one card: the deck's back, the same behind every card."""
-    document.place(None, x, y, None if clip is None else clip.tuple())
+    """The back of one card: its own back layout, or the deck's."""
+    document.place(card, x, y, None if clip is None else clip.tuple(), back=True)
 
 
 def _faces_page(document: CardDocument, layout: Layout, sheet: list["Card"], proof: bool) -> None:
@@ -249,7 +250,8 @@ def _label(canvas, layout: Layout, text: str, count: int) -> None:
 # One card per page ------------------------------------------------------------------------------
 
 def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
-                 color: ColorOptions = ColorOptions(), trim_mm: tuple[float, float] | None = None) -> bytes:
+                 color: ColorOptions = ColorOptions(), trim_mm: tuple[float, float] | None = None,
+                 allow_low_res: bool = False) -> bytes:
     """Every physical card as a face page then a back page, each page trim plus bleed.
 
     MediaBox = BleedBox = the page; TrimBox = the card, as print services expect.
@@ -258,7 +260,7 @@ def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
     check_length("--bleed", bleed_mm, 10)
     color.checked()
     card_mm = trim_mm or card_size_mm(deck, card_size)
-    require_printable(deck, *card_mm)
+    require_printable(deck, *card_mm, allow_low_res=allow_low_res)
     card_w, card_h, bleed = pt(card_mm[0]), pt(card_mm[1]), pt(bleed_mm)
     page = (card_w + 2 * bleed, card_h + 2 * bleed)
     title = f"{deck.name}: one card per page"
@@ -267,10 +269,9 @@ def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
     canvas.setTrimBox((bleed, bleed, bleed + card_w, bleed + card_h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     for card in deck.copies():
-        document.place(card, bleed, bleed)
-        canvas.showPage()
-        _place_back(document, card, bleed, bleed, None)
-        canvas.showPage()
+        for back in (False, True):
+            document.place(card, bleed, bleed, back=back)
+            canvas.showPage()
     return color.apply(document.finish(), title, document.labels())
 
 
@@ -333,8 +334,9 @@ def cut_files(deck: "Deck", options: SheetOptions, layout: Layout) -> dict[str, 
 
 
 def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", bleed_mm: float = 3.0,
-                       color: ColorOptions = ColorOptions()) -> Path:
-    return write_bytes(out_dir / cards_filename(deck, card_size, color), one_per_page(deck, card_size, bleed_mm, color))
+                       color: ColorOptions = ColorOptions(), allow_low_res: bool = False) -> Path:
+    return write_bytes(out_dir / cards_filename(deck, card_size, color),
+                       one_per_page(deck, card_size, bleed_mm, color, allow_low_res=allow_low_res))
 
 
 def build_print(deck: "Deck", out_dir: Path) -> list[Path]:

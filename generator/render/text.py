@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import markup
-from ..errors import Problem
 from . import fonts, paint
 
 if TYPE_CHECKING:
-    from ..model import Card, Deck
+    from ..model import Deck
 
 LEADING = 1.2  # line height as a multiple of the font size
 BLOCK_GAP = 0.45  # space between paragraphs, in ems
@@ -26,6 +25,8 @@ RULE_GAP = 1.1  # space before a block with a separator rule (flavour text), in 
 SIZE_STEP = 0.25  # points: how finely text shrinks
 BULLET = "•"
 DESCENT = 0.25  # room below the baseline in a line box, in ems (DejaVu descends 0.24)
+ICON_EM = 0.9  # inline icons are this tall, in ems, standing on the baseline (a little below it)
+ICON_DROP = 0.12  # how far an inline icon reaches below the baseline, in ems
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Piece:
     text: str
     face: str
     color: str | None = None
+    icon: Any = None  # a model.Icon drawn inline instead of text (text is then its name)
+    icon_width: float = 0.0  # in ems
 
 
 Word = tuple[Piece, ...]
@@ -58,9 +61,11 @@ class TextSpec:
     blocks: tuple[Block, ...]
     max_size: float
     min_size: float
-    align: str = "left"  # left | center
-    valign: str = "top"  # top | middle
+    align: str = "left"  # left | center | right
+    valign: str = "top"  # top | middle | bottom
     max_lines: int | None = None
+    leading: float = LEADING  # line height as a multiple of the size
+    block_gap: float | None = None  # space between paragraphs in ems (None: BLOCK_GAP)
 
     @property
     def empty(self) -> bool:
@@ -101,9 +106,12 @@ def plain(field_name: str, text: str, face: str, max_size: float, min_size: floa
 
 
 def rich_blocks(deck: "Deck", text: str, family: str = "serif", *, scale: float = 1.0,
-                italic: bool = False) -> list[Block]:
-    """deckgen markup (paragraphs, lists, emphasis, references) as blocks of styled words."""
-    regular = f"{family}-italic" if italic else family
+                italic: bool = False, weight_face: str | None = None) -> list[Block]:
+    """deckgen markup (paragraphs, lists, emphasis, references) as blocks of styled words.
+
+    `weight_face` is the face of unemphasised words when it is not the family's regular
+    (a bold title, say)."""
+    regular = weight_face or (f"{family}-italic" if italic else family)
     blocks: list[Block] = []
     for parsed in markup.parse(text):
         if isinstance(parsed, markup.Paragraph):
@@ -128,6 +136,12 @@ def _span_words(deck: "Deck", spans, regular: str, family: str) -> tuple[Word, .
         elif span.kind == "suit" and any(s.id == span.target for s in deck.suits):
             suit = deck.suit(span.target)
             builder.add(suit.symbol, "sans", suit.color)
+        elif span.kind == "icon":
+            from . import icons
+
+            icon = icons.find(deck, span.target)
+            if icon is not None:
+                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, span.target))
         else:
             builder.add(markup.ref_label(deck, span), f"{family}-bold")
     return tuple(builder.done())
@@ -153,15 +167,59 @@ class _WordBuilder:
             for run_face, run_text in fonts.split_runs(face, chunk):
                 self.words[-1].append(Piece(run_text, run_face, color))
 
+    def add_icon(self, icon, face: str, width_em: float) -> None:
+        """An inline icon: part of the word it touches (no space either side), or a word of its own."""
+        if not self.open:
+            self.words.append([])
+            self.open = True
+        self.words[-1].append(Piece(icon.name, face, None, icon, width_em))
+
     def done(self) -> list[Word]:
         return [tuple(word) for word in self.words]
 
 
+_QUOTES = (
+    (re.compile(r'(^|[\s(\[{—–-])"'), "\\1\u201c"),  # opening double quote
+    (re.compile(r'"'), "\u201d"),
+    (re.compile(r"(^|[\s(\[{—–-])'"), "\\1\u2018"),
+    (re.compile(r"'"), "\u2019"),  # closing quote and apostrophe
+    (re.compile(r"---"), "\u2014"),
+    (re.compile(r"--"), "\u2013"),
+    (re.compile(r"(?<=\S) - (?=\S)"), " \u2013 "),  # a spaced hyphen between words is a dash
+    (re.compile(r"(^|(?<=[\s(/]))-(?=\d)"), "\u2212"),  # a hyphen before a number is a minus
+)
+
+
+def typographic(text: str) -> str:
+    """Curly quotes, dashes and minus signs for straight ones typed on a keyboard.
+
+    Markup survives: list items keep their leading '- ' and references their braces."""
+    if not any(char in text for char in "\"'-"):
+        return text
+    lines = []
+    for line in text.split("\n"):
+        head = ""
+        stripped = line.lstrip()
+        if stripped.startswith("- "):  # a list item's marker, not a dash
+            head = line[: len(line) - len(stripped) + 2]
+            line = line[len(head):]
+        for pattern, replacement in _QUOTES:
+            line = pattern.sub(replacement, line)
+        lines.append(head + line)
+    return "\n".join(lines)
+
+
 # Fitting ------------------------------------------------------------------------------
+
+def _piece_width(piece: Piece, size: float) -> float:
+    if piece.icon is not None:
+        return piece.icon_width * size
+    return fonts.width(piece.face, piece.text, size)
+
 
 def _word_width(word: Word) -> float:
     """Width at 1 pt."""
-    return sum(fonts.width(piece.face, piece.text, 1.0) for piece in word)
+    return sum(_piece_width(piece, 1.0) for piece in word)
 
 
 def _space_width(word: Word) -> float:
@@ -191,7 +249,8 @@ def overflowing(spec: TextSpec, width: float) -> Fitted:
     Printing refuses such cards (see `text_problems`); this is for callers that draw a
     single card anyway, such as a rulebook illustrating a card being designed.
     """
-    smallest = TextSpec(spec.field, spec.blocks, spec.min_size, spec.min_size, spec.align, spec.valign)
+    smallest = TextSpec(spec.field, spec.blocks, spec.min_size, spec.min_size, spec.align, spec.valign,
+                        leading=spec.leading, block_gap=spec.block_gap)
     return fit(smallest, width, float("inf")) or fit(smallest, float("inf"), float("inf"))
 
 
@@ -205,7 +264,7 @@ def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
         if not words:
             continue
         if lines:
-            height += _gap_before(block) * block_size
+            height += _gap_before(spec, block) * block_size
         current: list[Word] = []
         current_width = 0.0
         first = True
@@ -216,14 +275,14 @@ def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
             gap = unit_space * block_size if current else 0.0
             if current and current_width + gap + word_width > available + 1e-6:
                 lines.append(Line(tuple(current), current_width, indent, block, first))
-                height += LEADING * block_size
+                height += spec.leading * block_size
                 first = False
                 current, current_width, gap = [], 0.0, 0.0
             current.append(word)
             current_width += gap + word_width
         if current:
             lines.append(Line(tuple(current), current_width, indent, block, first))
-            height += LEADING * block_size
+            height += spec.leading * block_size
     return Fitted(size, tuple(lines), height)
 
 
@@ -235,36 +294,62 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
     cursor = y + height  # top of the next line box
     if spec.valign == "middle":
         cursor -= (height - fitted.height) / 2
+    elif spec.valign == "bottom":
+        cursor -= height - fitted.height
     text = canvas.beginText()
+    inline_icons: list = []
     for number, line in enumerate(fitted.lines):
         size = fitted.size * line.block.scale
         if line.first_in_block and number:
-            gap = _gap_before(line.block) * size
+            gap = _gap_before(spec, line.block) * size
             cursor -= gap
             if line.block.rule_above and rule_color:
                 _separator(canvas, x, width, cursor + gap * 0.55, rule_color)
-        baseline = cursor - (LEADING - DESCENT) * size
-        cursor -= LEADING * size
-        left = x + (width - line.width) / 2 if spec.align == "center" else x + line.indent
+        baseline = cursor - (spec.leading - DESCENT) * size
+        cursor -= spec.leading * size
+        if spec.align == "center":
+            left = x + (width - line.width) / 2
+        elif spec.align == "right":
+            left = x + width - line.width
+        else:
+            left = x + line.indent
         if line.block.bullet and line.first_in_block:
             text.setFillColorRGB(*paint.rgb(color))
             text.setFont(fonts.font("sans"), size)
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
         text.setTextOrigin(left, baseline)
+        # Where the pen is, tracked only on lines with inline icons (they are drawn after the text).
+        cursor_x = left if any(piece.icon is not None for word in line.words for piece in word) else None
         for position, word in enumerate(line.words):
             if position:
                 text.setFont(fonts.font(word[0].face), size)
                 text.textOut(" ")
+                if cursor_x is not None:
+                    cursor_x += fonts.width(word[0].face, " ", size)
             for piece in word:
+                if piece.icon is not None:
+                    inline_icons.append((piece, cursor_x, baseline, size, piece.color or color))
+                    cursor_x += piece.icon_width * size
+                    text.setTextOrigin(cursor_x, baseline)
+                    continue
                 text.setFillColorRGB(*paint.rgb(piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
+                if cursor_x is not None:
+                    cursor_x += fonts.width(piece.face, piece.text, size)
     canvas.drawText(text)
+    for piece, icon_x, baseline, size, ink in inline_icons:
+        from . import icons
+
+        icons.draw_icon(canvas, piece.icon, icon_x, baseline - ICON_DROP * size, piece.icon_width * size,
+                        ICON_EM * size, ink)
 
 
-def _gap_before(block: Block) -> float:
-    return RULE_GAP if block.rule_above else BLOCK_GAP
+def _gap_before(spec: TextSpec, block: Block) -> float:
+    if block.rule_above:
+        return RULE_GAP
+    return BLOCK_GAP if spec.block_gap is None else spec.block_gap
 
 
 def _separator(canvas, x: float, width: float, y: float, color: str) -> None:
@@ -306,7 +391,7 @@ def check_boxes(boxes: Iterable[TextBox]) -> list[Overflow]:
         for block in box.spec.blocks:
             for word in block.words:
                 for piece in word:
-                    for char in fonts.missing(piece.face, piece.text):
+                    for char in ([] if piece.icon is not None else fonts.missing(piece.face, piece.text)):
                         if char not in absent:
                             absent.append(char)
         too_long = not box.spec.empty and fit(box.spec, box.width, box.height) is None
@@ -324,67 +409,3 @@ def _widest_word(box: TextBox) -> str:
             if _word_width(word) * box.spec.min_size * block.scale > limit + 1e-6:
                 return "".join(piece.text for piece in word)
     return ""
-
-
-def card_problems(deck: "Deck", card: "Card | None", width_mm: float, height_mm: float) -> list[Problem]:
-    """Problems with one card's text (card None: the back) at a given trim size."""
-    from reportlab.lib.units import mm
-
-    from .cards import back_text_boxes, face_text_boxes
-
-    if card is None:
-        boxes = back_text_boxes(deck, width_mm * mm, height_mm * mm)
-        who, prefix = "the card back", "back"
-    else:
-        boxes = face_text_boxes(deck, card, width_mm * mm, height_mm * mm)
-        who, prefix = f"card {card.name!r} ({card.code})", f"card {card.code}"
-    problems = []
-    for found in check_boxes(boxes):
-        field_name = f"{prefix}.{found.field}"
-        if found.missing:
-            chars = ", ".join(f"{c!r} (U+{ord(c):04X})" for c in found.missing)
-            problems.append(Problem(
-                f"{who}: {found.field} uses characters the card font cannot draw: {chars}",
-                field=field_name, file=deck.source,
-                hint="the DejaVu fonts in generator/fonts/ draw Latin, Greek, Cyrillic and many "
-                     "symbols (♠♥♦♣☀☾❄⚗✦☘); replace the character",
-            ))
-        if found.overflow:
-            size = f"{round(found.min_size, 1):g} pt"
-            if found.wide_word:
-                reason = f"the word {found.wide_word!r} is wider than the box even at {size}"
-                hint = "break the word with a space or a hyphen"
-            else:
-                reason = f"it does not fit its box even at the smallest size ({size})"
-                hint = "shorten the text"
-            problems.append(Problem(
-                f"{who}: {found.field} on a {width_mm:g}×{height_mm:g} mm card: {reason}",
-                field=field_name, file=deck.source, hint=hint,
-            ))
-    return problems
-
-
-def text_problems(deck: "Deck", width_mm: float | None = None,
-                  height_mm: float | None = None) -> list[Problem]:
-    """Every text on the deck's faces and back that overflows its box or uses an undrawable character.
-
-    Checked at the deck's own card size unless another trim size is given.
-    """
-    width_mm = deck.card_size.width_mm if width_mm is None else width_mm
-    height_mm = deck.card_size.height_mm if height_mm is None else height_mm
-    for known, known_width, known_height, found in _checked:
-        if (known_width, known_height) == (width_mm, height_mm) and known == deck:
-            return list(found)
-    problems = card_problems(deck, None, width_mm, height_mm)
-    for card in deck.cards:
-        problems.extend(card_problems(deck, card, width_mm, height_mm))
-    _checked.append((deck, width_mm, height_mm, tuple(problems)))
-    del _checked[:-CHECKS_KEPT]
-    return problems
-
-
-# A build checks each deck's texts for the validator, the print sheets, the images and the
-# exports: the last few answers are kept. Texts depend on the deck's content only (fonts
-# ship with deckgen), so an equal deck, even loaded anew, gets the same answer.
-CHECKS_KEPT = 4
-_checked: list[tuple["Deck", float, float, tuple[Problem, ...]]] = []

@@ -78,6 +78,8 @@ class _Writer:
         if ref.kind == "suit":
             suit = self.deck.suit(ref.target)
             return self.suit(suit.symbol, suit.name, suit.color)
+        if ref.kind == "icon":
+            return self.text(f"[{ref.target}]")
         number, title = rule_label(self.deck, ref.target)
         return self.link(ref.target, f"{self.text(number)} {self.emphasis(title, False)}", "rule-ref")
 

@@ -285,11 +285,11 @@ def _is_known(name: str, known: set[str]) -> bool:
 
 def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
     """Art the renderer could not draw: missing, not a file, too large, or not a whole image."""
-    from ..render.art import art_reason
+    from ..artfiles import unreadable
 
     problems = []
     for card in deck.cards:
-        reason = art_reason(card.art) if card.art is not None else ""
+        reason = unreadable(card.art) if card.art is not None else ""
         if reason:
             problems.append(locate.card_problem(
                 card, f"art file {str(card.art)!r} {reason}", attribute="art",
@@ -302,6 +302,9 @@ def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
 def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     """Overflowing text and undrawable characters, as the card renderer measures them, pointed
     at the TOML line of the card they concern."""
-    from ..render.text import text_problems
+    from ..render.art import art_problems
+    from ..render.check import text_problems
+    from ..render.quality import contrast_problems, resolution_problems
 
-    return [locate.relocate(problem) for problem in text_problems(deck)]
+    looks = [] if art_problems(deck) else resolution_problems(deck) + contrast_problems(deck)
+    return [locate.relocate(problem) for problem in text_problems(deck) + looks]

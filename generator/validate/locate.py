@@ -53,7 +53,7 @@ class Locator:
 
     def relocate(self, problem: Problem) -> Problem:
         """A renderer's problem about `card CODE.attribute`, pointed at the card's TOML field and line."""
-        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>\w+)", problem.field)
+        match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>[\w-]+)", problem.field)
         card = self.deck.find_card(match.group("code")) if match else None
         if card is None:
             return replace(problem, line=self.line(problem.field))
