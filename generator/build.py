@@ -86,7 +86,7 @@ def _code_fingerprint() -> str:
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".j2", ".html", ".css", ".md", ".txt"}:
+            if path.is_file() and path.suffix in {".py", ".j2", ".html", ".css", ".md", ".txt", ".toml"}:
                 digest.update(str(path.relative_to(root)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()

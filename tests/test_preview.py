@@ -81,6 +81,21 @@ def test_hash_covers_art_bytes(tmp_path):
     assert [key for key in before if before[key] != after[key]] == ["face:quaffle"]
 
 
+def test_hashes_follow_the_layout_each_card_takes(qv2):
+    """A layout of the deck's own, edited in the deck file, redraws the cards that use it only;
+    an edit that merely moves lines redraws nothing."""
+    edit(qv2, 'code = "QUAFFLE"', 'code = "QUAFFLE"\nlayout = "plain"')
+    with qv2.open("a", encoding="utf-8") as handle:
+        handle.write('\n[layouts.plain]\nextends = "text"\n\n[[layouts.plain.elements]]\nname = "name"\n'
+                     'color = "#000000"\n')
+    before = card_hashes(load_deck(qv2))
+    edit(qv2, 'color = "#000000"', 'color = "#333333"')
+    after = card_hashes(load_deck(qv2))
+    assert [key for key in before if before[key] != after[key]] == ["face:quaffle"]
+    edit(qv2, '[layouts.plain]', '# a comment that moves the layout down a line\n[layouts.plain]')
+    assert card_hashes(load_deck(qv2)) == after
+
+
 def test_reload_redraws_only_the_changed_card(qv2, tmp_path, monkeypatch):
     session = PreviewSession(qv2, tmp_path / "out", dpi=40)
     session.reload(check=False)
@@ -328,3 +343,15 @@ def test_check_plays_games_only_when_asked(tmp_path):
     asked = PreviewSession(DECKS / "wizard.toml", tmp_path / "out", dpi=30, simulate=1)
     asked.reload()
     assert re.search(r"playtest of \d+ games", asked.checks), asked.checks
+
+
+def test_the_watch_follows_the_files_a_deck_reads(tmp_path):
+    """Saving a shared layouts file, a font or an icon redraws as saving the deck file does."""
+    designer = tmp_path / "designer"
+    shutil.copytree(DECKS.parent / "examples" / "designer", designer)
+    session = PreviewSession(designer / "cauldron-club.toml", tmp_path / "out", dpi=30)
+    session.reload(check=False)
+    watched = session.watched_files()
+    for name in ("layouts/club.toml", "fonts/LiberationSerif-Regular.ttf"):
+        assert (designer / name).resolve() in watched, name
+    assert any(path.parent.name == "icons" for path in watched)

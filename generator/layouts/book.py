@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
+from ..resources import TEMPLATES
 from .fields import ELEMENT_TYPES, LAYOUT_FIELDS, allowed_fields
 from .lines import TomlLines
 from .units import is_length
 
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / "templates" / "layouts"
+BUILTIN_DIR = TEMPLATES / "layouts"  # in the checkout, or inside the installed wheel
 DEFAULT_SAFE_MM = 3.0
 _TYPES = {"string": str, "number": (int, float), "integer": int, "boolean": bool, "array": list, "object": dict}
 
@@ -119,7 +120,10 @@ def read_source(path: Path, builtin: bool = False) -> tuple[Source | None, list[
 @lru_cache(maxsize=1)
 def builtin_sources() -> tuple[Source, ...]:
     found = []
-    for path in sorted(BUILTIN_DIR.glob("*.toml")):
+    paths = sorted(BUILTIN_DIR.glob("*.toml"))
+    if not paths:  # an install without its templates is deckgen's bug, not the user's
+        raise RuntimeError(f"the shipped layouts are missing: no .toml files in {BUILTIN_DIR}")
+    for path in paths:
         source, problems = read_source(path, builtin=True)
         if problems:  # a broken shipped file is deckgen's bug, not the user's
             raise RuntimeError("\n".join(map(str, problems)))

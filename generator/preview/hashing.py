@@ -2,7 +2,9 @@
 
 A card's hash covers everything its drawing reads: the card's own fields, the names and rule
 titles its text refers to, the deck-wide look (suits, ranks, kinds, back, card size, the deck's
-name in the text-card footer), the bytes of its art file, and deckgen's fonts and drawing code.
+name in the text-card footer), the layout chosen for it and the files that layout shows, the
+bytes of its art file and of the deck's fonts and icons, and deckgen's fonts, drawing code and
+shipped layouts.
 `drawing_inputs` is the one place to add an input when drawing starts reading a new one (a
 layouts file, say).
 """
@@ -15,12 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from .. import markup
+from ..resources import TEMPLATES
 
 if TYPE_CHECKING:
+    from ..layouts.book import Layout
     from ..model import Card, Deck
 
-_RENDER_CODE = Path(__file__).resolve().parents[1] / "render"
-_FONTS = Path(__file__).resolve().parents[1] / "fonts"
+_PACKAGE = Path(__file__).resolve().parents[1]
+_DRAWING = (_PACKAGE / "render", _PACKAGE / "layouts", _PACKAGE / "fonts", TEMPLATES / "layouts")
 HASH_LENGTH = 20  # hex digits: enough to tell a deck's drawings apart, short in a URL
 
 
@@ -28,9 +32,9 @@ HASH_LENGTH = 20  # hex digits: enough to tell a deck's drawings apart, short in
 def _code_and_fonts() -> bytes:
     """deckgen's drawing code and fonts: a new version redraws everything."""
     digest = hashlib.sha256()
-    for root in (_RENDER_CODE, _FONTS):
+    for root in _DRAWING:
         for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".ttf"}:
+            if path.is_file() and path.suffix in {".py", ".ttf", ".toml"}:
                 digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.digest()
 
@@ -75,10 +79,26 @@ def _digest_of(path: Path, mtime_ns: int, size: int) -> bytes:
         return b"(unreadable)"
 
 
+def _layout_inputs(layout: "Layout") -> Iterator[bytes]:
+    """A layout's elements and the fixed files its images show; not the lines they are written
+    on, so an edit elsewhere in the deck file redraws nothing."""
+    elements = [(element.name, element.type, sorted(element.props.items())) for element in layout.elements]
+    yield repr((layout.name, layout.reference_mm, layout.safe_mm, elements)).encode()
+    for element in layout.elements:
+        source = element.props.get("src")
+        if isinstance(source, str) and source and "{" not in source:
+            yield _file_digest(layout.folder / source)
+
+
 def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[bytes]:
     """Every input of one card's drawing (None: the back), as bytes."""
+    from ..layouts.choose import choose_back, choose_face
+
     yield _code_and_fonts()
     yield look
+    for path in deck.inputs:  # the deck's fonts, icons and shared layouts files (and spreadsheets)
+        yield _file_digest(path)
+    yield from _layout_inputs(choose_back(deck, None) if card is None else choose_face(deck, card))
     if card is None:
         return
     yield repr(card).encode()

@@ -84,7 +84,7 @@ class PreviewSession:
         self._pending: set[str] = set()  # hashes of published pictures still being drawn
         self._reloading = threading.Lock()  # one reload at a time
         self._listeners: list[queue.Queue] = []
-        self._art: set[Path] = set()  # the art files the latest readable save names
+        self._art: set[Path] = set()  # the art and other files the latest readable save reads
 
     # -- watching ------------------------------------------------------------------------------
 
@@ -93,7 +93,8 @@ class PreviewSession:
         return self.deck_path.resolve().parent
 
     def watched_files(self) -> set[Path]:
-        """The files whose save redraws cards: the deck file and every art file it names."""
+        """The files whose save redraws cards: the deck file, every art file it names and the
+        files it reads (shared layouts, fonts, icons, spreadsheets)."""
         return {self.deck_path.resolve()} | self._art
 
     def reload(self, check: bool = True) -> dict:
@@ -103,6 +104,7 @@ class PreviewSession:
                 deck, problems = check_deck(self.deck_path)
                 if deck is not None:  # watch the art it names, even art that is not there yet
                     self._art = {card.art.resolve() for card in deck.cards if card.art is not None}
+                    self._art |= {path.resolve() for path in deck.inputs}
                 errors = [p for p in problems if p.severity == "error"]
                 if errors or deck is None:
                     raise InvalidDeck(errors)
