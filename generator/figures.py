@@ -30,14 +30,14 @@ _TARGETED = ("score", "bludger", "outfly")
 # What each option takes: "flag" nothing, "suit" a suit (id, name or code), "suit-or-none",
 # "card-or-none", "position" a card's place in the figure (1..n), "positions" several,
 # "integer", "integers", "names" words, "held" a position then cards, "cards" cards,
-# "seat" an optional player P1..P9, "variant" a deck variant's id, "caption" inline markup.
+# "seat" an optional player P1..P9, "holder" a player or centre, "variant" a deck variant's id, "caption" inline markup.
 OPTIONS: dict[str, dict[str, str]] = {
     "trick": {"trump": "suit-or-none", "shun": "suit", "winner": "position", "players": "names",
               "held": "held", "points": "integer", "first": "flag", "variant": "variant", "caption": "caption"},
     "hand": {"mark": "positions", "caption": "caption"},
     "goal": {"keeper": "card-or-none", "house": "suit", "rival": "suit", "scores": "flag", "blocked": "flag",
              "variant": "variant", "caption": "caption"},
-    "manoeuvre": {**{kind: "seat" for kind in MANOEUVRES}, "dominance": "integers",
+    "manoeuvre": {**{kind: "seat" for kind in MANOEUVRES}, "dominance": "integers", "quaffle": "holder",
                   **{seat: "cards" for seat in SEATS[1:]}, "allowed": "flag", "refused": "flag",
                   "dopplebeater": "flag", "feint": "flag", "variant": "variant", "caption": "caption"},
 }
@@ -183,6 +183,10 @@ def _values(kind: str, key: str, takes: str, words: list[str]) -> tuple[str, ...
         if words:
             raise need("no value")
         return ()
+    if takes == "holder":
+        if len(words) != 1 or words[0].casefold() not in SEATS + ("centre", "center"):
+            raise need("one player, P1 to P9, or centre")
+        return tuple(words)
     if takes == "seat":
         if len(words) > 1 or (words and words[0].casefold() not in SEATS):
             raise need("at most one player, P1 to P9 (the target; P2 when not said)")
@@ -303,6 +307,7 @@ def check(figure: Figure, deck: "Deck") -> list[str]:
     if figure.kind == "manoeuvre":
         players = len(figure.values("dominance"))
         seats = [seat for seat, _ in figure.options if seat in SEATS] + [figure.manoeuvre[1].casefold()]
+        seats += [word.casefold() for word in figure.values("quaffle") if word.casefold() in SEATS]
         for seat in seats:
             if seat and int(seat[1:]) > players:
                 problems.append(f"{seat.upper()} is named, but `dominance` gives {players} players")
@@ -404,6 +409,9 @@ def facts(figure: Figure, deck: "Deck") -> list[str]:
         dominance = figure.values("dominance")
         out.append(deck.phrase("dominance {list}", list=", ".join(f"P{seat} {value}" for seat, value
                                                                  in enumerate(dominance, start=1))))
+        holder = figure.value("quaffle")
+        out.append(deck.phrase("{player} controls the Quaffle", player=holder.upper())
+                   if holder and holder.casefold() in SEATS else deck.phrase("the Quaffle is in the centre"))
         for seat, values in figure.options:
             if seat in SEATS:
                 out.append(deck.phrase("{player} has {cards}", player=seat.upper(),
