@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 SEATS = tuple(f"p{number}" for number in range(1, 10))
 MANOEUVRES = ("score", "bludger", "snatch", "outfly", "search")
 _TARGETED = ("score", "bludger", "outfly")
+MANOEUVRE_NAMES = {"score": "Score", "bludger": "Bludger", "snatch": "Snatch", "outfly": "Outfly", "search": "Search"}
 
 # What each option takes: "flag" nothing, "suit" a suit (id, name or code), "suit-or-none",
 # "card-or-none", "position" a card's place in the figure (1..n), "positions" several,
@@ -260,6 +261,25 @@ def problems(text: str, deck: "Deck", field: str) -> Iterator[tuple[int, str]]:
             yield from ((found.line, message) for message in check(found.figure, deck))
 
 
+def rule_texts(deck: "Deck") -> Iterator[tuple[str, str, str]]:
+    """(what, id, text) of every deck text that may hold figures: "rule" for a section's or a
+    rule's text, "variant", and "decision" or "reason" for a ruling's."""
+    for section in deck.sections:
+        yield "rule", section.id, section.text
+        for rule in section.rules:
+            yield "rule", rule.id, rule.text
+    for variant in deck.variants:
+        yield "variant", variant.id, variant.text
+    for ruling in deck.rulings:
+        yield "decision", ruling.id, ruling.decision
+        yield "reason", ruling.id, ruling.reason
+
+
+def in_deck(deck: "Deck") -> list[Figure]:
+    """Every well-formed figure in the deck's rule texts, in reading order."""
+    return [found.figure for _, _, text in rule_texts(deck) for found in find(text) if found.figure]
+
+
 # -- checked against the deck -------------------------------------------------------------------
 
 def find_suit(deck: "Deck", word: str) -> "Suit | None":
@@ -358,8 +378,11 @@ def marked(figure: Figure) -> set[int]:
     return set()
 
 
+TITLES = {"trick": "Trick", "hand": "Hand", "goal": "Goal", "manoeuvre": "Manoeuvre"}
+
+
 def title(figure: Figure, deck: "Deck") -> str:
-    return deck.phrase({"trick": "Trick", "hand": "Hand", "goal": "Goal", "manoeuvre": "Manoeuvre"}[figure.kind])
+    return deck.phrase(TITLES[figure.kind])
 
 
 def facts(figure: Figure, deck: "Deck") -> list[str]:
@@ -417,7 +440,9 @@ def facts(figure: Figure, deck: "Deck") -> list[str]:
                 out.append(deck.phrase("{player} has {cards}", player=seat.upper(),
                                        cards=", ".join(named(word) for word in values)))
         kind, target = figure.manoeuvre
-        what = deck.phrase(f"{kind.title()} against {{target}}" if target else kind.title(), target=target)
+        what = deck.phrase(MANOEUVRE_NAMES[kind])
+        if target:
+            what = deck.phrase("{manoeuvre} against {target}", manoeuvre=what, target=target)
         if figure.has("allowed") or figure.has("refused"):
             out.append(deck.phrase("P1 may choose {manoeuvre}", manoeuvre=what) if figure.has("allowed")
                        else deck.phrase("P1 may not choose {manoeuvre}", manoeuvre=what))

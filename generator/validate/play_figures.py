@@ -33,17 +33,10 @@ class Placed:
 def placed_figures(deck: Deck, field_of: Callable[[str, str], str]) -> Iterator[Placed]:
     """Every figure in the deck's rule texts. `field_of(kind, id)` names the field of a section
     or rule ("rule"), a variant ("variant") or a ruling's decision or reason ("decision", "reason")."""
-    texts: list[tuple[str, str]] = []
-    for section in deck.sections:
-        texts.append((field_of("rule", section.id), section.text))
-        texts += [(field_of("rule", rule.id), rule.text) for rule in section.rules]
-    texts += [(field_of("variant", variant.id), variant.text) for variant in deck.variants]
-    for ruling in deck.rulings:
-        texts += [(field_of("decision", ruling.id), ruling.decision), (field_of("reason", ruling.id), ruling.reason)]
-    for field, text in texts:
+    for what, item_id, text in figures.rule_texts(deck):
         for found in figures.find(text):
             if found.figure is not None:
-                yield Placed(found.figure, field, found.line)
+                yield Placed(found.figure, field_of(what, item_id), found.line)
 
 
 def figure_problems(deck: Deck, placed: Iterator[Placed], line_of: Callable[[str, int], int | None],

@@ -1,0 +1,200 @@
+"""Figures of play drawn in the printed rulebook: the cards in a row as the print renderer draws
+them, the winning (or marked) card raised and outlined, a label under each card and a caption.
+
+The HTML and Markdown rulebooks show the same drawing: `FigureDrawing` notes where on the
+page it went (`figure_placements` on the document), and `pictures.Pictures` cuts it out of
+the typeset PDF, as it does the card pictures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable
+
+from .. import figures
+from ..figures import Figure
+from ..model import Card, Deck
+
+MAX_CARD_WIDTH = 17 * mm  # a poker card at about a quarter of its size: four fit in a column
+MIN_CARD_WIDTH = 7 * mm
+CARD_GAP = 2.2 * mm
+GROUP_GAP = 9 * mm  # between the sides of a goal or a manoeuvre, with a word in it
+LABEL_SIZE = 6.6
+LABEL_LEADING = 8.4
+EDGE = 2.5  # points around the cards: room for the winner's outline and the cards' shadows
+MUTED = colors.HexColor("#6b6b6b")
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Cards shown together: one side of a goal or a manoeuvre, or all of a trick. An empty
+    group is drawn as an empty place with `empty` written in it."""
+
+    cards: tuple[Card, ...]
+    labels: tuple[str, ...]  # one under each card ("" for none)
+    caption: str = ""  # under the whole group
+    marked: frozenset[int] = frozenset()  # positions raised and outlined
+    empty: str = ""
+
+
+def groups(figure: Figure, deck: Deck) -> tuple[list[Group], str]:
+    """The figure's groups, and the word between them ("against")."""
+    cards = tuple(deck.card(word) for word in figure.cards)
+    if figure.kind in ("trick", "hand"):
+        names = figure.values("players")
+        labels = [names[index] if names else str(index + 1) for index in range(len(cards))]
+        if figure.kind == "hand" and not figure.has("mark"):
+            labels = [""] * len(cards)
+        winner = figures.winner(figure) if figure.kind == "trick" else None
+        if winner is not None:
+            labels[winner] = f"{labels[winner]} · {deck.phrase('wins')}"
+        return [Group(cards, tuple(labels), marked=frozenset(figures.marked(figure)))], ""
+    if figure.kind == "goal":
+        scores, blocked = figure.has("scores"), figure.has("blocked")
+        house, rival = figure.value("house"), figure.value("rival")
+        attack = Group(cards, ("", ""), _house(deck, "scorer's house {suit}", house),
+                       frozenset({0, 1}) if scores else frozenset())
+        keeper = figure.value("keeper")
+        keeper_card = () if keeper is None or keeper.casefold() == "none" else (deck.card(keeper),)
+        defence = Group(keeper_card, (deck.phrase("Keeper"),) if keeper_card else (), _house(deck, "defender's house {suit}", rival),
+                        frozenset({0}) if blocked and keeper_card else frozenset(), empty=deck.phrase("no Keeper"))
+        return [attack, defence], deck.phrase("against")
+    dominance = figure.values("dominance")
+    holder = (figure.value("quaffle") or "").casefold()
+    sides = []
+    for seat in figures.SEATS[:len(dominance)]:
+        shown = cards if seat == "p1" else tuple(deck.card(word) for word in figure.values(seat))
+        caption = deck.phrase("{player} · dominance {points}", player=seat.upper(), points=dominance[int(seat[1:]) - 1])
+        if holder == seat:
+            caption += " · " + deck.phrase("Quaffle")
+        sides.append(Group(shown, ("",) * len(shown), caption, empty=deck.phrase("nothing in play")))
+    return sides, deck.phrase("against")
+
+
+def _house(deck: Deck, phrase: str, word: str | None) -> str:
+    suit = figures.find_suit(deck, word) if word else None
+    return deck.phrase(phrase, suit=suit.symbol) if suit else ""
+
+
+class FigureDrawing(Flowable):
+    """The cards of one figure, scaled down to fit the width it is given."""
+
+    def __init__(self, deck: Deck, figure: Figure, draw_card: Callable, theme, accent, font_name: str,
+                 bold_font_name: str):
+        super().__init__()
+        self.deck, self.figure, self.draw_card = deck, figure, draw_card
+        self.theme, self.accent = theme, accent
+        self.font_name, self.bold_font_name = font_name, bold_font_name
+        self.groups, self.joiner = groups(figure, deck)
+        self.ratio = deck.card_size.height_mm / deck.card_size.width_mm
+        self.card_width = MAX_CARD_WIDTH
+        self.hAlign = "CENTER"
+
+    @property
+    def slots(self) -> int:
+        return sum(max(1, len(group.cards)) for group in self.groups)
+
+    def _layout_width(self, card_width: float) -> float:
+        inner = sum(max(0, max(1, len(group.cards)) - 1) for group in self.groups) * CARD_GAP
+        return self.slots * card_width + inner + (len(self.groups) - 1) * GROUP_GAP
+
+    def wrap(self, available_width, available_height):
+        fixed = self._layout_width(0)
+        self.card_width = max(MIN_CARD_WIDTH, min(MAX_CARD_WIDTH, (available_width - fixed) / self.slots))
+        self.card_height = self.card_width * self.ratio
+        self.lift = self.card_height * 0.1 if any(group.marked for group in self.groups) else 0
+        label_lines = int(any(any(group.labels) for group in self.groups)) + int(any(g.caption for g in self.groups))
+        self.label_height = label_lines * LABEL_LEADING + (2 if label_lines else 0)
+        # As wide as the cards and their labels, centred in the column: the HTML and Markdown
+        # pictures are cut out of this box.
+        labels = [_text_width(label, self.bold_font_name) for group in self.groups
+                  for label in (*group.labels, group.caption)]
+        self.width = min(available_width, max([self._layout_width(self.card_width), *labels]) + 2 * EDGE)
+        self.height = self.lift + self.card_height + self.label_height + EDGE
+        return self.width, self.height
+
+    def draw(self):
+        canv = self.canv
+        self._note_placement()
+        x = (self.width - self._layout_width(self.card_width)) / 2
+        base = self.label_height
+        for index, group in enumerate(self.groups):
+            if index:
+                self._label(canv, x + GROUP_GAP / 2, base + self.card_height / 2, self.joiner, MUTED)
+                x += GROUP_GAP
+            start = x
+            if not group.cards:
+                self._empty_place(canv, x, base, group.empty)
+                x += self.card_width
+            for position, card in enumerate(group.cards):
+                raised = position in group.marked
+                y = base + (self.lift if raised else 0)
+                if raised:
+                    self._outline(canv, x, y)
+                self.draw_card(canv, card, x, y, self.card_width, self.card_height)
+                label = group.labels[position] if position < len(group.labels) else ""
+                if label:
+                    self._label(canv, x + self.card_width / 2, base - LABEL_LEADING + 1.5, label,
+                                self.theme if raised else MUTED, bold=raised)
+                x += self.card_width + CARD_GAP
+            if group.cards:
+                x -= CARD_GAP
+            if group.caption:
+                lines = int(any(any(g.labels) for g in self.groups))
+                self._label(canv, (start + x) / 2, base - (lines + 1) * LABEL_LEADING + 1.5, group.caption, MUTED)
+
+    def _note_placement(self) -> None:
+        """Where the cards are on the page, for the HTML and Markdown pictures cut out of it."""
+        from .pdf import Placement
+
+        canv = self.canv
+        left, bottom = canv.absolutePosition(0, 0)
+        right, top = canv.absolutePosition(self.width, self.height)
+        placements = canv._doctemplate.figure_placements
+        placements.setdefault(self.figure.key, Placement(canv.getPageNumber() - 1, (left, bottom, right, top)))
+
+    def _outline(self, canv, x: float, y: float) -> None:
+        pad = 1.3
+        canv.saveState()
+        canv.setStrokeColor(self.accent)
+        canv.setLineWidth(1.6)
+        canv.roundRect(x - pad, y - pad, self.card_width + 2 * pad, self.card_height + 2 * pad,
+                       self.card_width * 0.07, stroke=1, fill=0)
+        canv.restoreState()
+
+    def _empty_place(self, canv, x: float, y: float, words: str) -> None:
+        canv.saveState()
+        canv.setStrokeColor(MUTED)
+        canv.setDash(2, 2)
+        canv.setLineWidth(0.6)
+        canv.roundRect(x, y, self.card_width, self.card_height, self.card_width * 0.05, stroke=1, fill=0)
+        canv.restoreState()
+        for line, text in enumerate(_fit_words(words, self.font_name, LABEL_SIZE, self.card_width - 2)):
+            self._label(canv, x + self.card_width / 2, y + self.card_height / 2 - line * LABEL_LEADING, text, MUTED)
+
+    def _label(self, canv, x: float, y: float, text: str, color, bold: bool = False) -> None:
+        canv.saveState()
+        canv.setFillColor(color)
+        canv.setFont(self.bold_font_name if bold else self.font_name, LABEL_SIZE)
+        canv.drawCentredString(x, y, text)
+        canv.restoreState()
+
+
+def _text_width(text: str, font_name: str) -> float:
+    return stringWidth(text, font_name, LABEL_SIZE)
+
+
+def _fit_words(words: str, font_name: str, size: float, width: float) -> list[str]:
+    """Words broken into lines no wider than `width`."""
+    lines: list[str] = []
+    for word in words.split():
+        if lines and stringWidth(f"{lines[-1]} {word}", font_name, size) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
