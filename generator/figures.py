@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 SEATS = tuple(f"p{number}" for number in range(1, 10))
 MANOEUVRES = ("score", "bludger", "snatch", "outfly", "search")
 _TARGETED = ("score", "bludger", "outfly")
+QUAFFLE = "quaffle"  # the id of Quidditch v2's Quaffle card, drawn with whoever controls it
 MANOEUVRE_NAMES = {"score": "Score", "bludger": "Bludger", "snatch": "Snatch", "outfly": "Outfly", "search": "Search"}
 
 # What each option takes: "flag" nothing, "suit" a suit (id, name or code), "suit-or-none",
@@ -331,6 +332,8 @@ def check(figure: Figure, deck: "Deck") -> list[str]:
         for seat in seats:
             if seat and int(seat[1:]) > players:
                 problems.append(f"{seat.upper()} is named, but `dominance` gives {players} players")
+    if figure.kind == "manoeuvre" and any(found is not None and found.id == QUAFFLE for found in shown):
+        problems.append("the Quaffle is not a card in play: say who controls it with `quaffle P1` (or centre)")
     if figure.kind == "goal" and len(figure.cards) != 2:
         problems.append(f"a goal is two cards; the figure shows {len(figure.cards)}")
     # A figure cannot show more copies of a card than the deck holds.
@@ -385,8 +388,10 @@ def title(figure: Figure, deck: "Deck") -> str:
     return deck.phrase(TITLES[figure.kind])
 
 
-def facts(figure: Figure, deck: "Deck") -> list[str]:
-    """What the figure states, each as a short phrase in the deck's language: ["trump ♥", "the 4th card wins"]."""
+def facts(figure: Figure, deck: "Deck", drawn: bool = False) -> list[str]:
+    """What the figure states, each as a short phrase in the deck's language: ["trump ♥", "the 4th card wins"].
+    `drawn`: leave out what the drawing labels already (a goal's Keeper and houses, a manoeuvre's
+    dominance and the Quaffle)."""
     out: list[str] = []
 
     def suit_words(word: str) -> str:
@@ -416,6 +421,9 @@ def facts(figure: Figure, deck: "Deck") -> list[str]:
                        deck.phrase("{player} wins", player=figure.values("players")[position]))
         if figure.has("points"):
             out.append(deck.phrase("the trick is worth {points} points", points=_signed(figure.value("points"))))
+    elif figure.kind == "goal" and drawn:
+        if figure.has("scores") or figure.has("blocked"):
+            out.append(deck.phrase("it scores") if figure.has("scores") else deck.phrase("it may not score"))
     elif figure.kind == "goal":
         keeper = figure.value("keeper")
         if keeper is None or keeper.casefold() == "none":
@@ -430,15 +438,16 @@ def facts(figure: Figure, deck: "Deck") -> list[str]:
             out.append(deck.phrase("it scores") if figure.has("scores") else deck.phrase("it may not score"))
     elif figure.kind == "manoeuvre":
         dominance = figure.values("dominance")
-        out.append(deck.phrase("dominance {list}", list=", ".join(f"P{seat} {value}" for seat, value
-                                                                 in enumerate(dominance, start=1))))
         holder = figure.value("quaffle")
-        out.append(deck.phrase("{player} controls the Quaffle", player=holder.upper())
-                   if holder and holder.casefold() in SEATS else deck.phrase("the Quaffle is in the centre"))
-        for seat, values in figure.options:
-            if seat in SEATS:
-                out.append(deck.phrase("{player} has {cards}", player=seat.upper(),
-                                       cards=", ".join(named(word) for word in values)))
+        if not drawn:
+            out.append(deck.phrase("dominance {list}", list=", ".join(f"P{seat} {value}" for seat, value
+                                                                     in enumerate(dominance, start=1))))
+            out.append(deck.phrase("{player} controls the Quaffle", player=holder.upper())
+                       if holder and holder.casefold() in SEATS else deck.phrase("the Quaffle is in the centre"))
+            for seat, values in figure.options:
+                if seat in SEATS:
+                    out.append(deck.phrase("{player} has {cards}", player=seat.upper(),
+                                           cards=", ".join(named(word) for word in values)))
         kind, target = figure.manoeuvre
         what = deck.phrase(MANOEUVRE_NAMES[kind])
         if target:

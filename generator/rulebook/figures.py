@@ -23,7 +23,7 @@ from ..model import Card, Deck
 MAX_CARD_WIDTH = 17 * mm  # a poker card at about a quarter of its size: four fit in a column
 MIN_CARD_WIDTH = 7 * mm
 CARD_GAP = 2.2 * mm
-GROUP_GAP = 9 * mm  # between the sides of a goal or a manoeuvre, with a word in it
+GROUP_GAP = 6 * mm  # at least, between the sides of a goal or a manoeuvre: room for the word between
 LABEL_SIZE = 6.6
 LABEL_LEADING = 8.4
 EDGE = 2.5  # points around the cards: room for the winner's outline and the cards' shadows
@@ -71,7 +71,9 @@ def groups(figure: Figure, deck: Deck) -> tuple[list[Group], str]:
         shown = cards if seat == "p1" else tuple(deck.card(word) for word in figure.values(seat))
         caption = deck.phrase("{player} · dominance {points}", player=seat.upper(), points=dominance[int(seat[1:]) - 1])
         if holder == seat:
-            caption += " · " + deck.phrase("Quaffle")
+            quaffle = deck.find_card(figures.QUAFFLE)
+            shown = (quaffle, *shown) if quaffle else shown
+            caption += "" if quaffle else " · " + deck.phrase("Quaffle")
         sides.append(Group(shown, ("",) * len(shown), caption, empty=deck.phrase("nothing in play")))
     return sides, deck.phrase("against")
 
@@ -93,6 +95,7 @@ class FigureDrawing(Flowable):
         self.groups, self.joiner = groups(figure, deck)
         self.ratio = deck.card_size.height_mm / deck.card_size.width_mm
         self.card_width = MAX_CARD_WIDTH
+        self.group_gap = max(GROUP_GAP, stringWidth(self.joiner, font_name, LABEL_SIZE) + 3 * mm)
         self.hAlign = "CENTER"
 
     @property
@@ -101,7 +104,7 @@ class FigureDrawing(Flowable):
 
     def _layout_width(self, card_width: float) -> float:
         inner = sum(max(0, max(1, len(group.cards)) - 1) for group in self.groups) * CARD_GAP
-        return self.slots * card_width + inner + (len(self.groups) - 1) * GROUP_GAP
+        return self.slots * card_width + inner + (len(self.groups) - 1) * self.group_gap
 
     def wrap(self, available_width, available_height):
         fixed = self._layout_width(0)
@@ -125,8 +128,8 @@ class FigureDrawing(Flowable):
         base = self.label_height
         for index, group in enumerate(self.groups):
             if index:
-                self._label(canv, x + GROUP_GAP / 2, base + self.card_height / 2, self.joiner, MUTED)
-                x += GROUP_GAP
+                self._label(canv, x + self.group_gap / 2, base + self.card_height / 2, self.joiner, MUTED)
+                x += self.group_gap
             start = x
             if not group.cards:
                 self._empty_place(canv, x, base, group.empty)

@@ -76,7 +76,7 @@ class _Writer:
     def figure_words(self, figure: markup.Figure) -> tuple[str, str]:
         """(what the figure states, "Trump ♥ · the 4th card wins"; its caption), each written
         for this format ("" for none)."""
-        facts = " · ".join(figures.facts(figure, self.deck))
+        facts = " · ".join(figures.facts(figure, self.deck, drawn=True))
         facts = facts[:1].upper() + facts[1:]
         caption = self.spans(_no_break_before_symbols(markup.parse_inline(figure.caption))) if figure.caption else ""
         return (self.text(facts) if facts else ""), caption
