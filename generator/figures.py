@@ -248,14 +248,19 @@ _FIGURE_FIELDS = re.compile(r"sections\[\d+\](?:\.rules\[\d+\])?\.text|variants\
 HINT = "see 'Figures of play' in docs/deck-format.md"
 
 
-def problems(text: str, deck: "Deck", field: str) -> Iterator[tuple[int, str]]:
-    """(line within the text, message) for every figure in a text field that cannot be drawn:
-    malformed, not a paragraph of its own, in a field that shows no figures, or naming what
-    the deck does not have."""
+def may_hold_figures(field: str) -> bool:
+    """Whether a deck file's field (sections[2].rules[0].text) is a text figures may stand in."""
+    return bool(_FIGURE_FIELDS.fullmatch(field))
+
+
+def problems(text: str, deck: "Deck", allowed: bool = True) -> Iterator[tuple[int, str]]:
+    """(line within the text, message) for every figure in a text that cannot be drawn:
+    malformed, not a paragraph of its own, in a text that shows no figures (`allowed` False),
+    or naming what the deck does not have."""
     for found in find(text):
         if found.figure is None:
             yield found.line, found.error
-        elif not _FIGURE_FIELDS.fullmatch(field):
+        elif not allowed:
             yield found.line, (f"a {found.figure.kind} figure can stand only in rule text (sections, rules, "
                                "variants, ruling decisions and reasons), not here")
         else:
@@ -263,10 +268,10 @@ def problems(text: str, deck: "Deck", field: str) -> Iterator[tuple[int, str]]:
 
 
 def rule_texts(deck: "Deck") -> Iterator[tuple[str, str, str]]:
-    """(what, id, text) of every deck text that may hold figures: "rule" for a section's or a
-    rule's text, "variant", and "decision" or "reason" for a ruling's."""
+    """(what, id, text) of every deck text that may hold figures: what is "section", "rule",
+    "variant", or "decision" or "reason" for a ruling's."""
     for section in deck.sections:
-        yield "rule", section.id, section.text
+        yield "section", section.id, section.text
         for rule in section.rules:
             yield "rule", rule.id, rule.text
     for variant in deck.variants:

@@ -511,7 +511,7 @@ class _Builder:
         icon_names = [icon.name for icon in deck.icons]
 
         def check_text(text: str, field: str) -> None:
-            for offset, message in figures.problems(text, deck, field):
+            for offset, message in figures.problems(text, deck, figures.may_hold_figures(field)):
                 self.problems.append(self.sheets.problem(field, message, figures.HINT, "error") or Problem(
                     message, field=field, line=self.locate.text_line(field, offset), file=self.path,
                     hint=figures.HINT))

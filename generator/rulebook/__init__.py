@@ -45,6 +45,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     if booklet and paper != "a4":
         raise OptionError(f"--booklet imposes A5 pages on A4 sheets; drop --paper {paper}")
     templates = choose_templates(formats, template)
+    _check_figures(deck)
     book = build_book(deck)
     # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
     rulebook = typeset(book, "a5" if booklet else paper)
@@ -67,6 +68,17 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     if "md" in formats:
         written.extend(pictures.write_files(out_dir, in_deck(deck)))
     return written
+
+
+def _check_figures(deck: Deck) -> None:
+    """A rulebook never shows a figure of play the deck's engine contradicts (exit code 1)."""
+    from ..errors import InvalidDeck
+    from ..figures import in_deck
+    from ..validate.play_figures import check_deck
+
+    errors = [problem for problem in check_deck(deck) if problem.severity == "error"] if in_deck(deck) else []
+    if errors:
+        raise InvalidDeck(errors)
 
 
 def build_step(deck: Deck, out_dir: Path) -> list[Path]:

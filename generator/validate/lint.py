@@ -30,7 +30,7 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
     if printable:
-        problems += _play_figures(deck, locate)
+        problems += _play_figures(deck)
         problems += _print_problems(deck, locate)
         problems += _export_problems(deck, locate)
     return problems
@@ -52,11 +52,11 @@ def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
     return problems
 
 
-def _play_figures(deck: Deck, locate: Locator) -> list[Problem]:
+def _play_figures(deck: Deck) -> list[Problem]:
     """Figures of play the deck's engine contradicts (generator.validate.play_figures)."""
-    from .play_figures import figure_problems, placed_figures
+    from .play_figures import check_deck
 
-    return figure_problems(deck, placed_figures(deck, locate.figure_field), locate.text_line)
+    return check_deck(deck)
 
 
 # -- plain text ---------------------------------------------------------------------------------

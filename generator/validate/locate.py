@@ -56,9 +56,9 @@ class Locator:
         return self._lines.text_line(field, offset)
 
     def figure_field(self, kind: str, item_id: str) -> str:
-        """The field of a text that may hold figures: a section's or rule's text ("rule"), a
-        variant's text, a ruling's decision or reason."""
-        if kind == "rule":
+        """The field of a text that may hold figures (`generator.figures.rule_texts`): a section's
+        or rule's text, a variant's, a ruling's decision or reason."""
+        if kind in ("section", "rule"):
             return self.rule_field(item_id, "text")
         if kind == "variant":
             return self.variant_field(item_id) + ".text"

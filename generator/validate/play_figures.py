@@ -31,12 +31,20 @@ class Placed:
 
 
 def placed_figures(deck: Deck, field_of: Callable[[str, str], str]) -> Iterator[Placed]:
-    """Every figure in the deck's rule texts. `field_of(kind, id)` names the field of a section
-    or rule ("rule"), a variant ("variant") or a ruling's decision or reason ("decision", "reason")."""
+    """Every figure in the deck's rule texts. `field_of(what, id)` names the field of a text
+    (what is "section", "rule", "variant", "decision" or "reason": `figures.rule_texts`)."""
     for what, item_id, text in figures.rule_texts(deck):
         for found in figures.find(text):
             if found.figure is not None:
                 yield Placed(found.figure, field_of(what, item_id), found.line)
+
+
+def check_deck(deck: Deck) -> list[Problem]:
+    """The referee's verdict on every figure in the deck's rule texts, at the deck file's lines."""
+    from .locate import Locator
+
+    locate = Locator(deck)
+    return figure_problems(deck, placed_figures(deck, locate.figure_field), locate.text_line)
 
 
 def figure_problems(deck: Deck, placed: Iterator[Placed], line_of: Callable[[str, int], int | None],
@@ -45,16 +53,16 @@ def figure_problems(deck: Deck, placed: Iterator[Placed], line_of: Callable[[str
     referee = _Referee(deck)
     problems = []
     for entry in placed:
-        for severity, message in referee.check(entry.figure):
+        variant = entry.figure.value("variant")
+        for severity, message, question in referee.check(entry.figure):
+            asked = " ".join(question) + (f" --variant {variant}" if variant else "")
+            hint = ("name an engine in [deck] engine = ... so the referee can check it" if severity == "warning"
+                    else "correct the figure, or the rule it shows if the engine is right"
+                         + (f"; ask the referee yourself: deckgen rule {deck.id} {asked}" if question else ""))
             problems.append(Problem(f"{_short(entry.figure)}: {message}", field=entry.field,
                                     line=line_of(entry.field, entry.offset), severity=severity,
-                                    file=file or deck.source, hint=_HINTS[severity]))
+                                    file=file or deck.source, hint=hint))
     return problems
-
-
-_HINTS = {"error": "correct the figure, or the rule it shows if the engine is right "
-                   "(ask it yourself: deckgen rule DECK ...)",
-          "warning": "name an engine in [deck] engine = ... so the referee can check it"}
 
 
 def _short(figure: Figure, most: int = 60) -> str:
@@ -87,21 +95,27 @@ class _Referee:
             self._games[variant] = game_for(self.deck, params)
         return self._games[variant]
 
-    def check(self, figure: Figure) -> list[tuple[str, str]]:
-        """(severity, message) for what is wrong with one figure; nothing when the engine agrees."""
+    def check(self, figure: Figure) -> list[tuple[str, str, list[str]]]:
+        """(severity, message, the question put to the engine) for what is wrong with one figure;
+        nothing when the engine agrees."""
         if figure.kind == "hand":
             return []
         if not self.deck.engine:
-            return [("warning", "not checked: the deck names no engine to settle it")]
+            return [("warning", "not checked: the deck names no engine to settle it", [])]
         try:
             game = self.game(figure)
         except DeckgenError:
             return []  # the engine's parameters are wrong; composition and playtest report that
         check = {"trick": self._trick, "goal": self._goal, "manoeuvre": self._manoeuvre}[figure.kind]
+        self.asked: list[str] = []
         try:
-            return [("error", message) for message in check(game, figure)]
+            return [("error", message, question) for message, question in check(game, figure)]
         except (DeckgenError, ValueError) as error:
-            return [("error", f"the {game.id} referee cannot settle it: {error}")]
+            return [("error", f"the {game.id} referee cannot settle it: {error}", self.asked)]
+
+    def ask(self, game, question: list[str]) -> dict:
+        self.asked = question
+        return game.quick_ruling(question)
 
     # -- questions -------------------------------------------------------------------------
 
@@ -121,8 +135,8 @@ class _Referee:
     def _trick(self, game, figure: Figure) -> list[str]:
         cards = self._codes(figure.cards)
         if not game.min_players <= len(cards) <= game.max_players:
-            return [f"a trick of {len(cards)} cards cannot happen: {game.id} is played by "
-                    f"{game.min_players} to {game.max_players}, one card each"]
+            return [(f"a trick of {len(cards)} cards cannot happen: {game.id} is played by "
+                     f"{game.min_players} to {game.max_players}, one card each", [])]
         settings = self._settings(figure)
         problems = []
         for values in figure.every("held"):
@@ -130,27 +144,28 @@ class _Referee:
             card = cards[position]
             question = (["play", card, "hand", card, *self._codes(values[1:]), "trick", *cards[:position], *settings]
                         + (["first"] if figure.has("first") else []))
-            answer = game.quick_ruling(question)
+            answer = self.ask(game, question)
             if answer.get("allowed") is False:
-                problems.append(f"the {_ordinal(position + 1)} card ({card}) could not be played from a hand "
-                                f"also holding {' '.join(self._codes(values[1:]))}: "
-                                f"{answer['answer']}{_cites(answer)}")
-        answer = game.quick_ruling(["trick", *settings, *cards])
+                problems.append((f"the {_ordinal(position + 1)} card ({card}) could not be played from a hand "
+                                 f"also holding {' '.join(self._codes(values[1:]))}: "
+                                 f"{answer['answer']}{_cites(answer)}", question))
+        question = ["trick", *settings, *cards]
+        answer = self.ask(game, question)
         actual = answer["winner"]["position"]
         stated = figures.winner(figure)
         if stated is not None and stated + 1 != actual:
             reasons = "; ".join(answer.get("reasons", ()))
-            problems.append(f"it says the {_ordinal(stated + 1)} card ({cards[stated]}) wins, but by the rules the "
-                            f"{_ordinal(actual)} card ({cards[actual - 1]}) takes the trick"
-                            f"{': ' + reasons if reasons else ''}{_cites(answer)}")
+            problems.append((f"it says the {_ordinal(stated + 1)} card ({cards[stated]}) wins, but by the rules "
+                             f"the {_ordinal(actual)} card ({cards[actual - 1]}) takes the trick"
+                             f"{': ' + reasons if reasons else ''}{_cites(answer)}", question))
         if figure.has("points"):
             points = answer.get("points")
             if points is None:
-                problems.append(f"it gives the trick's points, but the {game.id} referee scores no trick "
-                                "(on its own: with Wizard Hearts, add `shun SUIT`)")
+                problems.append((f"it gives the trick's points, but the {game.id} referee scores no trick "
+                                 "on its own (Wizard Hearts needs `shun SUIT`)", question))
             elif points != int(figure.value("points")):
-                problems.append(f"it says the trick is worth {int(figure.value('points')):+d} points, but by the "
-                                f"rules it is worth {points:+d}: {answer['answer']}{_cites(answer)}")
+                problems.append((f"it says the trick is worth {int(figure.value('points')):+d} points, but by "
+                                 f"the rules it is worth {points:+d}: {answer['answer']}{_cites(answer)}", question))
         return problems
 
     def _goal(self, game, figure: Figure) -> list[str]:
@@ -161,13 +176,14 @@ class _Referee:
             if figure.has(name):
                 suit = figures.find_suit(self.deck, figure.value(name))
                 question += [name, suit.id]
-        answer = game.quick_ruling(question)
+        answer = self.ask(game, question)
         claimed = True if figure.has("scores") else False if figure.has("blocked") else None
         if claimed is None or claimed == answer.get("allowed"):
             return []
         why = "; ".join(answer.get("reasons", ())) or answer["answer"]
-        return [f"it says the goal {'scores' if claimed else 'is blocked'}, but by the rules "
-                f"{'it may not score: ' + why if claimed else 'it scores: ' + answer['answer']}{_cites(answer)}"]
+        return [(f"it says the goal {'scores' if claimed else 'is blocked'}, but by the rules "
+                 f"{'it may not score: ' + why if claimed else 'it scores: ' + answer['answer']}{_cites(answer)}",
+                 question)]
 
     def _manoeuvre(self, game, figure: Figure) -> list[str]:
         kind, target = figure.manoeuvre
@@ -178,7 +194,7 @@ class _Referee:
             if cards:
                 question += [seat.upper(), *self._codes(cards)]
         question += [flag for flag in ("dopplebeater", "feint") if figure.has(flag)]
-        answer = game.quick_ruling(question)
+        answer = self.ask(game, question)
         wanted = f"{kind} {target}".strip().casefold()
         allowed = any(choice.casefold() == wanted or choice.casefold().startswith(wanted + " ")
                       for choice in answer.get("allowed", ()))
@@ -188,5 +204,6 @@ class _Referee:
         if claimed:
             why = next((reason for reason in answer.get("reasons", ()) if reason.casefold().startswith(f"not {wanted}")),
                        "; ".join(answer.get("reasons", ())))
-            return [f"it says P1 may {wanted}, but by the rules P1 may not: {why or answer['answer']}{_cites(answer)}"]
-        return [f"it says P1 may not {wanted}, but by the rules P1 may: {answer['answer']}{_cites(answer)}"]
+            return [(f"it says P1 may {wanted}, but by the rules P1 may not: {why or answer['answer']}{_cites(answer)}",
+                     question)]
+        return [(f"it says P1 may not {wanted}, but by the rules P1 may: {answer['answer']}{_cites(answer)}", question)]
