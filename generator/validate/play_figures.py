@@ -195,7 +195,8 @@ class _Referee:
                 question += [seat.upper(), *self._codes(cards)]
         question += [flag for flag in ("dopplebeater", "feint") if figure.has(flag)]
         answer = self.ask(game, question)
-        wanted = f"{kind} {target}".strip().casefold()
+        shown = f"{kind} {target}".strip()
+        wanted = shown.casefold()
         allowed = any(choice.casefold() == wanted or choice.casefold().startswith(wanted + " ")
                       for choice in answer.get("allowed", ()))
         claimed = True if figure.has("allowed") else False if figure.has("refused") else None
@@ -204,6 +205,6 @@ class _Referee:
         if claimed:
             why = next((reason for reason in answer.get("reasons", ()) if reason.casefold().startswith(f"not {wanted}")),
                        "; ".join(answer.get("reasons", ())))
-            return [(f"it says P1 may {wanted}, but by the rules P1 may not: {why or answer['answer']}{_cites(answer)}",
+            return [(f"it says P1 may {shown}, but by the rules P1 may not: {why or answer['answer']}{_cites(answer)}",
                      question)]
-        return [(f"it says P1 may not {wanted}, but by the rules P1 may: {answer['answer']}{_cites(answer)}", question)]
+        return [(f"it says P1 may not {shown}, but by the rules P1 may: {answer['answer']}{_cites(answer)}", question)]
