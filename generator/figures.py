@@ -489,5 +489,4 @@ def describe(figure: Figure, deck: "Deck") -> str:
     cards = shown_cards(figure, deck)
     if figure.kind == "manoeuvre" and cards:
         cards = deck.phrase("P1 has {cards}", cards=cards)
-    parts = [f"{head}: {cards}" if cards else head] + facts(figure, deck)
-    return "; ".join(parts)
+    return f"{head}: " + "; ".join(([cards] if cards else []) + facts(figure, deck))
