@@ -75,7 +75,7 @@ def groups(figure: Figure, deck: Deck) -> tuple[list[Group], str]:
             shown = (quaffle, *shown) if quaffle else shown
             caption += "" if quaffle else " · " + deck.phrase("Quaffle")
         sides.append(Group(shown, ("",) * len(shown), caption, empty=deck.phrase("nothing in play")))
-    return sides, deck.phrase("against")
+    return sides, ""  # the players side by side, each labelled: no word between them
 
 
 def _house(deck: Deck, phrase: str, word: str | None) -> str:
@@ -95,29 +95,38 @@ class FigureDrawing(Flowable):
         self.groups, self.joiner = groups(figure, deck)
         self.ratio = deck.card_size.height_mm / deck.card_size.width_mm
         self.card_width = MAX_CARD_WIDTH
-        self.group_gap = max(GROUP_GAP, stringWidth(self.joiner, font_name, LABEL_SIZE) + 3 * mm)
+        self.group_gap = max(GROUP_GAP, stringWidth(self.joiner, font_name, LABEL_SIZE) + 3 * mm
+                             if self.joiner else 0)
         self.hAlign = "CENTER"
 
-    @property
-    def slots(self) -> int:
-        return sum(max(1, len(group.cards)) for group in self.groups)
+    def _group_widths(self, card_width: float) -> list[float]:
+        """Each group's width: its cards side by side, or its caption if that is wider."""
+        widths = []
+        for group in self.groups:
+            slots = max(1, len(group.cards))
+            cards = slots * card_width + (slots - 1) * CARD_GAP
+            widths.append(max(cards, _text_width(group.caption, self.font_name)))
+        return widths
 
     def _layout_width(self, card_width: float) -> float:
-        inner = sum(max(0, max(1, len(group.cards)) - 1) for group in self.groups) * CARD_GAP
-        return self.slots * card_width + inner + (len(self.groups) - 1) * self.group_gap
+        return sum(self._group_widths(card_width)) + (len(self.groups) - 1) * self.group_gap
 
     def wrap(self, available_width, available_height):
-        fixed = self._layout_width(0)
-        self.card_width = max(MIN_CARD_WIDTH, min(MAX_CARD_WIDTH, (available_width - fixed) / self.slots))
+        room = available_width - 2 * EDGE
+        self.card_width = MAX_CARD_WIDTH
+        step = 0.25 * mm
+        # Smaller cards, until the row fits or only its labels keep it wide.
+        while (self.card_width > MIN_CARD_WIDTH and self._layout_width(self.card_width) > room
+               and self._layout_width(self.card_width - step) < self._layout_width(self.card_width)):
+            self.card_width -= step
         self.card_height = self.card_width * self.ratio
         self.lift = self.card_height * 0.1 if any(group.marked for group in self.groups) else 0
-        label_lines = int(any(any(group.labels) for group in self.groups)) + int(any(g.caption for g in self.groups))
+        self.card_labels = any(any(group.labels) for group in self.groups)
+        label_lines = int(self.card_labels) + int(any(group.caption for group in self.groups))
         self.label_height = label_lines * LABEL_LEADING + (2 if label_lines else 0)
         # As wide as the cards and their labels, centred in the column: the HTML and Markdown
         # pictures are cut out of this box.
-        labels = [_text_width(label, self.bold_font_name) for group in self.groups
-                  for label in (*group.labels, group.caption)]
-        self.width = min(available_width, max([self._layout_width(self.card_width), *labels]) + 2 * EDGE)
+        self.width = min(available_width, self._layout_width(self.card_width) + 2 * EDGE)
         self.height = self.lift + self.card_height + self.label_height + EDGE
         return self.width, self.height
 
@@ -126,30 +135,30 @@ class FigureDrawing(Flowable):
         self._note_placement()
         x = (self.width - self._layout_width(self.card_width)) / 2
         base = self.label_height
-        for index, group in enumerate(self.groups):
+        for index, (group, width) in enumerate(zip(self.groups, self._group_widths(self.card_width))):
             if index:
-                self._label(canv, x + self.group_gap / 2, base + self.card_height / 2, self.joiner, MUTED)
+                if self.joiner:
+                    self._label(canv, x + self.group_gap / 2, base + self.card_height / 2, self.joiner, MUTED)
                 x += self.group_gap
-            start = x
+            slots = max(1, len(group.cards))
+            left = x + (width - slots * self.card_width - (slots - 1) * CARD_GAP) / 2
             if not group.cards:
-                self._empty_place(canv, x, base, group.empty)
-                x += self.card_width
+                self._empty_place(canv, left, base, group.empty)
             for position, card in enumerate(group.cards):
+                card_x = left + position * (self.card_width + CARD_GAP)
                 raised = position in group.marked
                 y = base + (self.lift if raised else 0)
                 if raised:
-                    self._outline(canv, x, y)
-                self.draw_card(canv, card, x, y, self.card_width, self.card_height)
+                    self._outline(canv, card_x, y)
+                self.draw_card(canv, card, card_x, y, self.card_width, self.card_height)
                 label = group.labels[position] if position < len(group.labels) else ""
                 if label:
-                    self._label(canv, x + self.card_width / 2, base - LABEL_LEADING + 1.5, label,
+                    self._label(canv, card_x + self.card_width / 2, base - LABEL_LEADING + 1.5, label,
                                 self.theme if raised else MUTED, bold=raised)
-                x += self.card_width + CARD_GAP
-            if group.cards:
-                x -= CARD_GAP
             if group.caption:
-                lines = int(any(any(g.labels) for g in self.groups))
-                self._label(canv, (start + x) / 2, base - (lines + 1) * LABEL_LEADING + 1.5, group.caption, MUTED)
+                line = 1 + int(self.card_labels)
+                self._label(canv, x + width / 2, base - line * LABEL_LEADING + 1.5, group.caption, MUTED)
+            x += width
 
     def _note_placement(self) -> None:
         """Where the cards are on the page, for the HTML and Markdown pictures cut out of it."""
