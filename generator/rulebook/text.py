@@ -127,8 +127,10 @@ class HtmlWriter(_Writer):
         return Markup(super().inline(text))
 
     def figure(self, figure: markup.Figure) -> str:
-        src, width, height = self.figure_image(figure)
         alt = self.text(figures.describe(figure, self.deck))
+        if self.figure_image is None:  # no pictures to show (a writer for text alone)
+            return f'<p class="play-figure">{alt}.</p>'
+        src, width, height = self.figure_image(figure)
         return (f'<figure class="play-figure play-{figure.kind}"><img src="{html.escape(src, quote=True)}" '
                 f'alt="{alt}" width="{width}" height="{height}">'
                 f"<figcaption>{self._figure_caption(figure)}</figcaption></figure>")
@@ -160,6 +162,8 @@ class MarkdownWriter(_Writer):
         for block in markup.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(self.spans(block.spans))
+            elif isinstance(block, markup.Figure) and self.figure_image is None:
+                out.append(self.text(figures.describe(block, self.deck)) + ".")
             elif isinstance(block, markup.Figure):
                 src, _, _ = self.figure_image(block)
                 out.append(f"![{self.text(figures.describe(block, self.deck))}]({src})")

@@ -104,13 +104,13 @@ class _Referee:
             return [("warning", "not checked: the deck names no engine to settle it", [])]
         try:
             game = self.game(figure)
-        except DeckgenError:
-            return []  # the engine's parameters are wrong; composition and playtest report that
+        except (DeckgenError, LookupError, ValueError, TypeError):
+            return []  # the engine cannot be built from this deck: composition reports why
         check = {"trick": self._trick, "goal": self._goal, "manoeuvre": self._manoeuvre}[figure.kind]
         self.asked: list[str] = []
         try:
             return [("error", message, question) for message, question in check(game, figure)]
-        except (DeckgenError, ValueError) as error:
+        except (DeckgenError, LookupError, ValueError, TypeError) as error:
             return [("error", f"the {game.id} referee cannot settle it: {error}", self.asked)]
 
     def ask(self, game, question: list[str]) -> dict:
