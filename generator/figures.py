@@ -407,6 +407,9 @@ def facts(figure: Figure, deck: "Deck", drawn: bool = False) -> list[str]:
         card = deck.find_card(word)
         return card_label(deck, card) if card else word
 
+    variant = next((v for v in deck.variants if v.id == figure.value("variant")), None)
+    if variant is not None:
+        out.append(deck.phrase("with the variant {name}", name=variant.name))
     if figure.kind == "trick":
         trump = figure.value("trump")
         if trump is not None:

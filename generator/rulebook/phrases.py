@@ -81,4 +81,5 @@ PHRASES: tuple[str, ...] = (
     "{manoeuvre} against {target}",
     "P1 may choose {manoeuvre}",
     "P1 may not choose {manoeuvre}",
+    "with the variant {name}",
 )
