@@ -123,7 +123,8 @@ def parse(text: str) -> Figure:
         if key not in allowed:
             raise FigureSyntaxError(f"{kind} figures have no option {name!r}; they take "
                                     f"{', '.join(_option_names(kind))}")
-        if any(existing == key for existing, _ in options) and key not in _REPEATABLE or (key == "caption" and caption):
+        given = caption if key == "caption" else any(existing == key for existing, _ in options)
+        if given and key not in _REPEATABLE:
             raise FigureSyntaxError(f"option {key!r} is given twice")
         if key == "caption":
             caption = _unquote(rest.strip())
