@@ -170,8 +170,11 @@ def _split(body: str) -> list[str]:
     return segments
 
 
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
 def _words(text: str) -> list[str]:
-    return [word for word in re.split(r"[\s,]+", text) if word]
+    return [word for word in _SEPARATORS.split(text) if word]
 
 
 def _unquote(text: str) -> str:
@@ -223,10 +226,13 @@ class Found:
     error: str = ""
 
 
+_PARAGRAPHS = re.compile(r"(\n\s*\n)")  # the blank-line separators are kept, to count lines
+
+
 def find(text: str) -> Iterator[Found]:
     """Every figure in a text, and every figure start that is not a paragraph of its own."""
     line = 0
-    for piece in re.split(r"(\n\s*\n)", text):  # the blank-line separators are kept, to count lines
+    for piece in _PARAGRAPHS.split(text):
         if piece.strip():
             leading = piece[:len(piece) - len(piece.lstrip())].count("\n")
             joined = " ".join(piece.split())
@@ -258,6 +264,8 @@ def problems(text: str, deck: "Deck", allowed: bool = True) -> Iterator[tuple[in
     """(line within the text, message) for every figure in a text that cannot be drawn:
     malformed, not a paragraph of its own, in a text that shows no figures (`allowed` False),
     or naming what the deck does not have."""
+    if not FIGURE_START.search(text):
+        return  # the common case, and a quick one: the loader asks this of every text
     for found in find(text):
         if found.figure is None:
             yield found.line, found.error

@@ -52,28 +52,29 @@ class CardPictures:
         return (self.figure_path(figure) if as_file else png_data_uri(self.figure_png(figure))), *size
 
     def figure_png(self, figure: Figure) -> bytes:
-        if figure.key not in self._figures:
-            self._figures[figure.key] = self._cut(self.rulebook.figure_placements[figure.key], FIGURE_DPI / 72)
+        if not self._figures:
+            self._cut_figures()
         return self._figures[figure.key]
 
-    def _cut(self, placement, scale: float) -> bytes:
-        """A part of a page as a PNG with a transparent background."""
+    def _cut_figures(self) -> None:
+        """Every figure's drawing as a PNG with a transparent background, the PDF opened once."""
         import pypdfium2
         from PIL import Image
 
         document = pypdfium2.PdfDocument(self.rulebook.pdf)
         try:
-            page = document[placement.page]
-            page_width, page_height = page.get_size()
-            left, bottom, right, top = placement.box
-            bitmap = page.render(scale=scale, draw_annots=False, fill_color=(255, 255, 255, 0),
-                                 crop=(left, bottom, page_width - right, page_height - top))
-            buffer = io.BytesIO()
-            image = bitmap.to_pil().convert("RGBA")
-            # A palette of 256 colours (transparency kept) makes the file a third the size.
-            image.quantize(256, method=Image.Quantize.FASTOCTREE).save(buffer, format="PNG", optimize=True)
-            page.close()
-            return buffer.getvalue()
+            for key, placement in self.rulebook.figure_placements.items():
+                page = document[placement.page]
+                page_width, page_height = page.get_size()
+                left, bottom, right, top = placement.box
+                bitmap = page.render(scale=FIGURE_DPI / 72, draw_annots=False, fill_color=(255, 255, 255, 0),
+                                     crop=(left, bottom, page_width - right, page_height - top))
+                page.close()
+                buffer = io.BytesIO()
+                # A palette of 256 colours (transparency kept) makes the file a third the size.
+                bitmap.to_pil().convert("RGBA").quantize(256, method=Image.Quantize.FASTOCTREE).save(
+                    buffer, format="PNG", optimize=True)
+                self._figures[key] = buffer.getvalue()
         finally:
             document.close()
 
