@@ -15,7 +15,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import markup
+from . import figures, markup
 from .errors import InvalidDeck, Problem, UnreadableInput
 from .model import (
     CARD_SIZES_MM,
@@ -226,6 +226,15 @@ class _LineFinder:
                 if seen == index:
                     return number + 1
         return None
+
+    def text_line(self, field: str, offset: int) -> int | None:
+        """The line of the `offset`-th line of a text field's value: a value opening with \"\"\"
+        and a line break starts on the line after its key (TOML drops that first break)."""
+        line = self(field)
+        if line is None:
+            return None
+        opening = self.lines[line - 1].partition("=")[2].strip()
+        return line + offset + (opening in ('"""', "'''"))
 
     def _key_in_table(self, key: str, start: int) -> int | None:
         for number in range(start, len(self.lines)):
@@ -502,6 +511,10 @@ class _Builder:
         icon_names = [icon.name for icon in deck.icons]
 
         def check_text(text: str, field: str) -> None:
+            for offset, message in figures.problems(text, deck, figures.may_hold_figures(field)):
+                self.problems.append(self.sheets.problem(field, message, figures.HINT, "error") or Problem(
+                    message, field=field, line=self.locate.text_line(field, offset), file=self.path,
+                    hint=figures.HINT))
             for kind, target in markup.references(text):
                 if kind == "card" and deck.find_card(target) is None:
                     self.error(field, f"unknown card {target!r} in {{card:{target}}}",

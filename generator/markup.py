@@ -3,8 +3,10 @@
 Blocks are separated by blank lines; a block whose lines start with '- ' is a
 list, and one whose lines start with '1. ', '2. ' (or '1) ') a numbered list of steps.
 Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE}, {suit:ID},
-{rule:ID}, {icon:NAME} (a designer icon from the deck's [icons]). Every renderer (card faces, rulebook PDF/HTML/Markdown,
-exports) walks the same parsed tree, so a reference means the same everywhere.
+{rule:ID}, {icon:NAME} (a designer icon from the deck's [icons]). A paragraph written as
+{trick: ...}, {hand: ...}, {goal: ...} or {manoeuvre: ...} is a figure of play
+(`generator.figures`). Every renderer (card faces, rulebook PDF/HTML/Markdown, exports) walks
+the same parsed tree, so a reference means the same everywhere.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator, Union
+
+from . import figures
+from .figures import Figure
 
 if TYPE_CHECKING:
     from .model import Deck
@@ -51,7 +56,7 @@ class BulletList:
     ordered: bool = False  # numbered steps (1. 2. 3.) rather than bullets
 
 
-Block = Union[Paragraph, BulletList]
+Block = Union[Paragraph, BulletList, Figure]
 
 
 def references(text: str) -> Iterator[tuple[str, str]]:
@@ -84,6 +89,12 @@ _STEP = re.compile(r"\d{1,2}[.)] ")
 def parse(text: str) -> tuple[Block, ...]:
     blocks: list[Block] = []
     for chunk in re.split(r"\n\s*\n", text.strip()):
+        if figures.is_figure(" ".join(chunk.split())):
+            try:
+                blocks.append(figures.parse(chunk))
+                continue
+            except figures.FigureSyntaxError:
+                pass  # the loader reports it; until then the words stay as written
         paragraph: list[str] = []
         items: list[str] = []
         ordered = False
@@ -127,9 +138,17 @@ def to_plain(text: str, deck: "Deck") -> str:
     for block in parse(text):
         if isinstance(block, Paragraph):
             out.append(_plain_spans(block.spans, deck))
+        elif isinstance(block, Figure):
+            out.append(figure_text(block, deck))
         else:
             out.append("\n".join("- " + _plain_spans(item, deck) for item in block.items))
     return "\n\n".join(out)
+
+
+def figure_text(figure: Figure, deck: "Deck") -> str:
+    """A figure as a sentence: 'Trick: 7♥, Jester, Q♠, Wizard; trump ♥; the 4th card wins.' and its caption."""
+    words = figures.describe(figure, deck) + "."
+    return f"{words} {_plain_spans(parse_inline(figure.caption), deck)}" if figure.caption else words
 
 
 def _plain_spans(spans: tuple[Inline, ...], deck: "Deck") -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import markup
+from . import figures, markup
 from .errors import InvalidDeck, OptionError, Problem, UnreadableInput
 from .model import Card, Deck
 
@@ -40,6 +40,9 @@ _TABLES: dict[str, tuple[str, ...]] = {
     "quickref": ("title", "text"),
 }
 _HEADER_FIELDS = ("lang", "name", "card_set_name")
+# (table, field) of the overlay texts figures of play may stand in, as in the deck file.
+_FIGURE_TEXTS = {("sections", "text"), ("rules", "text"), ("variants", "text"), ("rulings", "decision"),
+                 ("rulings", "reason")}
 _PHRASES_TABLE = "phrases"  # the rulebook's own words, keyed by their English wording
 
 
@@ -144,7 +147,31 @@ def translated(deck: Deck, lang: str, check_fit: bool = True) -> Translation:
 
         result.problems += [dataclasses.replace(p, file=path, line=None, message=f"[{lang}] {p.message}")
                             for p in text_problems(result.deck)]
+        result.problems += _contradicted_figures(builder, result.deck)
     return result
+
+
+_FIGURE_TABLES = {"section": ("sections", "text"), "rule": ("rules", "text"), "variant": ("variants", "text"),
+                  "decision": ("rulings", "decision"), "reason": ("rulings", "reason")}
+
+
+def _contradicted_figures(overlay: "_Overlay", deck: Deck) -> list[Problem]:
+    """The referee's verdict on the figures of play the overlay's own texts hold (the base
+    deck's are checked with the deck), pointed at the overlay's lines."""
+    from .validate.play_figures import Placed, figure_problems
+
+    base = {(what, item_id): text for what, item_id, text in figures.rule_texts(overlay.deck)}
+    places: dict[str, tuple[str, str, str]] = {}
+    placed = []
+    for what, item_id, text in figures.rule_texts(deck):
+        if text == base.get((what, item_id)):
+            continue
+        table, name = _FIGURE_TABLES[what]
+        field = overlay.field(table, item_id, name)
+        places[field] = (table, item_id, name)
+        placed += [Placed(found.figure, field, found.line) for found in figures.find(text) if found.figure]
+    return figure_problems(deck, iter(placed), lambda field, offset: overlay.line(*places[field], offset),
+                           file=overlay.path) if placed else []
 
 
 def deck_in(deck: Deck, lang: str | None) -> tuple[Deck, list[Problem]]:
@@ -172,11 +199,23 @@ class _Overlay:
     # -- problems --------------------------------------------------------------------------
 
     def problem(self, table: str, key: str, name: str, message: str, severity: str = "error",
-                hint: str = "") -> None:
-        """A problem at `[table.key] name = ...` of the overlay (key "" for [deck], [back])."""
-        where = ".".join(part for part in (table, _quoted(key) if key else "", _quoted(name) if name else "") if part)
-        self.problems.append(Problem(message, field=where, line=self._line(table, key, name), file=self.path,
+                hint: str = "", offset: int | None = None) -> None:
+        """A problem at `[table.key] name = ...` of the overlay (key "" for [deck], [back]);
+        `offset` the line within a text value it is on."""
+        self.problems.append(Problem(message, field=self.field(table, key, name),
+                                     line=self.line(table, key, name, offset), file=self.path,
                                      severity=severity, hint=hint))
+
+    @staticmethod
+    def field(table: str, key: str, name: str) -> str:
+        return ".".join(part for part in (table, _quoted(key) if key else "", _quoted(name) if name else "") if part)
+
+    def line(self, table: str, key: str, name: str, offset: int | None = None) -> int | None:
+        line = self._line(table, key, name)
+        if line is None or offset is None:
+            return line
+        opening = self.lines[line - 1].partition("=")[2].strip()
+        return line + offset + (opening in ('"""', "'''"))
 
     def _line(self, table: str, key: str, name: str) -> int | None:
         wanted = [table, key] if key else [table]
@@ -343,6 +382,10 @@ class _Overlay:
         base = self.deck
 
         def fix(text: str, table: str, key: str, name: str) -> str:
+            allowed = (table, name) in _FIGURE_TEXTS
+            for offset, message in figures.problems(text, deck, allowed):
+                self.problem(table, key, name, message, hint=figures.HINT, offset=offset)
+
             def replace(match: re.Match) -> str:
                 kind, target = match.group(1), match.group(2).strip()
                 if kind != "card":

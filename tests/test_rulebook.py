@@ -316,7 +316,7 @@ def test_card_pictures_show_their_own_card(built):
 
 # No markup left over ----------------------------------------------------------------------------
 
-LEFTOVER_MARKUP = re.compile(r"\{(card|rule|suit|icon|trick|hand):")
+LEFTOVER_MARKUP = re.compile(r"\{\s*(card|rule|suit|icon|trick|hand|goal|manoeuvre)\s*:")
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
@@ -332,6 +332,82 @@ def test_no_markup_is_left_in_any_rulebook_or_text_export(built, deck_id, tmp_pa
     for name, text in texts.items():
         leftover = [text[max(0, m.start() - 40):m.end() + 40] for m in LEFTOVER_MARKUP.finditer(text)]
         assert not leftover, f"{deck_id} {name} shows raw markup: {leftover[:3]}"
+
+
+# Figures of play -----------------------------------------------------------------------------
+
+def _figure_pictures(html_text: str) -> dict[str, tuple[str, bytes]]:
+    """alt text -> (figure classes, PNG bytes) of every figure of play in the HTML."""
+    import base64
+
+    found = {}
+    for match in re.finditer(r'<figure class="(play-figure[^"]*)"><img src="data:image/png;base64,([^"]+)" '
+                             r'alt="([^"]*)" width="(\d+)" height="(\d+)">', html_text):
+        found[html.unescape(match.group(3))] = (match.group(1), base64.b64decode(match.group(2)))
+    return found
+
+
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_every_figure_of_play_is_drawn_in_every_format(built, deck_id):
+    import io
+
+    from PIL import Image
+
+    from generator import figures
+    from generator.rulebook.figures import groups
+
+    rulebook = built(deck_id)
+    deck = rulebook.deck
+    shown = figures.in_deck(deck)
+    assert shown, f"{deck_id} has no worked examples"
+    # Compared without spaces or hyphens: pdfium marks a break after "all-" like a hyphenation.
+    squeeze = lambda text: re.sub(r"[\s\x02-]+", "", text)  # noqa: E731
+    pages = [squeeze(text) for text in rulebook.page_texts]
+    pictures = _figure_pictures(rulebook.path("html").read_text(encoding="utf-8"))
+    markdown = rulebook.path("md").read_text(encoding="utf-8")
+    for figure in shown:
+        # PDF: what the figure states and its caption, on a page that draws each of its cards.
+        facts = " · ".join(figures.facts(figure, deck, drawn=True))
+        caption = markup.render_spans(markup.parse_inline(figure.caption), str, lambda words, _: words,
+                                      lambda ref: markup.ref_label(deck, ref))  # suits as their symbols
+        [page] = [index for index, text in enumerate(pages) if squeeze(caption)[:50] in text]
+        assert squeeze(facts[:1].upper() + facts[1:]) in pages[page]
+        forms = set(rulebook.reader.pages[page]["/Resources"]["/XObject"])
+        cards = [card for group in groups(figure, deck)[0] for card in group.cards]
+        assert {f"/FormXob.CardFace{deck.cards.index(card)}" for card in cards} <= forms, figure.text
+        # HTML: the picture, embedded, with the cards and the claim in its alt text.
+        alt = figures.describe(figure, deck)
+        assert alt in pictures, (alt, list(pictures))
+        classes, png = pictures[alt]
+        assert f"play-{figure.kind}" in classes
+        # Markdown: the same picture as a file next to it, with the same alt text.
+        link = re.search(rf"!\[{re.escape(_md_alt(alt))}\]\((images/rulebook/figure-[0-9a-f]+\.png)\)", markdown)
+        assert link, alt
+        assert (rulebook.out / link.group(1)).read_bytes() == png
+        with Image.open(io.BytesIO(png)) as image:
+            picture = image.convert("RGBA")
+        alpha = picture.getchannel("A")
+        assert alpha.getpixel((0, 0)) == 0  # a transparent background: it sits on any page colour
+        assert picture.width * picture.height - alpha.histogram()[0] > 0.1 * picture.width * picture.height
+        if figure.kind == "trick" and figure.has("winner"):
+            _assert_raised(alpha, figures.winner(figure), len(figure.cards))
+
+
+def _md_alt(alt: str) -> str:
+    from generator.rulebook.text import MarkdownWriter
+
+    return MarkdownWriter.text(None, alt)
+
+
+def _assert_raised(alpha, winner: int, count: int) -> None:
+    """The topmost drawn pixels (the outline of the raised card) sit over the winner's place."""
+    top = next(y for y in range(alpha.height) if any(alpha.getpixel((x, y)) for x in range(alpha.width)))
+    columns = [x for x in range(alpha.width) if alpha.getpixel((x, top + 2))]
+    drawn = [x for x in range(alpha.width) if any(alpha.getpixel((x, y)) for y in range(alpha.height))]
+    left, right = min(drawn), max(drawn)
+    slot = (sum(columns) / len(columns) - left) / (right - left + 1) * count
+    assert int(slot) == winner, (slot, winner)
+    assert max(columns) - min(columns) < (right - left) / count  # one card raised, not the whole row
 
 
 def test_markup_in_a_ruling_reason_is_checked(tmp_path):

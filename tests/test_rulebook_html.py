@@ -63,6 +63,26 @@ def test_sample_cards_never_cover_the_text_beside_them(rulebooks, page, deck_id,
             assert not _boxes_overlap(image.bounding_box(), text_cell), (deck_id, width, index)
 
 
+@pytest.mark.parametrize("width", [1200, 400])
+@pytest.mark.parametrize("deck_id", DECK_IDS)
+def test_figures_of_play_show_their_picture_within_the_column(rulebooks, page, deck_id, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(rulebooks(deck_id)[".html"].as_uri())
+    column = page.locator("main").bounding_box()
+    shown = page.locator("figure.play-figure")
+    assert shown.count() > 0
+    for index in range(shown.count()):
+        figure = shown.nth(index)
+        image = figure.locator("img")
+        image.scroll_into_view_if_needed()
+        assert image.evaluate("e => e.complete && e.naturalWidth > 0"), (deck_id, index)
+        assert image.get_attribute("alt").split(":")[0] in ("Trick", "Hand", "Goal", "Manoeuvre")
+        box, words = image.bounding_box(), figure.locator("figcaption").bounding_box()
+        assert column["x"] - 1 <= box["x"] and box["x"] + box["width"] <= column["x"] + column["width"] + 1
+        assert box["width"] > 0.5 * min(column["width"], image.evaluate("e => e.naturalWidth") / 2.5)
+        assert not _boxes_overlap(box, words) and words["y"] >= box["y"] + box["height"] - 1
+
+
 def test_the_facts_under_the_cover_keep_each_value_on_one_line_on_a_phone(rulebooks, page):
     page.set_viewport_size({"width": 400, "height": 900})
     page.goto(rulebooks("wizard")[".html"].as_uri())

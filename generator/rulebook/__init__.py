@@ -28,6 +28,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     replaces the shipped template for the format it is written for. `paper` is the PDF's
     page size (a4 or letter); `booklet` makes it an A5 booklet imposed on A4 sheets instead.
     """
+    from ..figures import in_deck
     from ..output import write_bytes, write_text
     from .book import build_book
     from .booklet import impose
@@ -44,6 +45,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     if booklet and paper != "a4":
         raise OptionError(f"--booklet imposes A5 pages on A4 sheets; drop --paper {paper}")
     templates = choose_templates(formats, template)
+    _check_figures(deck)
     book = build_book(deck)
     # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
     rulebook = typeset(book, "a5" if booklet else paper)
@@ -53,9 +55,10 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     pages = {}
     if "html" in formats:
         pages["html"] = embed_fonts(render(book, "html", templates["html"],
-                                           lambda card: png_data_uri(pictures.png(card))))
+                                           lambda card: png_data_uri(pictures.png(card)), pictures.figure_image))
     if "md" in formats:
-        pages["md"] = render(book, "md", templates["md"], pictures.relative_path)
+        pages["md"] = render(book, "md", templates["md"], pictures.relative_path,
+                             lambda figure: pictures.figure_image(figure, as_file=True))
     written: list[Path] = []
     if "pdf" in formats:
         data = impose(rulebook.pdf, f"{deck.name}: rules of play (booklet)") if booklet else rulebook.pdf
@@ -63,8 +66,19 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     for fmt, page in pages.items():
         written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
     if "md" in formats:
-        written.extend(pictures.write_files(out_dir))
+        written.extend(pictures.write_files(out_dir, in_deck(deck)))
     return written
+
+
+def _check_figures(deck: Deck) -> None:
+    """A rulebook never shows a figure of play the deck's engine contradicts (exit code 1)."""
+    from ..errors import InvalidDeck
+    from ..figures import in_deck
+    from ..validate.play_figures import check_deck
+
+    errors = [problem for problem in check_deck(deck) if problem.severity == "error"] if in_deck(deck) else []
+    if errors:
+        raise InvalidDeck(errors)
 
 
 def build_step(deck: Deck, out_dir: Path) -> list[Path]:

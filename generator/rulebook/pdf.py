@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from reportlab.lib import colors
@@ -47,6 +47,7 @@ from ..render.cards import draw_face
 from ..render.fonts import covers, font
 from .paper import Geometry, geometry
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
+from .figures import FigureDrawing
 from .text import PdfWriter
 
 INK = colors.HexColor("#1b1b1b")
@@ -134,6 +135,11 @@ class _Styles:
                                     alignment=TA_LEFT)
         self.caption = ParagraphStyle("caption", fontName=sans, fontSize=6.4, leading=7.6,
                                       alignment=TA_CENTER, textColor=INK)
+        self.figure_facts = ParagraphStyle("figure-facts", fontName=sans, fontSize=7.2, leading=9.2,
+                                           alignment=TA_CENTER, textColor=MUTED, spaceBefore=1, spaceAfter=1)
+        self.figure_caption = ParagraphStyle("figure-caption", fontName=font(SERIF_ITALIC), fontSize=8.4,
+                                             leading=10.8, alignment=TA_CENTER, textColor=INK, spaceAfter=2,
+                                             hyphenationLang=self.body.hyphenationLang, embeddedHyphenation=1)
         self.chapter = ParagraphStyle("chapter", fontName=font(SANS_BOLD), fontSize=15, leading=19,
                                       textColor=theme, spaceBefore=14, spaceAfter=7, keepWithNext=1)
         # No keepWithNext: it would carry a rule's whole first paragraph to the next column and
@@ -252,6 +258,10 @@ def _rotate(x: float, y: float, degrees: float) -> tuple[float, float]:
     return x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle)
 
 
+def _figure_card(canv, card: Card, x: float, y: float, width: float, height: float) -> None:
+    _card(canv, canv._doctemplate.book.deck, card, x, y, width, height, shadow=True)
+
+
 def _card(canv, deck: Deck, card: Card, x: float, y: float, width: float, height: float,
           shadow: bool, upright: bool = False) -> None:
     """A card as a physical object: rounded corners, a hairline edge, a soft shadow under it.
@@ -323,6 +333,7 @@ class Typeset:
     pdf: bytes
     placements: dict[str, Placement]
     stranded_headings: tuple[str, ...] = ()
+    figure_placements: dict[str, Placement] = field(default_factory=dict)  # figure key -> its drawing
 
 
 class _Cover(Flowable):
@@ -445,6 +456,7 @@ class _RulebookDocument(BaseDocTemplate):
         self.book, self.styles, self.contents = book, styles, contents
         self.heading_pages: dict[str, int] = {}
         self.card_stamps = _CardStamps(deck)
+        self.figure_placements: dict[str, Placement] = {}
         # Running head: the chapter in force at the top of the page, or the one that opens it.
         self.chapter = ""
         self.page_chapter = ""
@@ -612,12 +624,25 @@ class _Typesetter:
         for kind, parts in blocks:
             if kind == "p":
                 flowables.append(Paragraph(parts[0], body))
+            elif kind == "figure":
+                flowables.append(self.figure(*parts))
             elif kind == "ol":
                 flowables.extend(Paragraph(item, bullet, bulletText=f"{number}.")
                                  for number, item in enumerate(parts, start=1))
             else:
                 flowables.extend(Paragraph(item, bullet, bulletText="•") for item in parts)
         return flowables
+
+    def figure(self, figure: markup.Figure, facts: str, caption: str) -> Flowable:
+        """A figure of play, what it states and its caption, kept together in one column."""
+        drawing = FigureDrawing(self.deck, figure, _figure_card, self.styles.theme, self.styles.accent,
+                                font(SANS), font(SANS_BOLD))
+        parts: list = [Spacer(1, 3), drawing]
+        if facts:
+            parts.append(Paragraph(facts, self.styles.figure_facts))
+        if caption:
+            parts.append(Paragraph(caption, self.styles.figure_caption))
+        return KeepTogether(parts + [Spacer(1, 3)])
 
     # The deck's sections ---------------------------------------------------------------
 
@@ -887,4 +912,5 @@ def typeset(book: Book, paper: str = "a4") -> Typeset:
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
-    return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings))
+    return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings),
+                   document.figure_placements)

@@ -1,9 +1,10 @@
-"""Card pictures for the HTML and Markdown rulebooks, cut out of the typeset PDF.
+"""Card pictures and figures of play for the HTML and Markdown rulebooks, cut out of the typeset PDF.
 
 The PDF already holds every distinct face, drawn once by the print renderer; pdfium
 rasterises each where it is shown largest and upright, at the size a picture file needs
 (vectors, so the size on the page does not matter). Drawing the faces a second time for
-the pictures would cost as much as the whole PDF.
+the pictures would cost as much as the whole PDF. Figures of play are cut out the same way,
+so all three formats show one drawing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import DeckgenError
+from ..figures import Figure
 from ..model import Card, Deck
 from ..output import write_bytes
 
@@ -23,12 +26,61 @@ if TYPE_CHECKING:
 PICTURE_DPI = 110
 IMAGE_FOLDER = Path("images") / "rulebook"
 EDGE = (169, 164, 154, 255)
+# A figure is shown half as large again as in print (its labels stay legible on a screen), at
+# most the column's width, from pixels sharp enough for a 2x phone screen.
+FIGURE_SCALE = 1.5
+FIGURE_DPI = 240
+CSS_PX_PER_POINT = 96 / 72
 
 
 class CardPictures:
     def __init__(self, deck: Deck, rulebook: "Typeset", dpi: int = PICTURE_DPI):
         self.deck, self.rulebook, self.dpi = deck, rulebook, dpi
         self._png: dict[str, bytes] = {}
+        self._figures: dict[str, bytes] = {}
+
+    def figure_image(self, figure: Figure, as_file: bool = False) -> tuple[str, int, int]:
+        """(data URL, or the Markdown's relative path; width and height in CSS pixels) of a figure."""
+        from .templated import png_data_uri
+
+        placement = self.rulebook.figure_placements.get(figure.key)
+        if placement is None:
+            raise DeckgenError(f"internal: the rulebook PDF does not show the figure {figure.text}")
+        left, bottom, right, top = placement.box
+        size = (round((right - left) * CSS_PX_PER_POINT * FIGURE_SCALE),
+                round((top - bottom) * CSS_PX_PER_POINT * FIGURE_SCALE))
+        return (self.figure_path(figure) if as_file else png_data_uri(self.figure_png(figure))), *size
+
+    def figure_png(self, figure: Figure) -> bytes:
+        if not self._figures:
+            self._cut_figures()
+        return self._figures[figure.key]
+
+    def _cut_figures(self) -> None:
+        """Every figure's drawing as a PNG with a transparent background, the PDF opened once."""
+        import pypdfium2
+        from PIL import Image
+
+        document = pypdfium2.PdfDocument(self.rulebook.pdf)
+        try:
+            for key, placement in self.rulebook.figure_placements.items():
+                page = document[placement.page]
+                page_width, page_height = page.get_size()
+                left, bottom, right, top = placement.box
+                bitmap = page.render(scale=FIGURE_DPI / 72, draw_annots=False, fill_color=(255, 255, 255, 0),
+                                     crop=(left, bottom, page_width - right, page_height - top))
+                page.close()
+                buffer = io.BytesIO()
+                # A palette of 256 colours (transparency kept) makes the file a third the size.
+                bitmap.to_pil().convert("RGBA").quantize(256, method=Image.Quantize.FASTOCTREE).save(
+                    buffer, format="PNG", optimize=True)
+                self._figures[key] = buffer.getvalue()
+        finally:
+            document.close()
+
+    @staticmethod
+    def figure_path(figure: Figure) -> str:
+        return (IMAGE_FOLDER / f"figure-{figure.key}.png").as_posix()
 
     def png(self, card: Card) -> bytes:
         if not self._png:
@@ -65,9 +117,12 @@ class CardPictures:
         """Where the Markdown rulebook expects a card's picture, relative to itself."""
         return (IMAGE_FOLDER / f"{card.id}.png").as_posix()
 
-    def write_files(self, folder: Path) -> list[Path]:
-        """Every card's PNG under `folder`/images/rulebook/, for the Markdown rulebook."""
-        return [write_bytes(folder / self.relative_path(card), self.png(card)) for card in self.deck.cards]
+    def write_files(self, folder: Path, figures: list[Figure] = ()) -> list[Path]:
+        """Every card's PNG under `folder`/images/rulebook/, and each figure's, for the Markdown rulebook."""
+        written = [write_bytes(folder / self.relative_path(card), self.png(card)) for card in self.deck.cards]
+        for figure in {figure.key: figure for figure in figures}.values():
+            written.append(write_bytes(folder / self.figure_path(figure), self.figure_png(figure)))
+        return written
 
 
 def _as_card(image):

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from ..errors import OptionError
 from ..model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
-from .text import HtmlWriter, MarkdownWriter, md_escape
+from .text import FigureImage, HtmlWriter, MarkdownWriter, md_escape
 from ..resources import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "rulebook"
@@ -112,9 +112,11 @@ class TemplateFailed(OptionError):
     """A designer's template that cannot be rendered (exit code 2): names the file and line."""
 
 
-def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str]) -> str:
+def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str],
+           figure_image: FigureImage | None = None) -> str:
+    """The book through a template; `figure_image` gives each figure of play's picture."""
     environment = _environment(template.parent, fmt)
-    writer = (HtmlWriter if fmt == "html" else MarkdownWriter)(book.deck, book.card_anchors.__getitem__)
+    writer = (HtmlWriter if fmt == "html" else MarkdownWriter)(book.deck, book.card_anchors.__getitem__, figure_image)
     context = _Context(book, writer, image_src).build()
     if template.resolve().is_relative_to(TEMPLATE_DIR):
         return _render(environment, template, context)

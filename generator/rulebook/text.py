@@ -14,8 +14,11 @@ from typing import Callable
 
 from markupsafe import Markup
 
-from .. import markup
+from .. import figures, markup
 from ..model import Deck
+
+# A figure's picture: its address (a data URL or a file path) and its size in CSS pixels.
+FigureImage = Callable[[markup.Figure], tuple[str, int, int]]
 
 # Characters with a meaning anywhere in GitHub-flavoured Markdown inline text.
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
@@ -58,15 +61,25 @@ def _no_break_before_symbols(spans: tuple[markup.Inline, ...]) -> tuple[markup.I
 class _Writer:
     """Shared walk over parsed markup; subclasses say how each piece is written."""
 
-    def __init__(self, deck: Deck, card_anchor: Callable[[str], str]):
+    def __init__(self, deck: Deck, card_anchor: Callable[[str], str], figure_image: FigureImage | None = None):
         self.deck = deck
         self.card_anchor = card_anchor  # card reference target -> anchor
+        self.figure_image = figure_image
 
     def inline(self, text: str) -> str:
-        """One line of markup (titles, table cells): lists and paragraphs flattened."""
+        """One line of markup (titles, table cells): lists and paragraphs flattened, figures in words."""
         return " ".join(self.spans(block.spans) if isinstance(block, markup.Paragraph)
+                        else self.text(markup.figure_text(block, self.deck)) if isinstance(block, markup.Figure)
                         else " ".join(self.spans(item) for item in block.items)
                         for block in markup.parse(text))
+
+    def figure_words(self, figure: markup.Figure) -> tuple[str, str]:
+        """(what the figure states, "Trump ♥ · the 4th card wins"; its caption), each written
+        for this format ("" for none)."""
+        facts = " · ".join(figures.facts(figure, self.deck, drawn=True))
+        facts = facts[:1].upper() + facts[1:]
+        caption = self.spans(_no_break_before_symbols(markup.parse_inline(figure.caption))) if figure.caption else ""
+        return (self.text(facts) if facts else ""), caption
 
     def spans(self, spans: tuple[markup.Inline, ...]) -> str:
         return markup.render_spans(_no_break_before_symbols(spans), self.text, self.emphasis, self.ref)
@@ -102,6 +115,8 @@ class HtmlWriter(_Writer):
         for block in markup.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(f"<p>{self.spans(block.spans)}</p>")
+            elif isinstance(block, markup.Figure):
+                out.append(self.figure(block))
             else:
                 items = "".join(f"<li>{self.spans(item)}</li>" for item in block.items)
                 tag = "ol" if block.ordered else "ul"
@@ -110,6 +125,21 @@ class HtmlWriter(_Writer):
 
     def inline(self, text: str) -> Markup:
         return Markup(super().inline(text))
+
+    def figure(self, figure: markup.Figure) -> str:
+        alt = self.text(figures.describe(figure, self.deck))
+        if self.figure_image is None:  # no pictures to show (a writer for text alone)
+            return f'<p class="play-figure">{alt}.</p>'
+        src, width, height = self.figure_image(figure)
+        return (f'<figure class="play-figure play-{figure.kind}"><img src="{html.escape(src, quote=True)}" '
+                f'alt="{alt}" width="{width}" height="{height}">'
+                f"<figcaption>{self._figure_caption(figure)}</figcaption></figure>")
+
+    def _figure_caption(self, figure: markup.Figure) -> str:
+        facts, caption = self.figure_words(figure)
+        parts = [f'<span class="figure-facts">{facts}</span>' if facts else "",
+                 f'<span class="figure-caption">{caption}</span>' if caption else ""]
+        return " ".join(part for part in parts if part)
 
     def text(self, text: str) -> str:
         return html.escape(text, quote=True)
@@ -132,6 +162,13 @@ class MarkdownWriter(_Writer):
         for block in markup.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(self.spans(block.spans))
+            elif isinstance(block, markup.Figure) and self.figure_image is None:
+                out.append(self.text(figures.describe(block, self.deck)) + ".")
+            elif isinstance(block, markup.Figure):
+                src, _, _ = self.figure_image(block)
+                out.append(f"![{self.text(figures.describe(block, self.deck))}]({src})")
+                facts, caption = self.figure_words(block)
+                out.append(" ".join(part for part in (f"*{facts}.*" if facts else "", caption) if part))
             else:
                 out.append("\n".join(f"{f'{number}.' if block.ordered else '-'} {self.spans(item)}"
                                      for number, item in enumerate(block.items, start=1)))
@@ -181,12 +218,15 @@ class PdfWriter(_Writer):
     def suit(self, symbol: str, name: str, color: str) -> str:
         return f'<font color="{color}">{self.text(symbol)}</font>'
 
-    def paragraphs(self, text: str) -> list[tuple[str, list[str]]]:
-        """Blocks as ("p", [xml]), ("ul", [item xml, ...]) or ("ol", [item xml, ...])."""
-        out: list[tuple[str, list[str]]] = []
+    def paragraphs(self, text: str) -> list[tuple[str, list]]:
+        """Blocks as ("p", [xml]), ("ul", [item xml, ...]), ("ol", [item xml, ...]) or
+        ("figure", [Figure, facts xml, caption xml])."""
+        out: list[tuple[str, list]] = []
         for block in markup.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(("p", [self.spans(block.spans)]))
+            elif isinstance(block, markup.Figure):
+                out.append(("figure", [block, *self.figure_words(block)]))
             else:
                 out.append(("ol" if block.ordered else "ul", [self.spans(item) for item in block.items]))
         return out

@@ -30,6 +30,7 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
     if printable:
+        problems += _play_figures(deck)
         problems += _print_problems(deck, locate)
         problems += _export_problems(deck, locate)
     return problems
@@ -51,6 +52,13 @@ def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
     return problems
 
 
+def _play_figures(deck: Deck) -> list[Problem]:
+    """Figures of play the deck's engine contradicts (generator.validate.play_figures)."""
+    from .play_figures import check_deck
+
+    return check_deck(deck)
+
+
 # -- plain text ---------------------------------------------------------------------------------
 
 def plain(text: str, deck: Deck) -> str:
@@ -65,6 +73,8 @@ def plain(text: str, deck: Deck) -> str:
 
     paragraphs = []
     for block in markup.parse(text):
+        if isinstance(block, markup.Figure):
+            continue  # its cards are codes the loader checked, its claims the referee
         lines = [block.spans] if isinstance(block, markup.Paragraph) else list(block.items)
         paragraphs.extend(markup.render_spans(spans, str, lambda words, _strong: words, ref) for spans in lines)
     return "\n".join(paragraphs)
@@ -243,6 +253,8 @@ def _defined_terms(deck: Deck) -> set[str]:
             terms |= set(re.findall(r"(?<=\s)[A-Z][\w'-]*", title))
     for text in texts:
         for block in markup.parse(text):
+            if isinstance(block, markup.Figure):
+                continue
             lines = [block.spans] if isinstance(block, markup.Paragraph) else block.items
             for spans in lines:
                 for span in spans:

@@ -51,6 +51,20 @@ class Locator:
         """The line of a field path; a whole array of tables ("cards") points at its first entry."""
         return self._lines(field) or self._lines(f"{field}[0]") if field else None
 
+    def text_line(self, field: str, offset: int) -> int | None:
+        """The line of the `offset`-th line of a text field's value (a figure in a rule's text)."""
+        return self._lines.text_line(field, offset)
+
+    def figure_field(self, kind: str, item_id: str) -> str:
+        """The field of a text that may hold figures (`generator.figures.rule_texts`): a section's
+        or rule's text, a variant's, a ruling's decision or reason."""
+        if kind in ("section", "rule"):
+            return self.rule_field(item_id, "text")
+        if kind == "variant":
+            return self.variant_field(item_id) + ".text"
+        index = next(i for i, ruling in enumerate(self.deck.rulings) if ruling.id == item_id)
+        return f"rulings[{index}].{kind}"
+
     def relocate(self, problem: Problem) -> Problem:
         """A renderer's problem about `card CODE.attribute`, pointed at the card's TOML field and line."""
         match = re.fullmatch(r"card (?P<code>\S+)\.(?P<attribute>[\w-]+)", problem.field)
