@@ -162,7 +162,7 @@ class FigureDrawing(Flowable):
 
     def _note_placement(self) -> None:
         """Where the cards are on the page, for the HTML and Markdown pictures cut out of it."""
-        from .pdf import Placement
+        from .pdf_cards import Placement
 
         canv = self.canv
         left, bottom = canv.absolutePosition(0, 0)

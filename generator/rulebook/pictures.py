@@ -129,7 +129,7 @@ def _as_card(image):
     """Rounded corners (transparent outside) and a hairline edge, so a white card reads on white paper."""
     from PIL import Image, ImageDraw
 
-    from .pdf import CORNER_RADIUS
+    from .pdf_cards import CORNER_RADIUS
 
     width, height = image.size
     radius = round(width * CORNER_RADIUS)
