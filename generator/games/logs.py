@@ -178,7 +178,7 @@ class GameLog:
 
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
-    from ..loader import read_input
+    from ..deckfiles import read_input
 
     try:
         raw = read_input(Path(path), MAX_LOG_BYTES, "log")
@@ -193,7 +193,7 @@ def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
 
 
 def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path | None = None) -> GameLog:
-    from ..loader import parse_toml
+    from ..deckfiles import parse_toml
 
     try:
         data = parse_toml(text)
