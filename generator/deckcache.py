@@ -1,9 +1,12 @@
-"""A cache of loaded and checked decks, so quick commands skip parsing and checking.
+"""A cache of loaded and checked decks, so the quick commands skip parsing and checking.
 
-`load_deck` answers like `generator.loader.load_deck`; when a deck loaded without errors, the
+`load_deck` answers like `generator.loader.load_deck`. When a deck loads without errors, the
 `Deck` is pickled into the user's cache folder ($XDG_CACHE_HOME/deckgen, else ~/.cache/deckgen),
-one entry per deck file. An entry is used only when everything the load depended on is
-unchanged, checked on every use:
+one entry per deck file. `deck_view(ref, decks_dir, "module:function")` keeps what the function
+makes of the deck (plain data: a `deckgen list` row, a `show` table) in the deck's entry too, so
+a later call answers without unpickling the deck or importing the model at all.
+
+An entry is used only when everything the load depended on is unchanged, checked on every use:
 
 - the bytes of the deck file and of every file it read (`Deck.inputs`: spreadsheets and the
   like), by size and BLAKE2 digest;
@@ -30,7 +33,6 @@ from pathlib import Path
 
 from . import __version__
 from .deckfiles import DECKS_DIR, resolve_deck_path
-from .model import Deck
 from .resources import PACKAGE, TEMPLATES
 
 try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL at start-up
@@ -38,27 +40,56 @@ try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL at 
 except ImportError:  # a Python built without it
     from hashlib import blake2b
 
-MAGIC = b"deckgen deck cache 1\n"
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from .model import Deck
+
+MAGIC = b"deckgen deck cache 2\n"
 _DIGEST = 32  # bytes of the entry's checksum
 # A file modified this close to the load may have changed during it (timestamps are coarse:
 # two seconds on FAT); its deck is not cached until a later run.
 _SETTLE_NS = 2_000_000_000
 
 
+class _Entry:
+    """A verified entry: the facts of the files it was built from, the pickled deck, the views."""
+
+    def __init__(self, files: list, arts: list, pickled: bytes, views: dict):
+        self.files, self.arts, self.pickled, self.views = files, arts, pickled, views
+
+
 def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
     """`generator.loader.load_deck`, from the cache when the deck and its inputs are unchanged."""
     path = resolve_deck_path(ref, decks_dir)
-    entry = _entry_path(path)
-    deck = _read(entry, path) if entry is not None else None
-    if deck is not None:
-        return deck
-    from .loader import load_deck as load_checked
-
-    started = time.time_ns()
-    deck = load_checked(path)
-    if entry is not None:
-        _write(entry, path, deck, started)
+    place = _entry_path(path)
+    entry = _read(place, path)
+    deck = _unpickle(entry) if entry is not None else None
+    if deck is None:
+        deck, entry = _load(path)
+        _write(place, path, entry)
     return deck
+
+
+def deck_view(ref: str | Path, decks_dir: Path, view: str) -> object:
+    """`function(load_deck(ref, decks_dir))` for `view` = "module:function", kept in the deck's
+    entry; the function must depend on the deck alone and return plain data (it is pickled).
+    Named, not passed, so that a hit does not even import the function's module."""
+    path = resolve_deck_path(ref, decks_dir)
+    place = _entry_path(path)
+    entry = _read(place, path)
+    if entry is not None and view in entry.views:
+        return entry.views[view]
+    deck = _unpickle(entry) if entry is not None else None
+    if deck is None:
+        deck, entry = _load(path)
+    from importlib import import_module
+
+    module, function = view.split(":")
+    value = getattr(import_module(module), function)(deck)
+    if entry is not None:
+        entry.views = {**entry.views, view: value}
+        _write(place, path, entry)
+    return value
 
 
 def cache_folder() -> Path | None:
@@ -70,6 +101,23 @@ def cache_folder() -> Path | None:
             return None
         base = os.path.join(home, ".cache")
     return Path(base) / "deckgen"
+
+
+def _load(path: Path) -> tuple[Deck, _Entry | None]:
+    """Load and check the deck afresh; its entry, or None when it is not to be cached."""
+    from .loader import load_deck as load_checked
+
+    started = time.time_ns()
+    deck = load_checked(path)
+    files = [_file_facts(str(file), started - _SETTLE_NS) for file in (path, *deck.inputs)]
+    if any(facts is None for facts in files):
+        return deck, None
+    try:
+        pickled = pickle.dumps(deck, protocol=5)
+    except Exception:  # noqa: BLE001 - a deck that cannot be pickled is simply not cached
+        return deck, None
+    arts = sorted({str(card.art) for card in deck.cards if card.art is not None})
+    return deck, _Entry(files, arts, pickled, {})
 
 
 def _entry_path(path: Path) -> Path | None:
@@ -126,43 +174,53 @@ def _file_facts(name: str, settled_before: int | None = None) -> tuple[str, int,
     return name, info.st_size, blake2b(data).hexdigest()
 
 
-def _read(entry: Path, path: Path) -> Deck | None:
-    """The cached deck, or None for a missing, corrupt or stale entry."""
+def _read(place: Path | None, path: Path) -> _Entry | None:
+    """The entry, checked against the files and code it was built from; None for a missing,
+    corrupt or stale one."""
+    if place is None:
+        return None
     try:
-        with open(entry, "rb") as handle:
+        with open(place, "rb") as handle:
             raw = handle.read()
         if not raw.startswith(MAGIC):
             return None
         checksum, body = raw[len(MAGIC):len(MAGIC) + _DIGEST], raw[len(MAGIC) + _DIGEST:]
         if blake2b(body, digest_size=_DIGEST).digest() != checksum:
             return None
-        key, files, arts, pickled = pickle.loads(body)
+        key, files, arts, pickled, views = pickle.loads(body)
         if key != _key(path) or not all(_file_facts(facts[0]) == facts for facts in files):
             return None
         if any(os.path.realpath(art) != art for art in arts):
             return None
-        deck = pickle.loads(pickled)
+        return _Entry(files, arts, pickled, views)
     except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
+        return None
+
+
+def _unpickle(entry: _Entry) -> Deck | None:
+    from .model import Deck
+
+    try:
+        deck = pickle.loads(entry.pickled)
+    except Exception:  # noqa: BLE001 - a deck from an older model, say: load it afresh
         return None
     return deck if isinstance(deck, Deck) else None
 
 
-def _write(entry: Path, path: Path, deck: Deck, started: int) -> None:
-    files = [_file_facts(str(file), started - _SETTLE_NS) for file in (path, *deck.inputs)]
-    if any(facts is None for facts in files):
+def _write(place: Path | None, path: Path, entry: _Entry | None) -> None:
+    if place is None or entry is None:
         return
-    arts = sorted({str(card.art) for card in deck.cards if card.art is not None})
     try:
-        body = pickle.dumps((_key(path), files, arts, pickle.dumps(deck, protocol=5)), protocol=5)
-    except Exception:  # noqa: BLE001 - a deck that cannot be pickled is simply not cached
+        body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.views), protocol=5)
+    except Exception:  # noqa: BLE001 - a view that cannot be pickled is simply not kept
         return
     data = MAGIC + blake2b(body, digest_size=_DIGEST).digest() + body
-    temporary = entry.with_name(f".{entry.name}.{os.getpid()}.{os.urandom(4).hex()}")
+    temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
-        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with open(temporary, "wb") as handle:
             handle.write(data)
-        os.replace(temporary, entry)
+        os.replace(temporary, place)
     except OSError:
         try:
             os.unlink(temporary)

@@ -1,15 +1,14 @@
 """Finding deck files and reading input files safely.
 
 Kept apart from the loader (and free of its imports) so that the quick commands and the
-deck cache (`generator.deckcache`) find and read decks without loading the checks.
+deck cache (`generator.deckcache`) find and read decks without loading the checks; even the
+errors are imported only when one is raised (they pull in dataclasses).
 """
 
 from __future__ import annotations
 
 import stat
 from pathlib import Path
-
-from .errors import Problem, UnreadableInput
 
 DECKS_DIR = Path("decks")
 
@@ -28,6 +27,8 @@ def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
         return path
     if candidate.exists():
         return candidate
+    from .errors import Problem, UnreadableInput
+
     known = ", ".join(p.stem for p in deck_paths(decks_dir)) or "none"
     raise UnreadableInput(Problem(
         f"no deck {str(ref)!r}; known decks in {decks_dir}/: {known}",
@@ -38,6 +39,8 @@ def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
 
 def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
     if decks_dir.exists() and not decks_dir.is_dir():
+        from .errors import Problem, UnreadableInput
+
         raise UnreadableInput(Problem("--decks-dir is not a folder", file=decks_dir,
                                       hint="give the folder that holds the deck .toml files"))
     return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
@@ -46,6 +49,8 @@ def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
 def read_input(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
     refused before it is opened (reading one could block or never end)."""
+    from .errors import Problem, UnreadableInput
+
     try:
         info = path.stat()
     except FileNotFoundError:

@@ -2,28 +2,23 @@
 
 The typer commands (`generator.cli`, `generator.commands.games`) and the quick entry point
 (`generator.fastcli`) both call these functions, so the two paths print the same and exit the
-same. Each takes the parsed options and returns the exit code. Decks come through the deck
-cache (`generator.deckcache`).
+same. Each takes the parsed options and returns the exit code. Imports wait until needed: a
+warm `list` or `show` loads neither the model nor dataclasses. Decks come through the deck
+cache (`generator.deckcache`); what list and show print of a deck is kept there too.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
-
 from ..console import echo, print_json
-from ..errors import DeckgenError, OptionError
 
 
 def list_decks(decks_dir: Path, as_json: bool) -> int:
-    from ..deckcache import load_deck
+    from ..deckcache import deck_view
     from ..deckfiles import deck_paths
 
-    rows = []
-    for path in deck_paths(decks_dir):
-        deck = load_deck(path)
-        rows.append({"id": deck.id, "name": deck.name, "players": f"{deck.min_players}-{deck.max_players}",
-                     "cards": deck.total, "engine": deck.engine, "file": str(path)})
+    rows = [{**deck_view(path, decks_dir, "generator.commands.quick:listing"), "file": str(path)}
+            for path in deck_paths(decks_dir)]
     if as_json:
         print_json(rows)
         return 0
@@ -38,20 +33,25 @@ def list_decks(decks_dir: Path, as_json: bool) -> int:
     return 0
 
 
-def show(deck: str, decks_dir: Path, as_json: bool) -> int:
-    from ..deckcache import load_deck
-    from ..summary import composition, composition_text
+def listing(deck) -> dict:
+    """A deck's row in `deckgen list`."""
+    return {"id": deck.id, "name": deck.name, "players": f"{deck.min_players}-{deck.max_players}",
+            "cards": deck.total, "engine": deck.engine}
 
-    loaded = load_deck(deck, decks_dir)
+
+def show(deck: str, decks_dir: Path, as_json: bool) -> int:
+    from ..deckcache import deck_view
+
     if as_json:
-        print_json(composition(loaded))
+        print_json(deck_view(deck, decks_dir, "generator.summary:composition"))
     else:
-        echo(composition_text(loaded))
+        echo(deck_view(deck, decks_dir, "generator.summary:composition_text"))
     return 0
 
 
-def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: Optional[str], as_html: bool,
-            output: Optional[Path]) -> int:
+def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: str | None, as_html: bool,
+            output: Path | None) -> int:
+    from ..errors import OptionError
     from ..games.logs import MalformedLog
     from ..games.referee import referee_file
 
@@ -85,8 +85,9 @@ def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: Optional
     return report.exit_code
 
 
-def rule(deck: str, question: list[str], variants: Optional[list[str]], decks_dir: Path, as_json: bool,
-         lang: Optional[str]) -> int:
+def rule(deck: str, question: list[str], variants: list[str] | None, decks_dir: Path, as_json: bool,
+         lang: str | None) -> int:
+    from ..errors import DeckgenError, OptionError
     from ..games.referee import answer_text
 
     loaded = load(deck, decks_dir, lang)
@@ -103,13 +104,15 @@ def rule(deck: str, question: list[str], variants: Optional[list[str]], decks_di
     return 1 if answer.get("allowed") is False else 0
 
 
-def load(deck: str, decks_dir: Path, lang: Optional[str] = None):
+def load(deck: str, decks_dir: Path, lang: str | None = None):
     """The deck, in one language when --lang names a translation (rule texts are cited in it)."""
     from ..deckcache import load_deck
 
     loaded = load_deck(deck, decks_dir)
     if lang is None:
         return loaded
+    from ..errors import OptionError
+
     if lang == "all":
         raise OptionError("--lang all: the referee cites one language; name it, e.g. --lang de")
     from .languages import in_languages
@@ -117,8 +120,9 @@ def load(deck: str, decks_dir: Path, lang: Optional[str] = None):
     return next(in_languages(loaded, lang))
 
 
-def make_game(loaded, variants: Optional[list[str]]):
+def make_game(loaded, variants: list[str] | None):
     """The deck's engine, with the named variants' parameters."""
+    from ..errors import DeckgenError
     from ..games.base import game_for
 
     params: dict = {}
