@@ -377,12 +377,12 @@ class _Builder:
 
     def _base_url(self) -> str | None:
         """[publish] base_url, checked here so that what validate passes, build can publish."""
-        from .errors import OptionError
-        from .export import check_base_url
-
         url = self.data.get("publish", {}).get("base_url")
         if url is None:
             return None
+        from .errors import OptionError
+        from .export import check_base_url  # only now: the export package is slow to import
+
         try:
             return check_base_url(url)
         except OptionError:
