@@ -68,7 +68,7 @@ TYPER = [
     ["rule", "wizard"], ["rule", "wizard", "trick", "--help"], ["rule", "wizard", "--variant"],
     ["rule", "wizard", "--json=yes", "trick", "7H"], ["rule", "wizard", "--", "trick", "7H"],
     ["referee", "wizard"], ["referee", "wizard", "examples/wizard-4p.toml", "extra"],
-    ["referee", "wizard", "examples/wizard-4p.toml", "-ox.html", "--html"],
+    ["referee", "wizard", "examples/wizard-4p.toml", "-o{tmp}/page.html", "--html"],
     ["referee", "wizard", "examples/wizard-4p.toml", "--html=1"], ["referee", "wizard", "examples/wizard-4p.toml", "-o"],
 ]
 
