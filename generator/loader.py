@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import markup
-from .deckfiles import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (their home)
+from .deckfiles import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
 from .errors import InvalidDeck, Problem, UnreadableInput
 from .model import (
     CARD_SIZES_MM,
