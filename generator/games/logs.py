@@ -17,7 +17,6 @@ docs/game-logs.md describes each engine's tables.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -193,6 +192,8 @@ def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
 
 
 def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path | None = None) -> GameLog:
+    import tomllib  # here, not at the top: `deckgen rule` imports this module but parses no log
+
     from ..deckfiles import parse_toml
 
     try:
