@@ -61,7 +61,8 @@ def runs() -> dict[str, tuple[list[str], str]]:
         table[f"deckgen {name}"] = (deckgen + words, "warm")
         table[f"deckgen {name} [cold]"] = (deckgen + words, "cold")
     for name, words in DECK_COMMANDS.items():
-        table[f"typer path: {name}"] = ([sys.executable, "-c", TYPER_MAIN] + words, "warm")
+        # -P: the installed deckgen, as the script runs it, not the checkout in the working folder
+        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + words, "warm")
     return table
 
 

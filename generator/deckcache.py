@@ -2,7 +2,7 @@
 
 `load_deck` answers like `generator.loader.load_deck`. When a deck loads without errors, the
 `Deck` is pickled into the user's cache folder ($XDG_CACHE_HOME/deckgen, else ~/.cache/deckgen),
-one entry per deck file. `deck_view(ref, decks_dir, "module:function")` keeps what the function
+one entry per deck file (and per installed copy of deckgen). `deck_view(ref, decks_dir, "module:function")` keeps what the function
 makes of the deck (plain data: a `deckgen list` row, a `show` table) in the deck's entry too, so
 a later call answers without unpickling the deck or importing the model at all.
 
@@ -124,8 +124,8 @@ def _entry_path(path: Path) -> Path | None:
     folder = cache_folder()
     if folder is None:
         return None
-    try:
-        place = f"{path}\0{path.parent.resolve()}"
+    try:  # one entry per deck file and per installed deckgen: two installs do not take turns
+        place = f"{path}\0{path.parent.resolve()}\0{PACKAGE}"
     except (OSError, RuntimeError):  # a symbolic link loop: the loader reports it
         return None
     return folder / f"{blake2b(place.encode('utf-8', 'surrogateescape'), digest_size=16).hexdigest()}.deck"

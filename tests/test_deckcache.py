@@ -127,6 +127,19 @@ def test_the_same_path_from_another_folder_is_another_entry(tmp_path, cache_home
     assert len(fresh_loads) == 2 and len(entries(cache_home)) == 2
 
 
+def test_two_installed_copies_of_deckgen_keep_their_own_entries(tmp_path, cache_home, fresh_loads, monkeypatch):
+    path = tiny_deck(tmp_path)
+    deckcache.load_deck(path)
+    first = deckcache.PACKAGE, deckcache._code_stamp
+    monkeypatch.setattr(deckcache, "PACKAGE", tmp_path / "another" / "generator")
+    monkeypatch.setattr(deckcache, "_code_stamp", lambda: "another deckgen")
+    deckcache.load_deck(path)
+    deckcache.load_deck(path)
+    deckcache.PACKAGE, deckcache._code_stamp = first
+    deckcache.load_deck(path)  # the first copy's entry is still there
+    assert len(fresh_loads) == 2 and len(entries(cache_home)) == 2
+
+
 def test_a_repointed_art_link_is_a_miss(tmp_path, cache_home, fresh_loads):
     folder = tmp_path / "deck"
     (folder / "art").mkdir(parents=True)
