@@ -15,8 +15,8 @@ An entry is used only when everything the load depended on is unchanged, checked
 - the path as given and the deck folder it resolves to (the model keeps both), and every art
   path, which must still resolve to itself (no symbolic link along it re-pointed).
 
-An entry that fails any check, cannot be read or unpickled, or fails its own checksum is
-ignored and rewritten. Entries are written atomically (a temporary file, then a rename), and
+An entry that fails any check, cannot be read or unpickled, fails its own checksum, or is not
+the user's own file (writable by no one else) is ignored and rewritten. Entries are written atomically (a temporary file, then a rename), and
 not at all while a file the deck read is fresher than the load (saved during it, perhaps: the
 digest could then describe bytes the loader never saw). A cache folder that cannot be written
 only costs the speed.
@@ -181,6 +181,8 @@ def _read(place: Path | None, path: Path) -> _Entry | None:
         return None
     try:
         with open(place, "rb") as handle:
+            if not _own(os.fstat(handle.fileno())):
+                return None
             raw = handle.read()
         if not raw.startswith(MAGIC):
             return None
@@ -195,6 +197,14 @@ def _read(place: Path | None, path: Path) -> _Entry | None:
         return _Entry(files, arts, pickled, views)
     except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
         return None
+
+
+def _own(info: os.stat_result) -> bool:
+    """An entry this user wrote and no one else may change: unpickling runs what it names, so a
+    file planted in a shared cache folder must never be read."""
+    if not hasattr(os, "getuid"):  # Windows: the user's own profile folder
+        return True
+    return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
 def _unpickle(entry: _Entry) -> Deck | None:
@@ -218,7 +228,9 @@ def _write(place: Path | None, path: Path, entry: _Entry | None) -> None:
     temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with open(temporary, "wb") as handle:
+        # 0o600 whatever the umask: _own() refuses entries that others may write
+        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
+                  "wb") as handle:
             handle.write(data)
         os.replace(temporary, place)
     except OSError:

@@ -187,6 +187,29 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(corrupt, tmp_path, cache_home,
     assert len(fresh_loads) == 2  # the corrupt entry cost one load; the rewritten one is good
 
 
+def test_an_entry_others_may_write_is_never_read(tmp_path, cache_home, fresh_loads):
+    path = tiny_deck(tmp_path)
+    deckcache.load_deck(path)
+    [entry] = entries(cache_home)
+    entry.chmod(0o666)
+    deckcache.load_deck(path)
+    assert len(fresh_loads) == 2
+    assert entry.stat().st_mode & 0o777 == 0o600  # rewritten as the user's own
+
+
+def test_entries_are_the_users_own_whatever_the_umask(tmp_path, cache_home, fresh_loads):
+    path = tiny_deck(tmp_path)
+    previous = os.umask(0o002)  # a group-writable default, as on many desktops
+    try:
+        deckcache.load_deck(path)
+    finally:
+        os.umask(previous)
+    [entry] = entries(cache_home)
+    assert entry.stat().st_mode & 0o777 == 0o600
+    deckcache.load_deck(path)
+    assert len(fresh_loads) == 1
+
+
 def test_a_deck_saved_during_the_load_is_not_cached(tmp_path, cache_home, fresh_loads):
     path = tiny_deck(tmp_path)
     os.utime(path)  # modified just now: perhaps while the loader read it
