@@ -13,6 +13,9 @@ after an edit, or a user's first run: load, check and write the cache). Neither 
 user's own cache. The same commands through the typer app (`generator.cli.main`, what every
 command cost before the quick entry point) are measured warm too, for comparison.
 
+The header says whether deckgen is an editable install (README's `pip install -e .`), where
+every Python start in the venv, bare Python included, also runs setuptools' import hook, or
+installed from a wheel, where bare Python imports nearly nothing: ratios are higher there.
 Byte-code is written and used as on a user's machine (pip compiles it on install): the
 children run without PYTHONDONTWRITEBYTECODE even when this shell sets it, and one unmeasured
 run of each command warms the file cache, the byte-code and the warm deck cache first.
@@ -109,6 +112,10 @@ def main() -> None:
     base_cpu = statistics.median(cpu["python -c pass"])
     base_wall = statistics.median(wall["python -c pass"])
     note = " (PYTHONDONTWRITEBYTECODE dropped for the children)" if "PYTHONDONTWRITEBYTECODE" in os.environ else ""
+    editable = subprocess.run([sys.executable, "-c", "import sys; print(any('__editable__' in m for m in sys.modules))"],
+                              env=base_env, capture_output=True, text=True).stdout.strip() == "True"
+    note += ("; an editable install: bare Python here also runs its import hook (pathlib and more)" if editable
+             else "; installed from a wheel")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.repeats} interleaved rounds; "
           f"deckgen = {' '.join(deckgen_command())}{note}")
     print(f"{'command':<42} {'CPU ms':>7} {'ratio':>6} {'wall ms':>8} {'ratio':>6} {'peak MB':>8}")
