@@ -29,7 +29,8 @@ _LANG = {"--lang": ("lang", VALUE)}
 
 
 class Command:
-    """One quick command's command line, as its typer command declares it."""
+    """One quick command's command line, as its typer command declares it (parameters named as
+    there and in generator.commands.quick; tests/test_fastcli.py checks the three agree)."""
 
     def __init__(self, run: str, arguments: tuple[tuple[str, str], ...], options: dict[str, tuple[str, str]],
                  defaults: dict[str, object], rest: str = "", unknown_are_arguments: bool = False):
@@ -51,8 +52,8 @@ COMMANDS: dict[str, Command] = {
                         "--output": ("output", PATH), "-o": ("output", PATH)},
                        {"decks_dir": Path("decks"), "as_json": False, "lang": None, "as_html": False,
                         "output": None}),
-    "rule": Command("rule", (("deck", VALUE),), {**_DECKS_DIR, **_JSON, **_LANG, "--variant": ("variants", MULTI)},
-                    {"decks_dir": Path("decks"), "as_json": False, "lang": None, "variants": None},
+    "rule": Command("rule", (("deck", VALUE),), {**_DECKS_DIR, **_JSON, **_LANG, "--variant": ("variant", MULTI)},
+                    {"decks_dir": Path("decks"), "as_json": False, "lang": None, "variant": None},
                     rest="question", unknown_are_arguments=True),
 }
 

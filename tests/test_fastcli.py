@@ -137,6 +137,33 @@ def test_what_the_quick_path_does_not_understand_goes_to_typer(argv, scratch, ca
     assert results["quick, warm cache"] == results["typer"] == results["quick, cold cache"]
 
 
+def test_the_quick_table_declares_what_the_typer_commands_declare():
+    """Options, their kinds and defaults, arguments and parameter names: an option added to a
+    typer command and not here would otherwise be read as a word of `rule`'s question."""
+    import inspect
+
+    group = typer.main.get_command(cli.app)
+    for name, command in fastcli.COMMANDS.items():
+        declared = group.commands[name]
+        options, defaults, arguments, rest = {}, {}, [], ""
+        for param in declared.params:
+            kind = fastcli.PATH if "Path" in type(param.type).__name__ else fastcli.VALUE
+            if param.param_type_name == "argument":
+                if param.nargs == -1:
+                    rest = param.name
+                else:
+                    arguments.append((param.name, kind))
+                continue
+            kind = fastcli.FLAG if param.is_flag else fastcli.MULTI if param.multiple else kind
+            options.update({spelling: (param.name, kind) for spelling in param.opts + param.secondary_opts})
+            defaults[param.name] = param.default
+        assert (command.options, command.defaults, command.arguments, command.rest) == (options, defaults,
+                                                                                         tuple(arguments), rest), name
+        assert command.unknown_are_arguments == bool(declared.context_settings.get("ignore_unknown_options")), name
+        parameters = set(inspect.signature(getattr(quick, command.run)).parameters)
+        assert parameters == {param.name for param in declared.params}, name
+
+
 def test_shell_completion_goes_to_typer(monkeypatch):
     monkeypatch.setenv("_DECKGEN_COMPLETE", "bash_complete")
     assert fastcli.plan(["list"]) is None

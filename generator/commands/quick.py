@@ -85,13 +85,13 @@ def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: str | No
     return report.exit_code
 
 
-def rule(deck: str, question: list[str], variants: list[str] | None, decks_dir: Path, as_json: bool,
+def rule(deck: str, question: list[str], variant: list[str] | None, decks_dir: Path, as_json: bool,
          lang: str | None) -> int:
     from ..errors import DeckgenError, OptionError
     from ..games.referee import answer_text
 
     loaded = load(deck, decks_dir, lang)
-    game = make_game(loaded, variants)
+    game = make_game(loaded, variant)
     try:
         answer = game.quick_ruling(question)
     except DeckgenError as error:
