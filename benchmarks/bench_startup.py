@@ -2,10 +2,23 @@
 
 Run: python benchmarks/bench_startup.py [--repeats 11]
 Each command runs as a user types it (the `deckgen` script next to this Python, falling back
-to `python -m generator`), interleaved with `python -c pass` round by round so both see the
+to `python -m generator`), interleaved with `python -c pass` round by round so all see the
 same machine load. CPU time (user + system) of the child process is what is compared, with
-wall time beside it; medians over the repeats and each command's ratio to bare Python
-(goal: <= 2.5x for list, show, rule and referee of one log).
+wall time and peak memory beside it; medians over the repeats and each command's ratio to bare
+Python (goal: <= 2.5x for list, show, rule and referee of one log).
+
+Every deck command is measured twice: warm (its decks already in the deck cache, as on every
+run but a deck's first) and cold (an empty cache folder each run, as on a deck's first run
+after an edit, or a user's first run: load, check and write the cache). Neither touches the
+user's own cache. The same commands through the typer app (`generator.cli.main`, what every
+command cost before the quick entry point) are measured warm too, for comparison.
+
+The header says whether deckgen is an editable install (README's `pip install -e .`), where
+every Python start in the venv, bare Python included, also runs setuptools' import hook, or
+installed from a wheel, where bare Python imports nearly nothing: ratios are higher there.
+Byte-code is written and used as on a user's machine (pip compiles it on install): the
+children run without PYTHONDONTWRITEBYTECODE even when this shell sets it, and one unmeasured
+run of each command warms the file cache, the byte-code and the warm deck cache first.
 """
 
 from __future__ import annotations
@@ -16,10 +29,19 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+TYPER_MAIN = "import sys; from generator.cli import main; sys.argv[0] = 'deckgen'; main()"
+DECK_COMMANDS: dict[str, list[str]] = {
+    "list": ["list"],
+    "show wizard": ["show", "wizard"],
+    "rule wizard trick": ["rule", "wizard", "trick", "--trump", "hearts",
+                          "North", "JE", "East", "5C", "South", "KC", "West", "2H"],
+    "referee wizard (one log)": ["referee", "wizard", "examples/wizard-4p.toml"],
+}
 
 
 def deckgen_command() -> list[str]:
@@ -30,56 +52,78 @@ def deckgen_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "generator"]
 
 
-def commands() -> dict[str, list[str]]:
+def runs() -> dict[str, tuple[list[str], str]]:
+    """name -> (argv, cache: "warm", "cold" or "" for none)."""
     deckgen = deckgen_command()
-    return {
-        "python -c pass": [sys.executable, "-c", "pass"],
-        "deckgen --version": deckgen + ["--version"],
-        "deckgen --help": deckgen + ["--help"],
-        "deckgen list": deckgen + ["list"],
-        "deckgen show wizard": deckgen + ["show", "wizard"],
-        "deckgen rule wizard trick": deckgen + ["rule", "wizard", "trick", "--trump", "hearts",
-                                                "North", "JE", "East", "5C", "South", "KC", "West", "2H"],
-        "deckgen referee wizard (one log)": deckgen + ["referee", "wizard", "examples/wizard-4p.toml"],
+    table: dict[str, tuple[list[str], str]] = {
+        "python -c pass": ([sys.executable, "-c", "pass"], ""),
+        "deckgen --version": (deckgen + ["--version"], ""),
+        "deckgen --help": (deckgen + ["--help"], ""),
     }
+    for name, words in DECK_COMMANDS.items():
+        table[f"deckgen {name}"] = (deckgen + words, "warm")
+        table[f"deckgen {name} [cold]"] = (deckgen + words, "cold")
+    for name, words in DECK_COMMANDS.items():
+        # -P: the installed deckgen, as the script runs it, not the checkout in the working folder
+        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + words, "warm")
+    return table
 
 
-def run_once(argv: list[str]) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one whole child process."""
+def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, peak resident kB) of one whole child process."""
     start = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(argv)} exited {process.returncode}")
-    return usage.ru_utime + usage.ru_stime, wall
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} exited {code}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=11)
     args = parser.parse_args()
-    table = commands()
-    cpu: dict[str, list[float]] = {name: [] for name in table}
-    wall: dict[str, list[float]] = {name: [] for name in table}
-    for name, argv in table.items():  # warm the file cache and byte-code once, unmeasured
-        run_once(argv)
-    for _ in range(args.repeats):
-        for name, argv in table.items():
-            seconds_cpu, seconds_wall = run_once(argv)
-            cpu[name].append(seconds_cpu)
-            wall[name].append(seconds_wall)
+    table = runs()
+    base_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="deckgen-bench-") as scratch:
+        warm_env = {**base_env, "XDG_CACHE_HOME": str(Path(scratch) / "warm")}
+
+        def env_for(cache: str) -> dict[str, str]:
+            if cache != "cold":
+                return warm_env
+            return {**base_env, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="cold-", dir=scratch)}
+
+        for argv, cache in table.values():  # file cache, byte-code and the warm deck cache, unmeasured
+            run_once(argv, env_for(cache))
+        cpu: dict[str, list[float]] = {name: [] for name in table}
+        wall: dict[str, list[float]] = {name: [] for name in table}
+        memory: dict[str, list[int]] = {name: [] for name in table}
+        for _ in range(args.repeats):
+            for name, (argv, cache) in table.items():
+                env = env_for(cache)
+                seconds_cpu, seconds_wall, peak = run_once(argv, env)
+                cpu[name].append(seconds_cpu)
+                wall[name].append(seconds_wall)
+                memory[name].append(peak)
+                if cache == "cold":
+                    shutil.rmtree(env["XDG_CACHE_HOME"])
     base_cpu = statistics.median(cpu["python -c pass"])
     base_wall = statistics.median(wall["python -c pass"])
+    note = " (PYTHONDONTWRITEBYTECODE dropped for the children)" if "PYTHONDONTWRITEBYTECODE" in os.environ else ""
+    editable = subprocess.run([sys.executable, "-c", "import sys; print(any('__editable__' in m for m in sys.modules))"],
+                              env=base_env, capture_output=True, text=True).stdout.strip() == "True"
+    note += ("; an editable install: bare Python here also runs its import hook (pathlib and more)" if editable
+             else "; installed from a wheel")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.repeats} interleaved rounds; "
-          f"deckgen = {' '.join(deckgen_command())}")
-    print(f"{'command':<34} {'CPU ms':>8} {'ratio':>6} {'wall ms':>8} {'ratio':>6}")
+          f"deckgen = {' '.join(deckgen_command())}{note}")
+    print(f"{'command':<42} {'CPU ms':>7} {'ratio':>6} {'wall ms':>8} {'ratio':>6} {'peak MB':>8}")
     for name in table:
         median_cpu = statistics.median(cpu[name])
         median_wall = statistics.median(wall[name])
-        print(f"{name:<34} {median_cpu * 1e3:>8.0f} {median_cpu / base_cpu:>5.1f}x "
-              f"{median_wall * 1e3:>8.0f} {median_wall / base_wall:>5.1f}x")
+        print(f"{name:<42} {median_cpu * 1e3:>7.0f} {median_cpu / base_cpu:>5.2f}x "
+              f"{median_wall * 1e3:>8.0f} {median_wall / base_wall:>5.2f}x {statistics.median(memory[name]) / 1024:>8.1f}")
 
 
 if __name__ == "__main__":

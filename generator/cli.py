@@ -10,8 +10,6 @@ in deckgen: one line saying so, exit 70 (EX_SOFTWARE), the traceback with `--deb
 from __future__ import annotations
 
 import importlib
-import json
-import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -26,9 +24,8 @@ except ImportError:  # older typer runs on the click package
     from click.exceptions import ClickException
 
 from . import __version__
-from .errors import DeckgenError, InvalidDeck, UnreadableInput
-
-EX_SOFTWARE = 70  # sysexits.h: an internal software error
+from .console import aborted, debug_requested, print_json as _print_json, report, report_bug
+from .errors import DeckgenError
 
 app = typer.Typer(
     name="deckgen",
@@ -80,44 +77,20 @@ def _global_options(
     """Options for every command; `--version` acts in its callback, `--debug` in `main`."""
 
 
-def _print_json(data) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 @app.command("list")
-def list_decks(decks_dir: Path = DecksDir, as_json: bool = JsonFlag) -> None:
+def list_decks(decks_dir: Path = DecksDir, as_json: bool = JsonFlag) -> int:
     """List the decks in the decks folder: id, name, players, card count."""
-    from .loader import deck_paths, load_deck
+    from .commands import quick
 
-    rows = []
-    for path in deck_paths(decks_dir):
-        deck = load_deck(path)
-        rows.append({"id": deck.id, "name": deck.name, "players": f"{deck.min_players}-{deck.max_players}",
-                     "cards": deck.total, "engine": deck.engine, "file": str(path)})
-    if as_json:
-        _print_json(rows)
-        return
-    if not rows:
-        typer.echo(f"no decks in {decks_dir}/")
-        return
-    width = max(len(r["id"]) for r in rows)
-    name_width = max(len(r["name"]) for r in rows)
-    typer.echo(f"{'id':<{width}}  {'name':<{name_width}}  players  cards")
-    for row in rows:
-        typer.echo(f"{row['id']:<{width}}  {row['name']:<{name_width}}  {row['players']:>7}  {row['cards']:>5}")
+    return quick.list_decks(decks_dir, as_json)
 
 
 @app.command()
-def show(deck: str = DeckArg, decks_dir: Path = DecksDir, as_json: bool = JsonFlag) -> None:
+def show(deck: str = DeckArg, decks_dir: Path = DecksDir, as_json: bool = JsonFlag) -> int:
     """Print a deck's composition: by suit, rank and kind, every card, totals."""
-    from .loader import load_deck
-    from .summary import composition, composition_text
+    from .commands import quick
 
-    loaded = load_deck(deck, decks_dir)
-    if as_json:
-        _print_json(composition(loaded))
-    else:
-        typer.echo(composition_text(loaded))
+    return quick.show(deck, decks_dir, as_json)
 
 
 @app.command()
@@ -168,12 +141,6 @@ for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app)
 
 
-def _debug_requested(args: list[str]) -> bool:
-    """`--debug` anywhere before a `--`, or DECKGEN_DEBUG set to anything but 0/empty."""
-    words = args[:args.index("--")] if "--" in args else args
-    return "--debug" in words or os.environ.get("DECKGEN_DEBUG", "") not in ("", "0")
-
-
 def _with_debug_first(args: list[str]) -> list[str]:
     """Let `--debug` follow the command (`deckgen build --debug`): the option belongs to the
     top level, so it is moved there."""
@@ -186,45 +153,24 @@ def _with_debug_first(args: list[str]) -> list[str]:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """Run the command line; return (and, from the console script, exit with) its exit code."""
+    """Run the command line through typer; return (and, with no argv, exit with) its exit code.
+    The `deckgen` command itself starts in `generator.fastcli`, which comes here for every
+    command line it does not answer itself."""
     args = list(sys.argv[1:] if argv is None else argv)
-    debug = _debug_requested(args)
     try:
         code = _run(_with_debug_first(args))
     except Exception as error:  # a bug in deckgen, not a problem with the user's input
-        if debug:
-            import traceback
-
-            traceback.print_exc()
-        else:
-            where = _innermost_frame(error)
-            what = " ".join(str(error).split())
-            typer.echo(f"deckgen: internal error: {type(error).__name__}: {what}{where} "
-                       f"(deckgen {__version__}); this is a bug in deckgen. Run again with --debug "
-                       f"(or DECKGEN_DEBUG=1) to see the traceback.", err=True)
-        code = EX_SOFTWARE
+        code = report_bug(error, debug_requested(args))
     if argv is None:
         sys.exit(code)
     return code
 
 
-def _innermost_frame(error: BaseException) -> str:
-    """` in generator/x.py:123`: where deckgen's own code failed, for a one-line report."""
-    import traceback
-
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if "/generator/" in frame.filename.replace("\\", "/")]
-    if not frames:
-        return ""
-    frame = frames[-1]
-    path = frame.filename.replace("\\", "/")
-    return f" in {path[path.rindex('/generator/') + 1:]}:{frame.lineno}"
-
-
 def _run(args: list[str]) -> int:
     """Run one command; deckgen's own errors become messages and exit codes."""
     try:
-        # Without standalone mode click returns the code of a `typer.Exit` instead of exiting.
+        # Without standalone mode click returns the code of a `typer.Exit` instead of exiting,
+        # and a command's own return value (the quick commands return their exit code).
         returned = app(args=args, prog_name="deckgen", standalone_mode=False)
         code = returned if isinstance(returned, int) else 0
     except Exit as done:
@@ -233,17 +179,7 @@ def _run(args: list[str]) -> int:
         error.show()
         code = 2
     except (Abort, KeyboardInterrupt):
-        typer.echo("aborted", err=True)
-        code = 130
-    except InvalidDeck as error:
-        for problem in error.problems:
-            typer.echo(str(problem), err=True)
-        typer.echo(f"{len(error.problems)} problem(s) found", err=True)
-        code = error.exit_code
-    except UnreadableInput as error:
-        typer.echo(str(error.problem), err=True)
-        code = error.exit_code
+        code = aborted()
     except DeckgenError as error:
-        typer.echo(f"deckgen: error: {error}", err=True)
-        code = error.exit_code
+        code = report(error)
     return code

@@ -9,13 +9,13 @@ paths: both `InvalidDeck`, exit code 1).
 from __future__ import annotations
 
 import re
-import stat
 import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any, Iterable
 
 from . import figures, markup
+from .deckfiles import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
 from .errors import InvalidDeck, Problem, UnreadableInput
 from .model import (
     CARD_SIZES_MM,
@@ -36,37 +36,7 @@ from .layouts import deck as deck_layouts
 from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
 
-DECKS_DIR = Path("decks")
 RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
-
-
-def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
-    """A deck id from the decks folder, a path to a .toml file, or a deck folder holding
-    `<folder name>.toml` or a single .toml file (what `deckgen new` writes)."""
-    path = Path(ref)
-    candidate = decks_dir / f"{ref}.toml"
-    if path.is_dir() and ("/" in str(ref) or not candidate.exists()):
-        inside = deck_paths(path)
-        named = path / f"{path.name}.toml"
-        if named.is_file() or len(inside) == 1:
-            return named if named.is_file() else inside[0]
-    if path.suffix == ".toml" or "/" in str(ref) or (path.exists() and not candidate.exists()):
-        return path
-    if candidate.exists():
-        return candidate
-    known = ", ".join(p.stem for p in deck_paths(decks_dir)) or "none"
-    raise UnreadableInput(Problem(
-        f"no deck {str(ref)!r}; known decks in {decks_dir}/: {known}",
-        hint="give a deck id or a path to a .toml file",
-        file=candidate,
-    ))
-
-
-def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
-    if decks_dir.exists() and not decks_dir.is_dir():
-        raise UnreadableInput(Problem("--decks-dir is not a folder", file=decks_dir,
-                                      hint="give the folder that holds the deck .toml files"))
-    return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
 
 
 def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
@@ -121,47 +91,6 @@ def _layout_line(text: str, field: str) -> int | None:
     from .layouts.lines import TomlLines
 
     return TomlLines(text)(field)
-
-
-def read_input(path: Path, limit: int, what: str = "file") -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
-    refused before it is opened (reading one could block or never end)."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise UnreadableInput(Problem(f"{what} not found", file=path)) from None
-    except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(Problem(f"{what} is not a regular file ({_file_type(info.st_mode)})", file=path,
-                                      hint="give the path of an ordinary file"))
-    if info.st_size > limit:
-        raise UnreadableInput(Problem(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", file=path,
-                                      hint="see the limits in docs/deck-format.md"))
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
-    if len(raw) > limit:
-        raise UnreadableInput(Problem(f"{what} is larger than the limit of {limit:,} bytes", file=path))
-    return raw
-
-
-def _file_type(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a file"
-
-
-def parse_toml(text: str) -> dict:
-    """`tomllib.loads`, with nesting too deep for the parser reported as bad TOML."""
-    try:
-        return tomllib.loads(text)
-    except RecursionError:
-        raise tomllib.TOMLDecodeError("arrays or tables nested too deeply") from None
 
 
 def _read_text(path: Path) -> str:
@@ -481,12 +410,12 @@ class _Builder:
 
     def _base_url(self) -> str | None:
         """[publish] base_url, checked here so that what validate passes, build can publish."""
-        from .errors import OptionError
-        from .export import check_base_url
-
         url = self.data.get("publish", {}).get("base_url")
         if url is None:
             return None
+        from .errors import OptionError
+        from .export import check_base_url  # only now: the export package is slow to import
+
         try:
             return check_base_url(url)
         except OptionError:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 from .markup import to_plain
 from .model import Deck
-from .output import write_text
 
 
 def composition(deck: Deck) -> dict:
@@ -77,6 +75,10 @@ def composition_text(deck: Deck) -> str:
 
 def write_summary(deck: Deck, out_dir: Path) -> list[Path]:
     """The build step: the deck's composition as JSON and as a readable table."""
+    import json  # here rather than at the top: `deckgen show` needs neither
+
+    from .output import write_text
+
     json_path = write_text(out_dir / "summary.json", json.dumps(composition(deck), indent=2, ensure_ascii=False) + "\n")
     text_path = write_text(out_dir / "summary.txt", composition_text(deck) + "\n")
     return [json_path, text_path]

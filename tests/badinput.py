@@ -2,8 +2,8 @@
 a template, an option, an output folder), the command they run on it, the exit code they
 must get and the words the message must contain (the file, and the line or the field).
 
-Every case runs in-process through `generator.cli.main`, under an alarm, so a hang fails
-the case instead of the suite.
+Every case runs in-process through the `deckgen` entry point (`run_cli`), under an alarm, so a
+hang fails the case instead of the suite.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Shared test helpers: run the CLI the way a user does, in-process."""
+"""Shared test helpers: run the CLI the way a user does, in-process, through the `deckgen`
+entry point (`generator.fastcli`, which hands what it does not run itself to typer)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.fastcli import main
 
 # A real headless Chromium (fixtures `chromium` and `page`) for every page deckgen writes or serves.
 pytest_plugins = ("tests.browser",)
@@ -44,3 +45,15 @@ def config_home(tmp_path_factory, monkeypatch) -> Path:
     folder = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(folder))
     return folder
+
+
+@pytest.fixture(scope="session")
+def _session_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(autouse=True)
+def cache_home(_session_cache, monkeypatch) -> Path:
+    """One deck cache for the whole run, as a user has one, never the user's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(_session_cache))
+    return _session_cache

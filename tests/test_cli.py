@@ -135,12 +135,12 @@ def test_version_prints_the_package_version(run_cli):
 
 
 def _break_deck_listing(monkeypatch):
-    import generator.loader
+    import generator.deckfiles
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("forced\nfailure")
 
-    monkeypatch.setattr(generator.loader, "deck_paths", broken)
+    monkeypatch.setattr(generator.deckfiles, "deck_paths", broken)
 
 
 def test_an_internal_error_is_one_line_and_exit_70(run_cli, monkeypatch):

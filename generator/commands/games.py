@@ -9,36 +9,9 @@ from typing import List, Optional
 import typer
 
 from ..cli import DeckArg, DecksDir, JsonFlag, LangOption, _print_json
-from ..errors import DeckgenError, OptionError
-from .languages import in_languages
+from . import quick
 
 VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
-
-
-def _load(deck: str, decks_dir: Path, lang: Optional[str] = None):
-    """The deck, in one language when --lang names a translation (rule texts are cited in it)."""
-    from ..loader import load_deck
-
-    loaded = load_deck(deck, decks_dir)
-    if lang is None:
-        return loaded
-    if lang == "all":
-        raise OptionError("--lang all: the referee cites one language; name it, e.g. --lang de")
-    return next(in_languages(loaded, lang))
-
-
-def _game(loaded, variants: Optional[List[str]]):
-    from ..errors import DeckgenError
-    from ..games.base import game_for
-
-    params: dict = {}
-    for name in variants or ():
-        try:
-            params.update(loaded.variant(name).params)
-        except KeyError:
-            known = ", ".join(v.id for v in loaded.variants) or "none"
-            raise DeckgenError(f"deck {loaded.id!r} has no variant {name!r}; known: {known}") from None
-    return game_for(loaded, params)
 
 
 def register(app: typer.Typer) -> None:
@@ -53,38 +26,13 @@ def register(app: typer.Typer) -> None:
                                                            "(self-contained HTML)."),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where --html writes the page "
                                               "(default output/DECK/replays/LOG.html)."),
-    ) -> None:
+    ) -> int:
         """Replay a game log and rule on it: each round's bids, tricks and scores, the final
         standings, or the first rule broken (where, which rule, what was legal). With --html,
         also write one page that steps through the game: the table after every action, the
         rule that allowed it, and the first violation with its rule and the legal options.
         Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
-        from ..games.logs import MalformedLog
-        from ..games.referee import referee_file
-        from ..games.replay import ReplayRecorder, replay_html
-        from ..output import write_text
-
-        if output is not None and not as_html:
-            raise OptionError("--output names the page that --html writes; add --html")
-        loaded = _load(deck, decks_dir, lang)
-        recorder = ReplayRecorder() if as_html else None
-        try:
-            report = referee_file(loaded, log, recorder)
-        except MalformedLog as error:
-            if not as_json:
-                raise
-            _print_json({"log": str(log), "deck": loaded.id, "status": "malformed", "error": error.problem.as_dict()})
-            raise typer.Exit(error.exit_code)
-        if recorder is not None:
-            page = output if output is not None else Path("output") / loaded.id / "replays" / f"{log.stem}.html"
-            write_text(page, replay_html(loaded, report, recorder, f"{loaded.name}: {log.name}"))
-        if as_json:
-            _print_json(report.as_dict())
-        else:
-            typer.echo(report.text())
-            if recorder is not None:
-                typer.echo(f"step-through page written to {page}")
-        raise typer.Exit(report.exit_code)
+        return quick.referee(deck, log, decks_dir, as_json, lang, as_html, output)
 
     @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
     def rule(
@@ -94,7 +42,7 @@ def register(app: typer.Typer) -> None:
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
         lang: Optional[str] = LangOption,
-    ) -> None:
+    ) -> int:
         """Settle one question at the table without a log, citing the rule.
 
         Each game answers its own questions. Trick-taking decks (wizard, wizard-hearts):
@@ -151,20 +99,7 @@ def register(app: typer.Typer) -> None:
 
         See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
         """
-        from ..games.referee import answer_text
-
-        loaded = _load(deck, decks_dir, lang)
-        game = _game(loaded, variant)
-        try:
-            answer = game.quick_ruling(question)
-        except DeckgenError as error:
-            # A question the engine cannot read is a usage error, not a "no" from the rules.
-            raise OptionError(str(error)) from None
-        if as_json:
-            _print_json(answer)
-        else:
-            typer.echo(answer_text(loaded, answer))
-        raise typer.Exit(1 if answer.get("allowed") is False else 0)
+        return quick.rule(deck, question, variant, decks_dir, as_json, lang)
 
     @app.command()
     def simulate(
@@ -185,8 +120,8 @@ def register(app: typer.Typer) -> None:
         from ..games.bots import parse_bot_kinds
         from ..games.simulate import run
 
-        loaded = _load(deck, decks_dir)
-        game = _game(loaded, variant)
+        loaded = quick.load(deck, decks_dir)
+        game = quick.make_game(loaded, variant)
         if players is None:
             players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
         game.check_players(players)

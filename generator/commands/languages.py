@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-import typer
-
+from ..console import echo
 from ..model import Deck
+
 
 def in_languages(deck: Deck, lang: str | None) -> Iterator[Deck]:
     """The deck in each language `--lang` names, printing a warning per text a translation
@@ -16,8 +16,7 @@ def in_languages(deck: Deck, lang: str | None) -> Iterator[Deck]:
     for code in languages(deck, lang):
         translated, warnings = deck_in(deck, code)
         for warning in warnings:
-            typer.echo(str(warning), err=True)
+            echo(str(warning), err=True)
         if warnings:
-            typer.echo(f"{deck.id} [{code}]: {len(warnings)} text(s) not translated; the base texts are used",
-                       err=True)
+            echo(f"{deck.id} [{code}]: {len(warnings)} text(s) not translated; the base texts are used", err=True)
         yield translated

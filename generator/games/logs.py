@@ -17,7 +17,6 @@ docs/game-logs.md describes each engine's tables.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -178,7 +177,7 @@ class GameLog:
 
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
-    from ..loader import read_input
+    from ..deckfiles import read_input
 
     try:
         raw = read_input(Path(path), MAX_LOG_BYTES, "log")
@@ -193,7 +192,9 @@ def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
 
 
 def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path | None = None) -> GameLog:
-    from ..loader import parse_toml
+    import tomllib  # here, not at the top: `deckgen rule` imports this module but parses no log
+
+    from ..deckfiles import parse_toml
 
     try:
         data = parse_toml(text)

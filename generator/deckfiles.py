@@ -1,0 +1,91 @@
+"""Finding deck files and reading input files safely.
+
+Kept apart from the loader (and free of its imports) so that the quick commands and the
+deck cache (`generator.deckcache`) find and read decks without loading the checks; even the
+errors are imported only when one is raised (they pull in dataclasses).
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+DECKS_DIR = Path("decks")
+
+
+def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
+    """A deck id from the decks folder, a path to a .toml file, or a deck folder holding
+    `<folder name>.toml` or a single .toml file (what `deckgen new` writes)."""
+    path = Path(ref)
+    candidate = decks_dir / f"{ref}.toml"
+    if path.is_dir() and ("/" in str(ref) or not candidate.exists()):
+        inside = deck_paths(path)
+        named = path / f"{path.name}.toml"
+        if named.is_file() or len(inside) == 1:
+            return named if named.is_file() else inside[0]
+    if path.suffix == ".toml" or "/" in str(ref) or (path.exists() and not candidate.exists()):
+        return path
+    if candidate.exists():
+        return candidate
+    from .errors import Problem, UnreadableInput
+
+    known = ", ".join(p.stem for p in deck_paths(decks_dir)) or "none"
+    raise UnreadableInput(Problem(
+        f"no deck {str(ref)!r}; known decks in {decks_dir}/: {known}",
+        hint="give a deck id or a path to a .toml file",
+        file=candidate,
+    ))
+
+
+def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
+    if decks_dir.exists() and not decks_dir.is_dir():
+        from .errors import Problem, UnreadableInput
+
+        raise UnreadableInput(Problem("--decks-dir is not a folder", file=decks_dir,
+                                      hint="give the folder that holds the deck .toml files"))
+    return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
+
+
+def read_input(path: Path, limit: int, what: str = "file") -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
+    refused before it is opened (reading one could block or never end)."""
+    from .errors import Problem, UnreadableInput
+
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise UnreadableInput(Problem(f"{what} not found", file=path)) from None
+    except OSError as error:
+        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableInput(Problem(f"{what} is not a regular file ({_file_type(info.st_mode)})", file=path,
+                                      hint="give the path of an ordinary file"))
+    if info.st_size > limit:
+        raise UnreadableInput(Problem(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", file=path,
+                                      hint="see the limits in docs/deck-format.md"))
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as error:
+        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+    if len(raw) > limit:
+        raise UnreadableInput(Problem(f"{what} is larger than the limit of {limit:,} bytes", file=path))
+    return raw
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def parse_toml(text: str) -> dict:
+    """`tomllib.loads`, with nesting too deep for the parser reported as bad TOML."""
+    import tomllib  # only when a file is parsed: the deck cache answers most loads without it
+
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("arrays or tables nested too deeply") from None
