@@ -8,8 +8,8 @@ a later call answers without unpickling the deck or importing the model at all.
 
 An entry is used only when everything the load depended on is unchanged, checked on every use:
 
-- the bytes of the deck file and of every file it read (`Deck.inputs`: spreadsheets and the
-  like), by size and BLAKE2 digest;
+- the bytes of the deck file, of every file it read (`Deck.inputs`: spreadsheets, shared
+  layouts, fonts, icons) and of the art files it names, by size and BLAKE2 digest;
 - deckgen itself: its version and the size and modification time of every file in the package
   and its templates (as Python's own byte-code cache checks sources), and the Python version;
 - the path as given and the deck folder it resolves to (the model keeps both), and every art
@@ -109,7 +109,9 @@ def _load(path: Path) -> tuple[Deck, _Entry | None]:
 
     started = time.time_ns()
     deck = load_checked(path)
-    files = [_file_facts(str(file), started - _SETTLE_NS) for file in (path, *deck.inputs)]
+    # The art files too: the layouts' checks read their sizes while loading.
+    art_files = sorted({str(card.art) for card in deck.cards if card.art is not None and card.art.is_file()})
+    files = [_file_facts(str(file), started - _SETTLE_NS) for file in (path, *deck.inputs, *art_files)]
     if any(facts is None for facts in files):
         return deck, None
     try:

@@ -10,12 +10,14 @@ import sys
 import pytest
 
 import generator.loader
+from generator.resources import TEMPLATES
 from generator import deckcache
 from generator.errors import InvalidDeck
 from tests.badinput import TINY
 from tests.conftest import DECK_PATHS, ROOT
 
 SPREADSHEET_DECK = ROOT / "examples" / "spreadsheet" / "quidditch-v2.toml"
+DESIGNER_DECK = ROOT / "examples" / "designer" / "cauldron-club.toml"  # shared layouts, fonts, icons, SVG art
 OLD = 1_600_000_000  # a modification time long settled (2020), so a fresh file may be cached
 
 
@@ -247,7 +249,7 @@ def test_entries_go_to_the_xdg_cache_folder_or_home(tmp_path, monkeypatch):
     assert deckcache.cache_folder() == tmp_path / "home" / ".cache" / "deckgen"
 
 
-@pytest.mark.parametrize("path", [*DECK_PATHS, SPREADSHEET_DECK], ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", [*DECK_PATHS, SPREADSHEET_DECK, DESIGNER_DECK], ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_file_a_load_opens_is_checked_by_the_entry(path, cache_home):
     """The entry lists every file the loader read, so a change to any of them is a miss. A new
     kind of included file (layouts, fonts, icons) must reach `Deck.inputs` to pass this."""
@@ -262,7 +264,10 @@ def test_every_file_a_load_opens_is_checked_by_the_entry(path, cache_home):
         deckcache.load_deck(path)
     finally:
         recording["on"] = False
-    ours = [os.path.realpath(p) + os.sep for p in (generator.__path__[0], sys.prefix, sys.base_prefix, cache_home)]
+    # deckgen's own files (package, shipped templates: the code stamp covers them), Python's, the
+    # cache's, and the system's configuration (mimetypes reads /etc/mime.types) are not the deck's.
+    ours = [os.path.realpath(p) + os.sep for p in (generator.__path__[0], TEMPLATES, sys.prefix, sys.base_prefix,
+                                                   cache_home, "/etc")]
     read = {name for name in recording["opened"] if os.path.isfile(name) and not name.startswith(tuple(ours))}
     [entry] = entries(cache_home)
     body = pickle.loads(entry.read_bytes()[len(deckcache.MAGIC) + deckcache._DIGEST:])
