@@ -14,7 +14,6 @@ plain-text exports. Whether what a figure claims is right is the referee's busin
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -82,6 +81,8 @@ class Figure:
     @property
     def key(self) -> str:
         """A name for the figure's picture file, the same whenever the figure is the same."""
+        import hashlib  # here: OpenSSL's import is a tenth of the quick commands' start-up
+
         return hashlib.sha1(self.text.encode("utf-8")).hexdigest()[:12]
 
     @property

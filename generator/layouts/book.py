@@ -10,7 +10,6 @@ built-in text card).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -100,6 +99,8 @@ def read_source(path: Path, builtin: bool = False) -> tuple[Source | None, list[
         return None, [Problem("layouts file not found", file=path)]
     except (OSError, UnicodeDecodeError) as error:
         return None, [Problem(f"cannot read layouts file: {error}", file=path)]
+    import tomllib  # here: a deck read from the cache unpickles its layouts without parsing any
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
