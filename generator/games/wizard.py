@@ -34,10 +34,8 @@ from .tricks import (
     ChooseSeat,
     Deal,
     TrickState,
-    cards_left,
     check_hand_sizes,
     count_cards,
-    count_suits,
     deal_hands,
     log_played_card,
     read_dealer,
@@ -356,18 +354,25 @@ class WizardState(TrickState):
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.undealt: list[int] = []  # copies of each card still in the deck after the deal
-        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit
+        # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
+        # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
+        self.by_suit: list[list[list[int]]] = []
+        self.repeats: list[int] = []
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:  # play_options(self.turn), inlined: the hottest path of a simulation
             seat = self.turn
+            held = self.by_suit[seat]
             led = self.led
-            if led >= 0 and self.suit_counts[seat][led]:
-                playable = self.game.playable_when_led[led]
-                return list({card for card in self.hands[seat] if playable[card]})  # each card once
-            return list(set(self.hands[seat]))
+            if led >= 0 and held[led]:
+                if self.repeats[seat]:
+                    return held[led] + list(dict.fromkeys(held[NO_SUIT]))
+                return held[led] + held[NO_SUIT]
+            if self.repeats[seat]:
+                return list(dict.fromkeys(self.hands[seat]))
+            return self.hands[seat][:]
         if phase == BIDDING:
             bids = list(range(BID, BID + self.round + 2))
             if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
@@ -408,12 +413,18 @@ class WizardState(TrickState):
         return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     def play_options(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
+        """The distinct cards the seat may play, in a fixed order (the compiled playout keeps
+        the same): following suit, the led suit's cards then the Wizards and Jesters, each in
+        hand order; otherwise the whole hand in hand order. A repeated copy is listed once."""
+        held = self.by_suit[seat]
         led = self.led
-        if led >= 0 and self.suit_counts[seat][led]:
-            playable = self.game.playable_when_led[led]
-            return list({card for card in hand if playable[card]})
-        return list(set(hand))
+        if led >= 0 and held[led]:
+            if self.repeats[seat]:
+                return held[led] + list(dict.fromkeys(held[NO_SUIT]))
+            return held[led] + held[NO_SUIT]
+        if self.repeats[seat]:
+            return list(dict.fromkeys(self.hands[seat]))
+        return self.hands[seat][:]
 
     def apply(self, action: Action) -> None:
         phase = self.phase
@@ -428,7 +439,7 @@ class WizardState(TrickState):
                 self._refuse_card(seat, action)
             suit = self.suit_of[action]
             led = self.led
-            held = self.suit_counts[seat]
+            held = self.by_suit[seat]
             if led >= 0:
                 if suit != led and suit >= 0 and held[led]:
                     self._refuse_card(seat, action)
@@ -437,14 +448,26 @@ class WizardState(TrickState):
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            held[suit] -= 1
+            same = held[suit]
+            same.remove(action)
+            if suit < 0 and self.repeats[seat] and action in same:
+                self.repeats[seat] -= 1
             del hand[position]
             trick = self.trick
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
-            else:
-                self.close_trick()
+                return
+            # close_trick(), inlined: every seat has played, the highest claim takes the trick
+            claims = list(map(self.game.strengths[self.trump, self.led].__getitem__, trick))
+            winner = (self.leader + claims.index(max(claims))) % self.num_players
+            self.won[winner] += 1
+            self.led = NO_SUIT
+            self.trick = []
+            self.trick_number += 1
+            self.leader = self.turn = winner
+            if not self.hands[winner]:
+                self.end_round()
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:
@@ -470,9 +493,6 @@ class WizardState(TrickState):
 
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.game.strengths[self.trump, self.led])
-
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        self.led = NO_SUIT
 
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
@@ -572,18 +592,31 @@ class WizardState(TrickState):
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.round + 1
         check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
-        copies = self.table.copies
-        undealt = cards_left(copies, deal.hands)
+        table = self.table
+        undealt = list(table.copies)
+        suit_of, width = table.suit, len(table.suits) + 1
+        by_suit = []
+        try:  # one pass over the dealt cards counts them and sorts each hand by suit
+            for hand in deal.hands:
+                split: list[list[int]] = [[] for _ in range(width)]
+                for card in hand:
+                    undealt[card] -= 1
+                    split[suit_of[card]].append(card)
+                by_suit.append(split)
+        except (IndexError, TypeError):
+            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
+                                where=where) from None
         if min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
-            raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
-                                f"{copies[card]}", R_COUNTS, where=where)
+            raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
+                                f"has {table.copies[card]}", R_COUNTS, where=where)
         self.hands = list(map(list, deal.hands))
-        self.suit_counts = count_suits(deal.hands, self.table)  # Wizards and Jesters (no suit) in the last slot
+        self.by_suit = by_suit
+        self.repeats = [len(hand) - len(set(hand)) for hand in deal.hands]
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = undealt
-        if (self.round + 1) * self.num_players < self.table.total:
+        if (self.round + 1) * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
             self._start_bidding()
