@@ -287,8 +287,9 @@ def main() -> None:
 
     wizard_rows = {"deckgen wizard, Python engine": deckgen_unit(wizard, WIZARD_HANDS[-1])}
     hearts_rows = {"deckgen wizard-hearts, Python engine": deckgen_unit(hearts_game, None)}
-    if fast:
+    if fast and fastpath.supports(wizard):
         wizard_rows["deckgen wizard, compiled playout"] = fast_unit(wizard, WIZARD_HANDS[-1])
+    if fast and fastpath.supports(hearts_game):
         hearts_rows["deckgen wizard-hearts, compiled playout"] = fast_unit(hearts_game, None)
     if spiel:
         oh_hell, hearts = spiel_games()

@@ -27,9 +27,15 @@ if not fastpath.available():
 SEEDS = 2000  # games per engine, spread over player counts and variants
 
 
+# Parameters beyond the decks' own variants, so every branch of the playouts is played.
+EXTRA_PARAMS = {"wizard": [{"tie_break": "sum-of-bids"}, {"bid_restriction": "never-even"}],
+                "wizard-hearts": [{"max_hands": 2}, {"pass_count": 0}, {"target_score": 60, "pass_count": 5}]}
+
+
 def every_game(deck_name: str):
     deck = load_deck(DECKS / f"{deck_name}.toml")
-    return deck, [game_for(deck)] + [game_for(deck, variant.params) for variant in deck.variants]
+    params = [variant.params for variant in deck.variants] + EXTRA_PARAMS.get(deck_name, [])
+    return deck, [game_for(deck)] + [game_for(deck, extra) for extra in params]
 
 
 def python_game(game, players: int, seed: int, rounds: int | None = None):
@@ -59,7 +65,7 @@ def compiled_game(game, players: int, seed: int, rounds: int | None = None):
     return trace, played
 
 
-@pytest.mark.parametrize("deck_name", ["wizard"])
+@pytest.mark.parametrize("deck_name", ["wizard", "wizard-hearts"])
 def test_compiled_games_are_the_python_games(deck_name):
     deck, games = every_game(deck_name)
     counts = range(deck.min_players, deck.max_players + 1)
@@ -82,7 +88,7 @@ def test_wizard_games_cut_short_are_the_python_games():
         assert played.rounds == 12
 
 
-@pytest.mark.parametrize("deck_name", ["wizard"])
+@pytest.mark.parametrize("deck_name", ["wizard", "wizard-hearts"])
 def test_simulator_records_are_the_same_with_or_without_the_extension(deck_name, monkeypatch):
     deck, (game, *_) = every_game(deck_name)
     players = deck.min_players + 1

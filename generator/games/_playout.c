@@ -393,11 +393,254 @@ done:
     return result;
 }
 
+/* -- Wizard Hearts ------------------------------------------------------------------------ */
+typedef struct {
+    double key;
+    int index;
+} Keyed;
+
+static int by_key(const void *a, const void *b) {  /* Python's stable sort by random keys */
+    const Keyed *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return x->index - y->index;
+}
+
+#define HOLD 1000  /* a pass offset meaning nobody passes */
+
+static PyObject *hearts_playout(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"players", "max_hands", "target", "pass_count", "pass_offsets", "luck", "lead_card",
+                               "cauldron_to_first_trick", "shun_must_be_broken", "num_suits", "physical", "suit",
+                               "rank", "queen", "points", "chance_rng", "bot_rngs", "trace", NULL};
+    int players, max_hands, target, pass_count, luck, lead_card, to_first_trick, must_break, num_suits;
+    PyObject *offsets_obj, *physical_obj, *suit_obj, *rank_obj, *queen_obj, *points_obj, *chance_obj, *bots_obj,
+        *trace;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iiiiOiippiOOOOOOOO", keywords, &players, &max_hands, &target,
+                                     &pass_count, &offsets_obj, &luck, &lead_card, &to_first_trick, &must_break,
+                                     &num_suits, &physical_obj, &suit_obj, &rank_obj, &queen_obj, &points_obj,
+                                     &chance_obj, &bots_obj, &trace))
+        return NULL;
+    if (players < 1 || players > MAX_PLAYERS || num_suits < 1 || num_suits >= MAX_SUITS) {
+        PyErr_SetString(PyExc_ValueError, "players or suits out of range");
+        return NULL;
+    }
+    int physical[MAX_DECK], suit_of[MAX_CARDS], rank_of[MAX_CARDS], queen_of[MAX_SUITS], offsets[64];
+    static int points_of[MAX_SUITS][MAX_CARDS];
+    int total = read_ints(physical_obj, physical, MAX_DECK, "physical");
+    int distinct = read_ints(suit_obj, suit_of, MAX_CARDS, "suit");
+    int cycle = read_ints(offsets_obj, offsets, 64, "pass_offsets");
+    if (total < 0 || distinct < 0 || cycle < 1 || read_ints(rank_obj, rank_of, MAX_CARDS, "rank") < 0
+        || read_ints(queen_obj, queen_of, MAX_SUITS, "queen") < num_suits)
+        goto bad_tables;
+    PyObject *points_fast = PySequence_Fast(points_obj, "points");
+    if (!points_fast) return NULL;
+    if (PySequence_Fast_GET_SIZE(points_fast) != num_suits) { Py_DECREF(points_fast); goto bad_tables; }
+    for (int suit = 0; suit < num_suits; suit++)
+        if (read_ints(PySequence_Fast_GET_ITEM(points_fast, suit), points_of[suit], MAX_CARDS, "points") < 0) {
+            Py_DECREF(points_fast);
+            return NULL;
+        }
+    Py_DECREF(points_fast);
+    int size = total / players, cut = size * players;
+    if (size > MAX_HAND - pass_count || pass_count > size) goto bad_tables;
+
+    Rng chance, bots[MAX_PLAYERS];
+    PyObject *result = NULL;
+    if (open_rngs(chance_obj, bots_obj, &chance, bots, players) < 0) goto done;
+
+    static Pile hands[MAX_PLAYERS], by_suit[MAX_PLAYERS][MAX_SUITS + 1], passed[MAX_PLAYERS];
+    static Keyed keyed[MAX_DECK];
+    int totals[MAX_PLAYERS] = {0}, hand_points[MAX_PLAYERS], order[MAX_DECK], options[MAX_DECK], trick[MAX_PLAYERS];
+    char seen[MAX_CARDS];
+    memset(seen, 0, sizeof(seen));
+    const int free_slot = num_suits;
+    long actions = 0, decisions = 0;
+    int hands_played = 0, capped = 0;
+
+    long long dealer = rng_below(&chance, players);  /* ChooseSeat */
+    if (dealer < 0) goto done;
+    actions++;
+    for (int round = 0;; round++) {
+        /* the Shun suit: cards turned until one is not Luck */
+        int shun;
+        do {
+            long long position = rng_below(&chance, total);
+            if (position < 0) goto done;
+            shun = suit_of[physical[position]];
+        } while (shun == luck);
+        if (shun < 0 || queen_of[shun] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a turned suit with no Opposite Queen");
+            goto done;
+        }
+        actions++;
+        int queen = queen_of[shun];
+        const int *points = points_of[shun];
+        /* the deal: shuffled(physical), dealt from the dealer's left, the rest set aside */
+        for (int i = 0; i < total; i++) {
+            double key = rng_random(&chance);
+            if (key < 0) goto done;
+            keyed[i].key = key;
+            keyed[i].index = i;
+        }
+        qsort(keyed, total, sizeof(Keyed), by_key);
+        for (int i = 0; i < total; i++) order[i] = physical[keyed[i].index];
+        actions++;
+        for (int offset = 0; offset < players; offset++) {
+            Pile *hand = &hands[(dealer + 1 + offset) % players];
+            hand->size = 0;
+            for (int i = offset; i < cut; i += players) hand->cards[hand->size++] = order[i];
+        }
+        for (int seat = 0; seat < players; seat++) hand_points[seat] = 0;
+        /* passing, from the dealer's left: one decision per card */
+        int offset = offsets[round % cycle];
+        if (offset != HOLD && pass_count > 0) {
+            for (int k = 0; k < players; k++) {
+                int seat = (int)((dealer + 1 + k) % players);
+                Pile *hand = &hands[seat];
+                passed[seat].size = 0;
+                for (int p = 0; p < pass_count; p++) {
+                    int count = 0;
+                    add_distinct(hand, options, &count, seen);
+                    Py_ssize_t pick = rng_pick(&bots[seat], count);
+                    if (pick < 0) goto done;
+                    int card = options[pick];
+                    pile_remove_at(hand, pile_find(hand, card));
+                    passed[seat].cards[passed[seat].size++] = card;
+                    actions++, decisions++;
+                    if (trace_add(trace, PASS + card) < 0) goto done;
+                }
+            }
+            for (int giver = 0; giver < players; giver++) {
+                int receiver = (giver + offset + players) % players;
+                Pile *hand = &hands[receiver];
+                memcpy(hand->cards + hand->size, passed[giver].cards, sizeof(int) * pass_count);
+                hand->size += pass_count;
+            }
+        }
+        /* the first lead: the lead card, or with it set aside the lowest Luck card dealt */
+        int first = lead_card, set_aside = 0;
+        for (int i = cut; i < total; i++)
+            if (order[i] == lead_card) set_aside = 1;
+        if (set_aside) {
+            first = -1;
+            for (int seat = 0; seat < players; seat++)
+                for (int i = 0; i < hands[seat].size; i++) {
+                    int card = hands[seat].cards[i];
+                    if (suit_of[card] == luck && (first < 0 || rank_of[card] < rank_of[first])) first = card;
+                }
+            if (first < 0) {
+                PyErr_SetString(PyExc_ValueError, "no Luck card dealt to lead");
+                goto done;
+            }
+        }
+        int leader = -1;
+        for (int seat = 0; seat < players && leader < 0; seat++)
+            if (pile_find(&hands[seat], first) >= 0) leader = seat;
+        for (int seat = 0; seat < players; seat++) {
+            for (int s = 0; s <= num_suits; s++) by_suit[seat][s].size = 0;
+            for (int i = 0; i < hands[seat].size; i++) {
+                int card = hands[seat].cards[i];
+                Pile *same = &by_suit[seat][suit_of[card] >= 0 ? suit_of[card] : free_slot];
+                same->cards[same->size++] = card;
+            }
+        }
+        /* the tricks */
+        int broken = 0;
+        for (int number = 0; hands[leader].size; number++) {
+            int led = NO_SUIT;
+            for (int k = 0; k < players; k++) {
+                int seat = (leader + k) % players;
+                Pile *hand = &hands[seat];
+                int count = 0;
+                if (k == 0) {
+                    if (number == 0) {
+                        options[count++] = first;
+                    } else {
+                        if (must_break && !broken) {
+                            for (int i = 0; i < hand->size; i++)
+                                if (suit_of[hand->cards[i]] != shun) options[count++] = hand->cards[i];
+                            if (count) {  /* distinct, in hand order */
+                                Pile unbroken;
+                                memcpy(unbroken.cards, options, sizeof(int) * count);
+                                unbroken.size = count;
+                                count = 0;
+                                add_distinct(&unbroken, options, &count, seen);
+                            }
+                        }
+                        if (!count) add_distinct(hand, options, &count, seen);
+                    }
+                } else {
+                    Pile *same = &by_suit[seat][led >= 0 ? led : free_slot];
+                    Pile *choices = same->size ? same : hand;
+                    if (number == 0) {  /* no Shun card and not the Opposite Queen on the first trick */
+                        Pile clean;
+                        clean.size = 0;
+                        for (int i = 0; i < choices->size; i++) {
+                            int card = choices->cards[i];
+                            if (suit_of[card] != shun && card != queen) clean.cards[clean.size++] = card;
+                        }
+                        add_distinct(clean.size ? &clean : choices, options, &count, seen);
+                    } else {
+                        add_distinct(choices, options, &count, seen);
+                    }
+                }
+                Py_ssize_t pick = rng_pick(&bots[seat], count);
+                if (pick < 0) goto done;
+                int card = options[pick];
+                actions++, decisions++;
+                if (trace_add(trace, card) < 0) goto done;
+                int suit = suit_of[card];
+                if (k == 0) led = suit;
+                if (suit == shun) broken = 1;
+                Pile *same = &by_suit[seat][suit >= 0 ? suit : free_slot];
+                pile_remove_at(same, pile_find(same, card));
+                pile_remove_at(hand, pile_find(hand, card));
+                trick[k] = card;
+            }
+            /* the highest card of the suit led wins; its taker scores the trick */
+            int best = 0, best_claim = -2, worth = 0;
+            for (int k = 0; k < players; k++) {
+                int claim = suit_of[trick[k]] == led ? rank_of[trick[k]] : -1;
+                if (claim > best_claim) { best_claim = claim; best = k; }
+                worth += points[trick[k]];
+            }
+            leader = (leader + best) % players;
+            hand_points[leader] += worth;
+            if (number == 0 && to_first_trick)
+                for (int i = cut; i < total; i++) hand_points[leader] += points[order[i]];
+        }
+        hands_played++;
+        int highest = totals[0] + hand_points[0];
+        for (int seat = 0; seat < players; seat++) {
+            totals[seat] += hand_points[seat];
+            if (totals[seat] > highest) highest = totals[seat];
+        }
+        if (highest >= target) break;
+        if (round + 1 >= max_hands) { capped = 1; break; }
+        dealer = (dealer + 1) % players;
+    }
+    PyObject *scores = PyTuple_New(players);
+    if (!scores) goto done;
+    for (int seat = 0; seat < players; seat++) PyTuple_SET_ITEM(scores, seat, PyLong_FromLong(totals[seat]));
+    result = Py_BuildValue("(NOllii)", scores, Py_None, actions, decisions, hands_played, capped);
+
+done:
+    close_rngs(&chance, bots);
+    return result;
+
+bad_tables:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tables out of range");
+    return NULL;
+}
+
 /* -- the module ----------------------------------------------------------------------------- */
 static PyMethodDef methods[] = {
     {"wizard", (PyCFunction)(void (*)(void))wizard_playout, METH_VARARGS | METH_KEYWORDS,
      "wizard(players, rounds, restriction, num_suits, physical, suit, rank, wizard, chance_rng, bot_rngs, trace)"
      " -> (totals, bid_sums, actions, decisions, rounds, capped): one random game of Wizard."},
+    {"wizard_hearts", (PyCFunction)(void (*)(void))hearts_playout, METH_VARARGS | METH_KEYWORDS,
+     "wizard_hearts(players, max_hands, target, pass_count, pass_offsets, luck, lead_card, cauldron_to_first_trick,"
+     " shun_must_be_broken, num_suits, physical, suit, rank, queen, points, chance_rng, bot_rngs, trace)"
+     " -> (totals, None, actions, decisions, hands, capped): one random game of Wizard Hearts."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -32,6 +32,11 @@ def why_unavailable() -> str:
     return _MISSING
 
 
+def supports(game) -> bool:
+    """Whether games of this engine can be played compiled here."""
+    return _playout is not None and game.id in _ENGINES
+
+
 @dataclass(frozen=True, slots=True)
 class Playout:
     """What `play_game` records of a game."""
@@ -56,9 +61,8 @@ def playout(game, num_players: int, chance_rng: random.Random, bot_rngs: Sequenc
     given, receives every decision as the engine's action int."""
     if _playout is None or type(chance_rng) is not random.Random or any(type(r) is not random.Random for r in bot_rngs):
         return None
-    if game.id == "wizard":
-        return _wizard(game, num_players, chance_rng, bot_rngs, rounds, trace)
-    return None
+    play = _ENGINES.get(game.id)
+    return None if play is None else play(game, num_players, chance_rng, bot_rngs, rounds, trace)
 
 
 def _tables(game, build) -> tuple:
@@ -88,3 +92,35 @@ def _wizard(game, num_players, chance_rng, bot_rngs, rounds, trace) -> Playout:
         most = max(bid_sums[seat] for seat in winners)
         winners = [seat for seat in winners if bid_sums[seat] == most]
     return Playout(totals, tuple(winners), actions, decisions, played)
+
+
+PASS_OFFSETS = {"left": 1, "right": -1, "hold": 1000}  # "across" is half the table; 1000: nobody passes
+
+
+def _hearts_tables(game) -> tuple:
+    table = game.table
+    suits = range(len(table.suits))
+    queen = tuple(game.opposite_queen.get(suit, -1) for suit in suits)
+    points = tuple(game._points.get(suit, ()) for suit in suits)
+    # every suit the reveal can show has its Opposite Queen, else the Python engine says what is wrong
+    exact = all(suit in game.opposite_queen for suit in set(table.suit) if suit != game.luck)
+    return exact, tuple(table.physical), table.suit, table.rank, queen, points
+
+
+def _wizard_hearts(game, num_players, chance_rng, bot_rngs, rounds, trace) -> Playout | None:
+    exact, physical, suit, rank, queen, points = _tables(game, _hearts_tables)
+    if not exact:
+        return None
+    p = game.params
+    offsets = [num_players // 2 if direction == "across" else PASS_OFFSETS[direction]
+               for direction in p["passing"][str(num_players)]]
+    totals, _, actions, decisions, hands, capped = _playout.wizard_hearts(
+        num_players, p["max_hands"], p["target_score"], p["pass_count"], offsets, game.luck, game.lead_card,
+        game.cauldron_to_first_trick, game.shun_must_be_broken, len(game.table.suits), physical, suit, rank,
+        queen, points, chance_rng, list(bot_rngs), trace)
+    low = min(totals)
+    return Playout(totals, tuple(seat for seat, total in enumerate(totals) if total == low), actions, decisions,
+                   hands, "turn-cap" if capped else "finished")
+
+
+_ENGINES = {"wizard": _wizard, "wizard-hearts": _wizard_hearts}
