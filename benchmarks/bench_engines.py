@@ -224,26 +224,36 @@ def print_table(title: str, runs: dict[str, list[Tally]], peers: list[tuple[str,
 
 
 def per_action_rows(seconds: float, repeats: int) -> None:
-    """Microseconds per action (chance included) of every engine with random players: the
-    figure the Quidditch v2 goal (<= 8 us) is about."""
+    """Microseconds per action (chance included) of every engine with random players through
+    `play_game`: in the Python engine (keep_actions=True keeps it there) and, where there is
+    one, the compiled playout the simulator takes. The Quidditch v2 goal (<= 8 us) is about
+    the Python row."""
     decks = {"wizard": 4, "wizard-hearts": 4, "muggle-quidditch": 2, "quidditch-v2": 2}
-    games = {deck: game_for(load_deck(ROOT / "decks" / f"{deck}.toml")) for deck in decks}
-    results: dict[str, list[float]] = {deck: [] for deck in decks}
-    counts: dict[str, float] = {}
+    rows = {}
+    for deck, players in decks.items():
+        game = game_for(load_deck(ROOT / "decks" / f"{deck}.toml"))
+        rows[(deck, "Python engine")] = (game, players, True)
+        if fastpath is not None and fastpath.supports(game):
+            rows[(deck, "compiled playout")] = (game, players, False)
+    results: dict[tuple, list[float]] = {key: [] for key in rows}
+    counts: dict[tuple, float] = {}
+    keys = list(rows)
     for repeat in range(repeats):
-        for deck in list(decks)[repeat % len(decks):] + list(decks)[:repeat % len(decks)]:
+        for key in keys[repeat % len(keys):] + keys[:repeat % len(keys)]:
+            game, players, python = rows[key]
             rng, actions, games_played = random.Random(repeat), 0, 0
             start = time.process_time()
             while time.process_time() - start < seconds:
-                record, _ = play_game(games[deck], decks[deck], rng.getrandbits(64), ["random"] * decks[deck])
+                record, _ = play_game(game, players, rng.getrandbits(64), ["random"] * players, keep_actions=python)
                 actions += record.actions
                 games_played += 1
-            results[deck].append((time.process_time() - start) / actions * 1e6)
-            counts[deck] = actions / games_played
-    print("\nevery engine through play_game (the simulator's path), random players, chance included")
-    print(f"  {'deck':<20} {'players':>7} {'us/action':>10} {'actions/game':>13}")
-    for deck, figures in results.items():
-        print(f"  {deck:<20} {decks[deck]:>7} {statistics.median(figures):>10.2f} {counts[deck]:>13.0f}")
+            results[key].append((time.process_time() - start) / actions * 1e6)
+            counts[key] = actions / games_played
+    print("\nevery engine through play_game (the simulator's path), random players, whole games, chance included")
+    print(f"  {'deck':<20} {'path':<18} {'players':>7} {'us/action':>10} {'actions/game':>13}")
+    for (deck, path), figures in results.items():
+        print(f"  {deck:<20} {path:<18} {decks[deck]:>7} {statistics.median(figures):>10.2f} "
+              f"{counts[(deck, path)]:>13.0f}")
 
 
 def replay_time(repeats: int) -> tuple[float, int]:

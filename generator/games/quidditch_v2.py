@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from bisect import bisect_left
 import random
 import re
 from typing import Any, Iterator, Mapping, Sequence
@@ -34,6 +35,7 @@ from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pen
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_cards import (
+    draw_of, manoeuvre_of, play_of,
     ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DOPPLE, END, FLYHIGH, KEEPER, KNOWN_CARDS, NERVES, NIPPY,
     OPPONENT_ACTIONS, OPPONENT_THINGS, PASS, POWBEAT, QUAFFLE, RESPONSES, SAVED, SKIP, SNITCH,
     STUNNED, SUREHAND, WRONSKI, Accept, CardEffects, CardFacts, Coin, Decline, Destroy, Discard, Draw, EndPlays,
@@ -160,6 +162,7 @@ class QuidditchV2Game(Game):
         self.seekers = frozenset(c for c, f in self.facts.items() if f.kind == "seeker")
         self.brooms = frozenset(c for c, f in self.facts.items() if f.subtype == "broomstick")
         self.player_cards = frozenset(c for c, f in self.facts.items() if f.subtype == "player")
+        self.kind_of = {card: facts.kind for card, facts in self.facts.items()}  # read on every play step
 
     def new_state(self, num_players: int) -> "QuidditchV2State":
         self.check_players(num_players)
@@ -476,6 +479,7 @@ class QuidditchV2State(CardEffects, GameState):
         self.num_players = num_players
         self.draw: dict[str, int] = {}
         self.draw_total = 0
+        self.draw_order: list[str] | None = None  # the draw pile's cards, sorted; None: sort again
         for card, count in game.counts.items():
             if card != QUAFFLE and not (card == SNITCH and self.params["snitch_start"] == "discard"):
                 self.draw[card] = count
@@ -570,7 +574,9 @@ class QuidditchV2State(CardEffects, GameState):
         frame = self.stack[-1]
         kind = frame[1]
         if kind == "draw":
-            return Draw(_weighted(self.draw, self.draw_total, rng))
+            if self.draw_order is None:
+                self.draw_order = sorted(self.draw)
+            return draw_of(_weighted(self.draw, self.draw_total, rng, self.draw_order))
         if kind == "random_discard":
             hand = self.hands[frame[3]]
             return RandomPick(_weighted(hand, sum(hand.values()), rng))
@@ -631,6 +637,7 @@ class QuidditchV2State(CardEffects, GameState):
     def clone(self) -> "QuidditchV2State":
         other = copy.copy(self)
         other.draw = dict(self.draw)
+        other.draw_order = None
         other.discard = list(self.discard)
         other.hands = [dict(hand) for hand in self.hands]
         other.table = list(self.table)
@@ -764,6 +771,7 @@ class QuidditchV2State(CardEffects, GameState):
         else:
             self.out_of_game = leftover
         self.draw_total = sum(self.draw.values())
+        self.draw_order = None
         self.dom = list(dominance or [0] * n)
         self.score = list(scores or [0] * n)
         self.quaffle = quaffle
@@ -848,6 +856,7 @@ class QuidditchV2State(CardEffects, GameState):
         for card in self.discard:
             self.draw[card] = self.draw.get(card, 0) + 1
         self.draw_total += len(self.discard)
+        self.draw_order = None
         self.discard = []
         self.reshuffles += 1
 
@@ -1028,9 +1037,13 @@ class QuidditchV2State(CardEffects, GameState):
 
     def _answer_draw(self, action: Draw, _chance: int, seat: int, dest: str) -> None:
         card = action.card
-        self.draw[card] -= 1
-        if not self.draw[card]:
-            del self.draw[card]
+        draw = self.draw
+        draw[card] -= 1
+        if not draw[card]:
+            del draw[card]
+            order = self.draw_order
+            if order is not None:
+                del order[bisect_left(order, card)]
         self.draw_total -= 1
         if dest == "hand":
             self._to_hand(seat, card)
@@ -1104,7 +1117,7 @@ class QuidditchV2State(CardEffects, GameState):
     def _legal_for(self, frame: tuple) -> tuple:
         kind, actor, args = frame[1], frame[2], frame[3:]
         if kind == "draw":
-            return tuple(Draw(card) for card in sorted(self.draw))
+            return tuple(map(draw_of, sorted(self.draw)))
         if kind == "roll":
             return tuple(Roll(value) for value in range(1, 7))
         if kind == "coin":
@@ -1120,11 +1133,11 @@ class QuidditchV2State(CardEffects, GameState):
         if kind == "discard":
             return tuple(Discard(card) for card in self._discardable(actor, args[0]))
         if kind == "saved":
-            return (Play(SAVED), DECLINE)
+            return (play_of(SAVED), DECLINE)
         if kind == "pass":
-            return (Play(PASS), DECLINE)
+            return (play_of(PASS), DECLINE)
         if kind == "blag":
-            return (*(Play(BLAG, player=other) for other in self.opponents(actor)), DECLINE)
+            return (*(play_of(BLAG, other) for other in self.opponents(actor)), DECLINE)
         if kind == "block":
             mine = args[1]
             return (*(Discard(card) for card in self._discardable(actor, "broom")
@@ -1157,7 +1170,7 @@ class QuidditchV2State(CardEffects, GameState):
             margin = (facts[CRACK].props.get("score_margin", 3) if self.has(seat, CRACK)
                       else self.params["score_margin"])
             if dom[seat] >= 2 and all(dom[seat] - dom[other] >= margin for other in opponents):
-                options.extend(Manoeuvre("score", other) for other in opponents)
+                options.extend(manoeuvre_of("score", other) for other in opponents)
         if not self.no_bludger:
             normal = self.params["bludger_margin"]
             accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if self.has(seat, ACCBEAT) else None
@@ -1166,21 +1179,21 @@ class QuidditchV2State(CardEffects, GameState):
                 lead = dom[seat] - dom[other]
                 if lead >= normal:
                     if powerful:
-                        options.append(Manoeuvre("bludger", other, random=True))
+                        options.append(manoeuvre_of("bludger", other, True))
                     if not powerful or accurate is not None:
-                        options.append(Manoeuvre("bludger", other))
+                        options.append(manoeuvre_of("bludger", other))
                 elif accurate is not None and lead >= accurate:
-                    options.append(Manoeuvre("bludger", other))
+                    options.append(manoeuvre_of("bludger", other))
         holder = self.quaffle
         if holder is None:
-            options.append(Manoeuvre("snatch"))
+            options.append(manoeuvre_of("snatch"))
         elif holder != seat:
             need = facts[SUREHAND].props.get("snatch_margin", 2) if self.has(holder, SUREHAND) else 1
             if dom[seat] - dom[holder] >= need:
-                options.append(Manoeuvre("snatch"))
-        options.extend(Manoeuvre("outfly", other) for other in opponents)
+                options.append(manoeuvre_of("snatch"))
+        options.extend(manoeuvre_of("outfly", other) for other in opponents)
         if not self.locked_out(seat):
-            options.append(Manoeuvre("search"))
+            options.append(manoeuvre_of("search"))
         return options
 
     # -- explaining an illegal action --------------------------------------------------------
@@ -1535,9 +1548,16 @@ _DECISION_WORDS = {
 }
 
 
-def _weighted(pile: Mapping[str, int], total: int, rng: random.Random) -> str:
-    point = rng.randrange(total)
-    for card in sorted(pile):
+def _weighted(pile: Mapping[str, int], total: int, rng: random.Random, order: Sequence[str] | None = None) -> str:
+    """A card drawn from a pile of `total` cards (`order`: its cards sorted, when known), with
+    `rng.randrange(total)`'s draws, inlined."""
+    if total <= 0:
+        raise ValueError("nothing to draw from")
+    bits = total.bit_length()
+    point = rng.getrandbits(bits)
+    while point >= total:
+        point = rng.getrandbits(bits)
+    for card in order if order is not None else sorted(pile):
         point -= pile[card]
         if point < 0:
             return card

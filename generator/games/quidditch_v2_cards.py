@@ -152,7 +152,37 @@ class Reveal:
     cards: tuple[str, ...]
 
 
-SKIP = Manoeuvre("skip")
+# Actions are values: the ones offered again and again are made once and shared, so listing
+# the legal actions builds no objects and `action in legal` matches by identity first.
+_PLAYS: dict[tuple, Play] = {}
+_MANOEUVRES: dict[tuple, Manoeuvre] = {}
+_DRAWS: dict[str, Draw] = {}
+
+
+def play_of(card: str, player: int | None = None, thing: int | None = None, cost: str | None = None) -> Play:
+    key = (card, player, thing, cost)
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Play(card, player, thing, cost)
+    return action
+
+
+def manoeuvre_of(kind: str, target: int | None = None, random: bool = False) -> Manoeuvre:
+    key = (kind, target, random)
+    action = _MANOEUVRES.get(key)
+    if action is None:
+        action = _MANOEUVRES[key] = Manoeuvre(kind, target, random)
+    return action
+
+
+def draw_of(card: str) -> Draw:
+    action = _DRAWS.get(card)
+    if action is None:
+        action = _DRAWS[card] = Draw(card)
+    return action
+
+
+SKIP = manoeuvre_of("skip")
 END = EndPlays()
 ACCEPT = Accept()
 DECLINE = Decline()
@@ -439,28 +469,30 @@ class CardEffects:
         options: list = []
         hand = self.hands[seat]
         game = self.game
+        kind_of = game.kind_of
         opponents = self.opponents(seat)
+        thing_played, action_played = self.thing_played, self.action_played
         for card in sorted(hand):
-            kind = game.facts[card].kind
-            if kind == "thing" and not self.thing_played:
+            kind = kind_of[card]
+            if kind == "thing" and not thing_played:
                 if card == SNITCH:
                     if not self.locked_out(seat):
-                        options.append(Play(card))
+                        options.append(play_of(card))
                 elif card == FLYHIGH:
-                    options.extend(Play(card, thing=t.uid) for t in self.table)
+                    options.extend(play_of(card, None, t.uid) for t in self.table)
                 elif card in OPPONENT_THINGS:
-                    options.extend(Play(card, player=other) for other in opponents)
+                    options.extend(play_of(card, other) for other in opponents)
                 else:
-                    options.append(Play(card))
-            elif kind == "action" and not self.action_played and card not in RESPONSES:
+                    options.append(play_of(card))
+            elif kind == "action" and not action_played and card not in RESPONSES:
                 if card in OPPONENT_ACTIONS:
-                    options.extend(Play(card, player=other) for other in opponents)
+                    options.extend(play_of(card, other) for other in opponents)
                 elif card == DOPPLE:
                     costs = [c for c in sorted(hand) if c != DOPPLE or hand[c] > 1]
-                    options.extend(Play(card, player=other, cost=cost) for other in opponents for cost in costs)
+                    options.extend(play_of(card, other, None, cost) for other in opponents for cost in costs)
                 elif card == STUNNED:
-                    options.extend(Play(card, thing=t.uid) for t in self.table if t.card in game.player_cards)
+                    options.extend(play_of(card, None, t.uid) for t in self.table if t.card in game.player_cards)
                 else:
-                    options.append(Play(card))
+                    options.append(play_of(card))
         options.append(END)
         return tuple(options)
