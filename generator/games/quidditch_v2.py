@@ -50,6 +50,8 @@ _SEAT = re.compile(r"[Pp]\d+")
 _TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
                ("next",))
 
+_TURN_STEPS_REVERSED = tuple(reversed(_TURN_STEPS))
+
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
 ACTIONS_PER_TURN_BOUND = 300
@@ -815,10 +817,14 @@ class QuidditchV2State(CardEffects, GameState):
             if self.outprob is not None:
                 self._check_outside_problems()
             top = stack[-1]
-            if top[0] == "ask":
+            name = top[0]
+            if name == "ask":
                 return
             stack.pop()
-            steps[top[0]](self, *top[1:])
+            if len(top) == 1:
+                steps[name](self)
+            else:
+                steps[name](self, *top[1:])
 
     def _finish(self, reason: str) -> None:
         if self.turn_slots:
@@ -886,7 +892,11 @@ class QuidditchV2State(CardEffects, GameState):
             self._push(("next",))
             return
         self.own_turns[seat] += 1
-        self._push(*[("start_one", uid) for uid in self._start_triggers(seat)], *_TURN_STEPS)
+        stack = self.stack
+        stack.extend(_TURN_STEPS_REVERSED)
+        triggers = self._start_triggers(seat)
+        if triggers:
+            stack.extend([("start_one", uid) for uid in reversed(triggers)])
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
