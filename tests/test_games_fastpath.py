@@ -109,3 +109,8 @@ def test_games_it_cannot_play_exactly_go_to_python():
     assert fastpath.playout(game, 4, Recorded(1), [random.Random(s) for s in range(4)]) is None
     quidditch = game_for(load_deck(DECKS / "quidditch-v2.toml"))
     assert fastpath.playout(quidditch, 2, random.Random(1), [random.Random(2), random.Random(3)]) is None
+
+    class HouseRules(type(game)):  # an engine of one's own may change any rule
+        pass
+
+    assert fastpath.playout(HouseRules(game.deck), 4, random.Random(1), [random.Random(s) for s in range(4)]) is None

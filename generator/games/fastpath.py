@@ -33,8 +33,13 @@ def why_unavailable() -> str:
 
 
 def supports(game) -> bool:
-    """Whether games of this engine can be played compiled here."""
-    return _playout is not None and game.id in _ENGINES
+    """Whether games of this engine can be played compiled here: only the shipped engine
+    classes themselves (a subclass may change the rules)."""
+    return _playout is not None and _engine_key(game) in _ENGINES
+
+
+def _engine_key(game) -> tuple[str, str]:
+    return type(game).__module__, type(game).__qualname__
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,7 @@ def playout(game, num_players: int, chance_rng: random.Random, bot_rngs: Sequenc
     given, receives every decision as the engine's action int."""
     if _playout is None or type(chance_rng) is not random.Random or any(type(r) is not random.Random for r in bot_rngs):
         return None
-    play = _ENGINES.get(game.id)
+    play = _ENGINES.get(_engine_key(game))
     return None if play is None else play(game, num_players, chance_rng, bot_rngs, rounds, trace)
 
 
@@ -123,4 +128,5 @@ def _wizard_hearts(game, num_players, chance_rng, bot_rngs, rounds, trace) -> Pl
                    hands, "turn-cap" if capped else "finished")
 
 
-_ENGINES = {"wizard": _wizard, "wizard-hearts": _wizard_hearts}
+_ENGINES = {("generator.games.wizard", "WizardGame"): _wizard,
+            ("generator.games.wizard_hearts", "WizardHeartsGame"): _wizard_hearts}

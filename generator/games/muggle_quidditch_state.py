@@ -7,23 +7,20 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from .base import CHANCE, TERMINAL, Action, GameState, IllegalAction, Outcome, Pending
+from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome, Pending
 from .muggle_quidditch_rules import (
     ACTION, DEAL, DIVING, DRAW, DRAWING, DRAW_FROM_PILE, EXTRA_DISCARD, GOAL_SUM, HOUSES, JOKER, OVER,
     POSITIONS, RESPONSE, SHUFFLING, TAKE_DISCARD, TURN_ACTIONS, Bludger, ChooseHouse, Discard, Dive, DiveRows,
     Draw, Goal, Lose, Pass, Recruit, Refusal, Shuffle, Spot, TurnRecord,
 )
 
-if TYPE_CHECKING:
-    from .muggle_quidditch import MuggleQuidditchGame
-
 
 class MuggleQuidditchState(GameState):
     num_players = 2
 
-    def __init__(self, game: MuggleQuidditchGame):
+    def __init__(self, game: Game):
         self.game = game
         self.houses: list[str | None] = [None, None]
         self.hands: list[list[str]] = [[], []]

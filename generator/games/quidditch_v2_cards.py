@@ -1,6 +1,6 @@
 """Quidditch v2: the cards. Card ids, the actions players and chance take, and the
 effects of every card, as a mixin of the game state (`QuidditchV2State` in
-`generator.games.quidditch_v2` runs the turn; the methods here say what each card does).
+`generator.games.quidditch_v2_state` runs the turn; the methods here say what each card does).
 
 Card numbers (dominance, die faces, margins) come from each card's `props` in the deck,
 with the printed values as defaults.
