@@ -192,8 +192,9 @@ static int pile_find(const Pile *pile, int card) {
     return -1;
 }
 
-/* Append the distinct cards of `pile` (first copies, in order) to out[*count] */
-static void add_distinct(const Pile *pile, int *out, int *count, char *seen) {
+/* Append the cards of `pile` not yet in out[0..*count) (first copies, in order); `seen`
+ * marks what out holds and is all clear again once forget_seen runs */
+static void add_unseen(const Pile *pile, int *out, int *count, char *seen) {
     for (int i = 0; i < pile->size; i++) {
         int card = pile->cards[i];
         if (!seen[card]) {
@@ -201,7 +202,16 @@ static void add_distinct(const Pile *pile, int *out, int *count, char *seen) {
             out[(*count)++] = card;
         }
     }
-    for (int i = 0; i < *count; i++) seen[out[i]] = 0;
+}
+
+static void forget_seen(const int *out, int count, char *seen) {
+    for (int i = 0; i < count; i++) seen[out[i]] = 0;
+}
+
+/* Append the distinct cards of `pile` (first copies, in order) to out[*count], which is empty */
+static void add_distinct(const Pile *pile, int *out, int *count, char *seen) {
+    add_unseen(pile, out, count, seen);
+    forget_seen(out, *count, seen);
 }
 
 /* -- Wizard ------------------------------------------------------------------------------- */
@@ -330,10 +340,13 @@ static PyObject *wizard_playout(PyObject *self, PyObject *args, PyObject *kwargs
                 int count = 0;
                 if (led >= 0 && by_suit[seat][led].size) {  /* follow: the led suit, then Wizards and Jesters */
                     Pile *same = &by_suit[seat][led];
-                    memcpy(options, same->cards, sizeof(int) * same->size);
-                    count = same->size;
-                    if (repeats[seat]) add_distinct(&by_suit[seat][free_slot], options, &count, seen);
-                    else {
+                    if (repeats[seat]) {
+                        add_unseen(same, options, &count, seen);
+                        add_unseen(&by_suit[seat][free_slot], options, &count, seen);
+                        forget_seen(options, count, seen);
+                    } else {
+                        memcpy(options, same->cards, sizeof(int) * same->size);
+                        count = same->size;
                         Pile *free_cards = &by_suit[seat][free_slot];
                         memcpy(options + count, free_cards->cards, sizeof(int) * free_cards->size);
                         count += free_cards->size;
@@ -356,7 +369,7 @@ static PyObject *wizard_playout(PyObject *self, PyObject *args, PyObject *kwargs
                 }
                 Pile *same = &by_suit[seat][suit >= 0 ? suit : free_slot];
                 pile_remove_at(same, pile_find(same, card));
-                if (suit < 0 && repeats[seat] && pile_find(same, card) >= 0) repeats[seat]--;
+                if (repeats[seat] && pile_find(same, card) >= 0) repeats[seat]--;
                 pile_remove_at(hand, pile_find(hand, card));
                 trick[k] = card;
             }

@@ -106,6 +106,8 @@ class WizardGame(Game):
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
                                        for suit in range(self.num_suits))
+        # the bids of a round of n cards: BID + 0 .. BID + n
+        self.bid_options = tuple(tuple(range(BID, BID + cards + 1)) for cards in range(table.total + 1))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
 
@@ -368,18 +370,18 @@ class WizardState(TrickState):
             led = self.led
             if led >= 0 and held[led]:
                 if self.repeats[seat]:
-                    return held[led] + list(dict.fromkeys(held[NO_SUIT]))
+                    return list(dict.fromkeys(held[led] + held[NO_SUIT]))
                 return held[led] + held[NO_SUIT]
             if self.repeats[seat]:
                 return list(dict.fromkeys(self.hands[seat]))
             return self.hands[seat][:]
         if phase == BIDDING:
-            bids = list(range(BID, BID + self.round + 2))
+            bids = self.game.bid_options[self.round + 1]
             if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
                 forbidden = self.forbidden()[0]
                 if forbidden is not None:
-                    bids.remove(BID + forbidden)
-            return bids
+                    return [bid for bid in bids if bid != BID + forbidden]
+            return list(bids)
         if phase == CHOOSE_TRUMP:
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
@@ -420,7 +422,7 @@ class WizardState(TrickState):
         led = self.led
         if led >= 0 and held[led]:
             if self.repeats[seat]:
-                return held[led] + list(dict.fromkeys(held[NO_SUIT]))
+                return list(dict.fromkeys(held[led] + held[NO_SUIT]))
             return held[led] + held[NO_SUIT]
         if self.repeats[seat]:
             return list(dict.fromkeys(self.hands[seat]))
@@ -450,7 +452,7 @@ class WizardState(TrickState):
                     self.led = WIZARD_LED
             same = held[suit]
             same.remove(action)
-            if suit < 0 and self.repeats[seat] and action in same:
+            if self.repeats[seat] and action in same:
                 self.repeats[seat] -= 1
             del hand[position]
             trick = self.trick
@@ -561,22 +563,10 @@ class WizardState(TrickState):
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
-        where = {"round": self.round + 1}
-        if self.chance == "dealer":
-            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
-                                    where=where)
-            self.dealer = action.seat
-            self.chance = "deal"
-        elif self.chance == "deal":
-            if not isinstance(action, Deal):
-                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
-            self._deal(action, where)
-        else:
-            if not isinstance(action, TurnUp):
-                raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
+        where = {"round": self.round + 1}  # for messages
+        if self.chance == "turn" and type(action) is TurnUp:  # the common case first
             card = action.card
-            if not 0 <= card < len(self.table.code) or not self.undealt[card]:
+            if not 0 <= card < len(self.undealt) or not self.undealt[card]:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
                                     R_COUNTS, where=where)
@@ -588,17 +578,30 @@ class WizardState(TrickState):
                 return
             self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
             self._start_bidding()
+            return
+        if self.chance == "dealer":
+            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
+                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
+                                    where=where)
+            self.dealer = action.seat
+            self.chance = "deal"
+        elif self.chance == "deal":
+            if not isinstance(action, Deal):
+                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
+            self._deal(action, where)
+        else:
+            raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.round + 1
         check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
         table = self.table
         undealt = list(table.copies)
-        suit_of, width = table.suit, len(table.suits) + 1
+        suit_of, empty = table.suit, ((),) * (len(table.suits) + 1)
         by_suit = []
         try:  # one pass over the dealt cards counts them and sorts each hand by suit
             for hand in deal.hands:
-                split: list[list[int]] = [[] for _ in range(width)]
+                split: list[list[int]] = [*map(list, empty)]
                 for card in hand:
                     undealt[card] -= 1
                     split[suit_of[card]].append(card)
