@@ -18,7 +18,8 @@ from .quidditch_v2_cards import (
     EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
 )
 from .quidditch_v2_steps import (
-    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, seat_name, weighted,
+    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, below, seat_name,
+    weighted,
 )
 from .quidditch_v2_text import ActionText
 
@@ -36,7 +37,9 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         self.num_players = num_players
         self.draw: dict[str, int] = {}
         self.draw_total = 0
-        self.draw_order: list[str] | None = None  # the draw pile's cards, sorted; None: sort again
+        # every card of the draw pile, copies repeated, sorted (None: build it again from `draw`), so
+        # the n-th card of the pile in that order, the chance draw, is one index
+        self.draw_cards: list[str] | None = None
         for card, count in game.counts.items():
             if card != QUAFFLE and not (card == SNITCH and self.params["snitch_start"] == "discard"):
                 self.draw[card] = count
@@ -131,9 +134,10 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         frame = self.stack[-1]
         kind = frame[1]
         if kind == "draw":
-            if self.draw_order is None:
-                self.draw_order = sorted(self.draw)
-            return draw_of(weighted(self.draw, self.draw_total, rng, self.draw_order))
+            cards = self.draw_cards
+            if cards is None:
+                cards = self.draw_cards = sorted(card for card, count in self.draw.items() for _ in range(count))
+            return draw_of(cards[below(self.draw_total, rng)])
         if kind == "random_discard":
             hand = self.hands[frame[3]]
             return RandomPick(weighted(hand, sum(hand.values()), rng))
@@ -194,7 +198,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def clone(self) -> "QuidditchV2State":
         other = copy.copy(self)
         other.draw = dict(self.draw)
-        other.draw_order = None
+        other.draw_cards = None
         other.discard = list(self.discard)
         other.hands = [dict(hand) for hand in self.hands]
         other.table = list(self.table)
@@ -328,7 +332,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         else:
             self.out_of_game = leftover
         self.draw_total = sum(self.draw.values())
-        self.draw_order = None
+        self.draw_cards = None
         self.dom = list(dominance or [0] * n)
         self.score = list(scores or [0] * n)
         self.quaffle = quaffle
@@ -417,7 +421,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         for card in self.discard:
             self.draw[card] = self.draw.get(card, 0) + 1
         self.draw_total += len(self.discard)
-        self.draw_order = None
+        self.draw_cards = None
         self.discard = []
         self.reshuffles += 1
 
@@ -606,9 +610,9 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         draw[card] -= 1
         if not draw[card]:
             del draw[card]
-            order = self.draw_order
-            if order is not None:
-                del order[bisect_left(order, card)]
+        cards = self.draw_cards
+        if cards is not None:
+            del cards[bisect_left(cards, card)]
         self.draw_total -= 1
         if dest == "hand":
             self._to_hand(seat, card)

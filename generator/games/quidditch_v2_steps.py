@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Mapping, Sequence
+from typing import Mapping
 
 from .quidditch_v2_cards import (
     BLAG, PASS, SAVED, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, Manoeuvre, Pick,
@@ -89,20 +89,25 @@ DECISION_WORDS = {
 }
 
 
-def weighted(pile: Mapping[str, int], total: int, rng: random.Random, order: Sequence[str] | None = None) -> str:
-    """A card drawn from a pile of `total` cards (`order`: its cards sorted, when known), with
-    `rng.randrange(total)`'s draws, inlined."""
+def weighted(pile: Mapping[str, int], total: int, rng: random.Random) -> str:
+    """A card drawn from a pile of `total` cards: the `below(total)`-th in sorted order."""
+    point = below(total, rng)
+    for card in sorted(pile):
+        point -= pile[card]
+        if point < 0:
+            return card
+    raise AssertionError("pile total out of step")
+
+
+def below(total: int, rng: random.Random) -> int:
+    """`rng.randrange(total)`, draw for draw, without its Python-level checks."""
     if total <= 0:
         raise ValueError("nothing to draw from")
     bits = total.bit_length()
     point = rng.getrandbits(bits)
     while point >= total:
         point = rng.getrandbits(bits)
-    for card in order if order is not None else sorted(pile):
-        point -= pile[card]
-        if point < 0:
-            return card
-    raise AssertionError("pile total out of step")
+    return point
 
 
 def one_word(words: list[str], form: str) -> str:
