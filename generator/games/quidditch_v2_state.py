@@ -18,7 +18,7 @@ from .quidditch_v2_cards import (
     EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
 )
 from .quidditch_v2_steps import (
-    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, below, seat_name,
+    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, below, seat_name,
     weighted,
 )
 from .quidditch_v2_text import ActionText
@@ -30,7 +30,6 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
     _answers: dict[str, Any] = {}
-    _turn_steps: tuple = ()  # the functions of TURN_STEPS, in order
 
     def __init__(self, game: Game, num_players: int):
         self.game = game
@@ -113,13 +112,9 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if self.over:
             raise IllegalAction("the game is over", "qv2.end.snitch" if self.end_reason == "finished"
                                 else "qv2.end.turn-cap", (), self.where())
-        frame = self.stack[-1]
-        if frame[1] == "draw":  # the most frequent action: checked without listing every outcome
-            if type(action) is not Draw or not self.draw.get(action.card):
-                raise self._illegal(action)
-        elif not self._is_legal(action):
+        if not self._is_legal(action):
             raise self._illegal(action)
-        self.stack.pop()
+        frame = self.stack.pop()
         self._legal = None
         self.actions_applied += 1
         self._answers[frame[1]](self, action, *frame[2:])
@@ -355,10 +350,11 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if step not in steps and step != "start":
             raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
         self._sync_watched()
+        rest = list(TURN_STEPS)
         if step == "start":
-            frames = [("start_one", uid) for uid in self._start_triggers(active)] + [("turn_steps", 0)]
+            frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
         else:
-            frames = [("turn_steps", TURN_STEPS.index(steps[step]))]
+            frames = rest[rest.index(steps[step]):]
         self.stack = list(reversed(frames))
         self.over = False
         self._legal = None
@@ -456,29 +452,10 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             return
         self.own_turns[seat] += 1
         stack = self.stack
-        stack.append(("turn_steps", 0))
+        stack.extend(TURN_STEPS_REVERSED)
         triggers = self._start_triggers(seat)
         if triggers:
             stack.extend([("start_one", uid) for uid in reversed(triggers)])
-
-    def _do_turn_steps(self, start: int) -> None:
-        """The fixed steps of a turn (TURN_STEPS) from `start` on, one after another, as if each
-        were its own frame: a step that queues frames or asks is resumed after, by a frame
-        left under what it queued; Outside Problems is checked between steps, as `_advance` does."""
-        stack = self.stack
-        steps = self._turn_steps
-        last = len(steps) - 1
-        for index in range(start, last + 1):
-            depth = len(stack)
-            steps[index](self)
-            if self.over:
-                return
-            if len(stack) != depth:
-                if index < last:
-                    stack.insert(depth, ("turn_steps", index + 1))
-                return
-            if self.outprob is not None:
-                self._check_outside_problems()
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
@@ -791,6 +768,5 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
 QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
                            for name in dir(QuidditchV2State) if name.startswith("_do_")}
-QuidditchV2State._turn_steps = tuple(QuidditchV2State._steps[name] for (name,) in TURN_STEPS)
 QuidditchV2State._answers = {name[8:]: getattr(QuidditchV2State, name)
                              for name in dir(QuidditchV2State) if name.startswith("_answer_")}

@@ -19,9 +19,9 @@ NAME_PATTERN = re.compile(r"[^\s:]+")
 SEAT_PATTERN = re.compile(r"[Pp]\d+")
 
 # The steps of a turn after the start-of-turn effects (qv2.turn.order).
-# The state runs them in one frame, `("turn_steps", first step)`.
 TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
               ("next",))
+TURN_STEPS_REVERSED = tuple(reversed(TURN_STEPS))
 
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
