@@ -112,9 +112,13 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if self.over:
             raise IllegalAction("the game is over", "qv2.end.snitch" if self.end_reason == "finished"
                                 else "qv2.end.turn-cap", (), self.where())
-        if not self._is_legal(action):
+        frame = self.stack[-1]
+        if frame[1] == "draw":  # the most frequent action: checked without listing every outcome
+            if type(action) is not Draw or not self.draw.get(action.card):
+                raise self._illegal(action)
+        elif not self._is_legal(action):
             raise self._illegal(action)
-        frame = self.stack.pop()
+        self.stack.pop()
         self._legal = None
         self.actions_applied += 1
         self._answers[frame[1]](self, action, *frame[2:])
