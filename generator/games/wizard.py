@@ -515,10 +515,9 @@ class WizardState(TrickState):
         if self.bids_made != self.num_players - 1 or self.game.restriction == "none":
             return None, ""
         seat = self.turn
-        others = [total for other, total in enumerate(self.totals) if other != seat]
-        ahead = self.totals[seat] > max(others)
-        return forbidden_bid(self.game.restriction, self.round + 1,
-                             [b for b in self.bids if b is not None], self.bids_made == self.num_players - 1,
+        totals = self.totals
+        ahead = totals[seat] > max(totals[:seat] + totals[seat + 1:])
+        return forbidden_bid(self.game.restriction, self.round + 1, self.bids[:seat] + self.bids[seat + 1:], True,
                              ahead, self.round + 1 == self.rounds_total)
 
     def _bid(self, action: Action) -> None:
