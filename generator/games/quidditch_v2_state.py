@@ -27,6 +27,14 @@ from .quidditch_v2_text import ActionText
 class QuidditchV2State(CardEffects, ActionText, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
+    # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
+    # instance dictionary keys, and every attribute read and method call of the engine slows.
+    __slots__ = ("game", "params", "num_players", "draw", "draw_total", "draw_cards", "discard", "hands", "table",
+                 "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
+                 "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
+                 "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
+                 "actions_applied", "round_ends", "_legal", "stack")
+
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
     _answers: dict[str, Any] = {}
