@@ -375,7 +375,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     # -- running steps ---------------------------------------------------------------------
 
     def _push(self, *frames: tuple) -> None:
-        """Queue steps to run next, in the order given."""
+        """Queue steps to run next, in the order given (a single step is `stack.append`ed)."""
         self.stack.extend(reversed(frames))
 
     def _ask(self, kind: str, actor: int, *args) -> None:
@@ -447,7 +447,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if not self.draw_total:
             self._reshuffle()
         if self.draw_total:  # both piles empty: nothing to draw (qv2.ruling.empty-piles)
-            self._ask("draw", CHANCE, seat, dest)
+            self.stack.append(("ask", "draw", CHANCE, seat, dest))  # _ask, inlined: the most frequent
 
     def _do_turn(self) -> None:
         if self.turn_slots >= self.params["turn_cap"] * self.num_players:
@@ -460,7 +460,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         seat = self.active
         if self.missed[seat]:
             self.missed[seat] -= 1
-            self._push(("next",))
+            self.stack.append(("next",))
             return
         self.own_turns[seat] += 1
         stack = self.stack
@@ -471,11 +471,11 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
-        self._push(("turn",))
+        self.stack.append(("turn",))
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
-            self._push(("draw", self.active, "hand"))
+            self.stack.append(("draw", self.active, "hand"))
 
     def _do_blag_turn(self) -> None:
         holder = self._blag_holder()
@@ -491,7 +491,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _do_plays(self) -> None:
         options = self._play_options(self.active)
         if len(options) > 1:
-            self._ask("play", self.active)
+            self.stack.append(("ask", "play", self.active))  # _ask, inlined
             self._legal = options  # nothing changes before the ask is answered
 
     def _do_manoeuvre(self) -> None:
@@ -502,12 +502,12 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def _do_hand_limit(self) -> None:
         if self.hand_size(self.active) > self.params["hand_size"]:
-            self._push(("hand_limit",))
+            self.stack.append(("hand_limit",))
             self._ask("discard", self.active, "any", "qv2.turn.hand-limit")
 
     def _do_discard_n(self, seat: int, count: int, which: str, rule: str) -> None:
         if count > 0 and self._discardable(seat, which):
-            self._push(("discard_n", seat, count - 1, which, rule))
+            self.stack.append(("discard_n", seat, count - 1, which, rule))
             self._ask("discard", seat, which, rule)
 
     def _discardable(self, seat: int, which: str) -> list[str]:
@@ -525,13 +525,13 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if self.hands[defender].get(SAVED):
             self._ask("saved", defender, scorer)
         else:
-            self._push(("keeper", scorer, defender))
+            self.stack.append(("keeper", scorer, defender))
 
     def _do_keeper(self, scorer: int, defender: int) -> None:
         if self.has(defender, KEEPER):
             self._ask("roll", CHANCE, "keeper", scorer, defender)
         else:
-            self._push(("goal_counts", scorer))
+            self.stack.append(("goal_counts", scorer))
 
     def _do_goal_counts(self, scorer: int) -> None:
         self.score[scorer] += self.params["goal_points"]
@@ -541,7 +541,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             elif thing.card == FLYHIGH and thing.owner == scorer:
                 self._remove_from_table(thing)
                 self._to_hand(scorer, FLYHIGH)
-        self._push(("quaffle", None, scorer, True))
+        self.stack.append(("quaffle", None, scorer, True))
 
     def _do_quaffle(self, to: int | None, cause: int, passable: bool) -> None:
         """Move the Quaffle; its holder may answer with Pass if an opponent caused it."""
@@ -569,7 +569,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _do_commits(self, order: tuple[int, ...]) -> None:
         for index, seat in enumerate(order):
             if self._discardable(seat, "seeker"):
-                self._push(("commits", order[index + 1:]))
+                self.stack.append(("commits", order[index + 1:]))
                 self._ask("reveal", seat)
                 return
 
@@ -609,7 +609,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         found = SNITCH in revealed
         self.discard.extend(card for card in revealed if card != SNITCH)
         if found:
-            self._push(("snitch", seat))
+            self.stack.append(("snitch", seat))
 
     # -- answers to asks -------------------------------------------------------------------
 
@@ -637,7 +637,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
             return
-        self._push(("plays",))
+        self.stack.append(("plays",))
         self._play_card(seat, action)
 
     def _answer_manoeuvre(self, action: Manoeuvre, seat: int) -> None:
@@ -647,16 +647,16 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         self._gain(seat, -1)
         if kind == "score":
             self._gain(seat, -1)
-            self._push(("goal", seat, target))
+            self.stack.append(("goal", seat, target))
         elif kind == "bludger":
             if not self.hands[target]:
                 return
             if action.random:
                 self._ask("random_discard", CHANCE, target)
             else:
-                self._push(("discard_n", target, 1, "any", "qv2.manoeuvre.bludger"))
+                self.stack.append(("discard_n", target, 1, "any", "qv2.manoeuvre.bludger"))
         elif kind == "snatch":
-            self._push(("quaffle", seat, seat, True))
+            self.stack.append(("quaffle", seat, seat, True))
         elif kind == "outfly":
             self._gain(target, -1)
             self._gain(seat, 1)
@@ -670,11 +670,11 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def _answer_saved(self, action, defender: int, scorer: int) -> None:
         if isinstance(action, Decline):
-            self._push(("keeper", scorer, defender))
+            self.stack.append(("keeper", scorer, defender))
             return
         self._discard_from_hand(defender, SAVED)
         self._gain(scorer, -self.game.facts[SAVED].props.get("dominance_loss", 1))
-        self._push(("quaffle", defender, defender, True))
+        self.stack.append(("quaffle", defender, defender, True))
 
     def _answer_pass(self, action, holder: int, to: int | None) -> None:
         if isinstance(action, Decline):
