@@ -384,14 +384,14 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _advance(self) -> None:
         stack = self.stack
         steps = self._steps
-        while stack and not self.over:
+        while stack:  # `_finish` empties it
             if self.outprob is not None:
                 self._check_outside_problems()
-            top = stack[-1]
+            top = stack.pop()
             name = top[0]
             if name == "ask":
+                stack.append(top)
                 return
-            stack.pop()
             if len(top) == 1:
                 steps[name](self)
             else:
