@@ -462,9 +462,10 @@ class WizardHeartsState(TrickState):
         phase = self.phase
         if phase == PLAY:
             trick = self.trick
-            if trick and self.trick_number:  # following after the first trick: `_options`, inlined (the hottest path)
+            if self.trick_number and (trick or not self.game.shun_must_be_broken):
+                # after the first trick, following suit or leading anything: `_options`, inlined (the hottest path)
                 seat = self.turn
-                cards = self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat]
+                cards = (self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat]) if trick else self.hands[seat]
                 return cards[:] if self.table.unique else list(dict.fromkeys(cards))
             return self._options(self.turn)[0]
         if phase == PASSING:
