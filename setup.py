@@ -1,14 +1,18 @@
-"""Build hook: a wheel carries the top-level `templates/` folder inside the package.
+"""Build hooks.
 
-The design card keeps `templates/` at the top of the repository; this copies it to
-`generator/templates/` in the wheel, where `generator.resources.TEMPLATES` finds it. An
-editable install reads the checkout's folder directly, so nothing is copied there.
+A wheel carries the top-level `templates/` folder inside the package: the design card keeps
+`templates/` at the top of the repository; this copies it to `generator/templates/` in the
+wheel, where `generator.resources.TEMPLATES` finds it. An editable install reads the
+checkout's folder directly, so nothing is copied there.
+
+The compiled random playouts (generator/games/_playout.c) are an optional extension: a
+machine without a C compiler still installs deckgen, and the engines play in Python.
 """
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -23,4 +27,5 @@ class BuildPyWithTemplates(build_py):
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-setup(cmdclass={"build_py": BuildPyWithTemplates})
+setup(cmdclass={"build_py": BuildPyWithTemplates},
+      ext_modules=[Extension("generator.games._playout", ["generator/games/_playout.c"], optional=True)])

@@ -82,18 +82,8 @@ def check_replay(deck, game, num_players: int, state, count: int, actions) -> No
     assert report.finished and report.actions == count and report.scores == list(state.outcome().scores)
 
 
-def check_suit_counts(state) -> None:
-    """Wizard's per-seat suit counts, kept as cards move, match the hands."""
-    suit_of = state.table.suit
-    for hand, held in zip(state.hands, state.suit_counts):
-        recount = [0] * len(held)
-        for card in hand:
-            recount[suit_of[card]] += 1
-        assert recount == held
-
-
 def check_split_by_suit(state) -> None:
-    """Wizard Hearts' per-seat lists of each suit, kept as cards move, match the hands."""
+    """Wizard's and Wizard Hearts' per-seat lists of each suit, kept as cards move, match the hands."""
     suit_of = state.table.suit
     for hand, by_suit in zip(state.hands, state.by_suit):
         assert by_suit == [[card for card in hand if suit_of[card] == suit] for suit in range(len(by_suit) - 1)] + [
@@ -105,7 +95,8 @@ def wizard_step(state) -> None:
         n = state.num_players
         assert sum(map(len, state.hands)) + len(state.trick) + state.trick_number * n == (state.round + 1) * n
         assert sum(state.won) == state.trick_number
-        check_suit_counts(state)
+        check_split_by_suit(state)
+        assert state.repeats == [len(hand) - len(set(hand)) for hand in state.hands]
 
 
 def check_wizard_rounds(game, state, num_players: int) -> None:

@@ -1,6 +1,6 @@
 """Quidditch v2: the cards. Card ids, the actions players and chance take, and the
 effects of every card, as a mixin of the game state (`QuidditchV2State` in
-`generator.games.quidditch_v2` runs the turn; the methods here say what each card does).
+`generator.games.quidditch_v2_state` runs the turn; the methods here say what each card does).
 
 Card numbers (dominance, die faces, margins) come from each card's `props` in the deck,
 with the printed values as defaults.
@@ -152,7 +152,37 @@ class Reveal:
     cards: tuple[str, ...]
 
 
-SKIP = Manoeuvre("skip")
+# Actions are values: the ones offered again and again are made once and shared, so listing
+# the legal actions builds no objects and `action in legal` matches by identity first.
+_PLAYS: dict[tuple, Play] = {}
+_MANOEUVRES: dict[tuple, Manoeuvre] = {}
+_DRAWS: dict[str, Draw] = {}
+
+
+def play_of(card: str, player: int | None = None, thing: int | None = None, cost: str | None = None) -> Play:
+    key = (card, player, thing, cost)
+    action = _PLAYS.get(key)
+    if action is None:
+        action = _PLAYS[key] = Play(card, player, thing, cost)
+    return action
+
+
+def manoeuvre_of(kind: str, target: int | None = None, random: bool = False) -> Manoeuvre:
+    key = (kind, target, random)
+    action = _MANOEUVRES.get(key)
+    if action is None:
+        action = _MANOEUVRES[key] = Manoeuvre(kind, target, random)
+    return action
+
+
+def draw_of(card: str) -> Draw:
+    action = _DRAWS.get(card)
+    if action is None:
+        action = _DRAWS[card] = Draw(card)
+    return action
+
+
+SKIP = manoeuvre_of("skip")
 END = EndPlays()
 ACCEPT = Accept()
 DECLINE = Decline()
@@ -292,12 +322,12 @@ class CardEffects:
             if self.hand_size(other) >= needed:
                 self._ask("penalty_save", other, seat, defender, seats[index + 1:])
                 return
-        self._push(("goal", seat, defender))
+        self.stack.append(("goal", seat, defender))
 
     def _do_tough_penalty(self, owner: int) -> None:
         opponents = self.opponents(owner)
         if len(opponents) == 1:
-            self._push(("goal", opponents[0], owner))
+            self.stack.append(("goal", opponents[0], owner))
         else:
             self._ask("penalty_to", owner)
 
@@ -309,7 +339,7 @@ class CardEffects:
             thing = self.thing(args[0])
             if value in facts[TOUGH].props.get("foul_on", (1,)) and thing is not None:
                 self._destroy(thing)
-                self._push(("tough_penalty", thing.owner))
+                self.stack.append(("tough_penalty", thing.owner))
         elif purpose == "nerves":
             if value in facts[NERVES].props.get("no_draw_on", (1, 2)):
                 self.no_draw = True
@@ -325,9 +355,9 @@ class CardEffects:
         elif purpose == "keeper":
             scorer, defender = args
             if value in facts[KEEPER].props.get("save_on", (5, 6)):
-                self._push(("quaffle", defender, defender, True))
+                self.stack.append(("quaffle", defender, defender, True))
             else:
-                self._push(("goal_counts", scorer))
+                self.stack.append(("goal_counts", scorer))
 
     def _answer_coin(self, action: Coin, _chance: int, seat: int) -> None:
         props = self.game.facts[TRICK].props
@@ -341,26 +371,26 @@ class CardEffects:
         discards = self.game.facts[BLAG].props.get("discards", 2)
         if deferred:
             self.deferred.append((target, seat))
-            self._push(("discard_n", target, discards, "any", "card:blagging"))
+            self.stack.append(("discard_n", target, discards, "any", "card:blagging"))
         else:
             self._push(("discard_n", target, discards, "any", "card:blagging"), ("goal", target, seat))
 
     def _answer_block(self, action, defender: int, seat: int, mine: int, rest: tuple[int, ...]) -> None:
         if isinstance(action, Decline):
-            self._push(("blister", seat, mine, rest))
+            self.stack.append(("blister", seat, mine, rest))
         else:
             self._discard_from_hand(defender, action.card)
 
     def _answer_penalty_save(self, action, other: int, seat: int, defender: int, rest: tuple[int, ...]) -> None:
         if isinstance(action, Decline):
-            self._push(("penalty", seat, defender, rest))
+            self.stack.append(("penalty", seat, defender, rest))
         else:
             needed = self.game.facts[PENALTY].props.get("save_discards", 2)
-            self._push(("discard_n", other, needed, "any", "card:penalty"))
+            self.stack.append(("discard_n", other, needed, "any", "card:penalty"))
 
     def _answer_quiet(self, action, leader: int) -> None:
         if isinstance(action, Accept):
-            self._push(("draw", leader, "hand"))
+            self.stack.append(("draw", leader, "hand"))
 
     def _answer_captain(self, action, seat: int) -> None:
         if isinstance(action, Accept):
@@ -373,12 +403,12 @@ class CardEffects:
             self._gain(action.seat, -1)
 
     def _answer_penalty_to(self, action: Pick, owner: int) -> None:
-        self._push(("goal", action.seat, owner))
+        self.stack.append(("goal", action.seat, owner))
 
     def _answer_end(self, action, seat: int) -> None:
         if isinstance(action, Destroy):
             self._destroy(self.thing(action.thing))
-            self._push(("end_destroy",))
+            self.stack.append(("end_destroy",))
 
     def _play_card(self, seat: int, action: Play) -> None:
         card = action.card
@@ -388,7 +418,7 @@ class CardEffects:
         if facts.kind == "thing":
             self.thing_played = True
             if card == SNITCH:
-                self._push(("snitch", seat))
+                self.stack.append(("snitch", seat))
                 return
             if card in self.game.brooms:
                 for old in [t for t in self.table if t.owner == seat and t.card in self.game.brooms]:
@@ -406,7 +436,7 @@ class CardEffects:
             self._gain(seat, props.get("dominance", 1))
         elif card == QUIET:
             self._gain(seat, props.get("dominance", 1))
-            self._push(("quiet",))
+            self.stack.append(("quiet",))
         elif card == TRICK:
             self._ask("coin", CHANCE, seat)
         elif card == TACBLUD:
@@ -414,7 +444,7 @@ class CardEffects:
         elif card == BLISTER:
             mine = self.broom_speed(seat)
             if not any(self.broom_speed(other) > mine for other in self.opponents(seat)):
-                self._push(("blister", seat, mine, self.opponents(seat)))
+                self.stack.append(("blister", seat, mine, self.opponents(seat)))
         elif card == DOPPLE:
             self._discard_from_hand(seat, action.cost)
             self.missed[target] += props.get("missed_turns", 1)
@@ -423,15 +453,15 @@ class CardEffects:
             self._destroy(self.thing(action.thing))
         elif card == STRAYED:
             if self.quaffle is not None:
-                self._push(("quaffle", (self.quaffle + 1) % self.num_players, seat, False))
+                self.stack.append(("quaffle", (self.quaffle + 1) % self.num_players, seat, False))
         elif card == PENALTY:
-            self._push(("penalty", seat, target, self.opponents(seat)))
+            self.stack.append(("penalty", seat, target, self.opponents(seat)))
         elif card == BLAG:
             self._blagging(seat, target, deferred=False)
         elif card == WRONSKI:
             self.feint_lock[seat] = self.own_turns[seat] + props.get("lockout_turns", 3)
             if self._discardable(target, "seeker"):
-                self._push(("discard_n", target, props.get("seeker_discards", 2), "seeker", "card:wronski-feint"))
+                self.stack.append(("discard_n", target, props.get("seeker_discards", 2), "seeker", "card:wronski-feint"))
             else:
                 self._gain(seat, -props.get("miss_penalty", 1))
 
@@ -439,28 +469,30 @@ class CardEffects:
         options: list = []
         hand = self.hands[seat]
         game = self.game
+        kind_of = game.kind_of
         opponents = self.opponents(seat)
+        thing_played, action_played = self.thing_played, self.action_played
         for card in sorted(hand):
-            kind = game.facts[card].kind
-            if kind == "thing" and not self.thing_played:
+            kind = kind_of[card]
+            if kind == "thing" and not thing_played:
                 if card == SNITCH:
                     if not self.locked_out(seat):
-                        options.append(Play(card))
+                        options.append(play_of(card))
                 elif card == FLYHIGH:
-                    options.extend(Play(card, thing=t.uid) for t in self.table)
+                    options.extend(play_of(card, None, t.uid) for t in self.table)
                 elif card in OPPONENT_THINGS:
-                    options.extend(Play(card, player=other) for other in opponents)
+                    options.extend(play_of(card, other) for other in opponents)
                 else:
-                    options.append(Play(card))
-            elif kind == "action" and not self.action_played and card not in RESPONSES:
+                    options.append(play_of(card))
+            elif kind == "action" and not action_played and card not in RESPONSES:
                 if card in OPPONENT_ACTIONS:
-                    options.extend(Play(card, player=other) for other in opponents)
+                    options.extend(play_of(card, other) for other in opponents)
                 elif card == DOPPLE:
                     costs = [c for c in sorted(hand) if c != DOPPLE or hand[c] > 1]
-                    options.extend(Play(card, player=other, cost=cost) for other in opponents for cost in costs)
+                    options.extend(play_of(card, other, None, cost) for other in opponents for cost in costs)
                 elif card == STUNNED:
-                    options.extend(Play(card, thing=t.uid) for t in self.table if t.card in game.player_cards)
+                    options.extend(play_of(card, None, t.uid) for t in self.table if t.card in game.player_cards)
                 else:
-                    options.append(Play(card))
+                    options.append(play_of(card))
         options.append(END)
         return tuple(options)

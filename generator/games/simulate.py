@@ -18,6 +18,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..errors import DeckgenError, OptionError
 from ..output import write_text
+from . import fastpath
 from .base import CHANCE, TERMINAL, Action, Game, GameState
 from .bots import make_bot
 from .logs import dump_log
@@ -50,11 +51,22 @@ def play_game(game: Game, num_players: int, seed: int, bots: Sequence[str],
               observe: Callable[[GameState, int, Action], None] | None = None) -> tuple[GameRecord, list[Action] | None]:
     """Play one full game from `seed`; return its record and, if asked, every action in order.
     `observe(state, player, action)` is called before each action is applied (player is
-    `CHANCE` for chance): the validator counts card plays and lead changes with it."""
-    state = game.new_state(num_players)
+    `CHANCE` for chance): the validator counts card plays and lead changes with it.
+    Games between random players that keep no actions and are not observed are played by
+    the compiled playout when there is one (`fastpath`): the same games, faster."""
     chance_rng = random.Random(derive_seed(seed, "chance"))
-    players = [make_bot(game, kind, random.Random(derive_seed(seed, "seat", seat))) for seat, kind in enumerate(bots)]
+    seat_rngs = [random.Random(derive_seed(seed, "seat", seat)) for seat in range(len(bots))]
     limit = game.max_actions(num_players)
+    if not keep_actions and observe is None and all(kind == "random" for kind in bots):
+        game.check_players(num_players)
+        played = fastpath.playout(game, num_players, chance_rng, seat_rngs)
+        if played is not None:  # the same game, played in compiled code
+            if played.actions > limit:
+                raise DeckgenError(f"{game.id}: game {index} (seed {seed}) passed its declared length of {limit} actions")
+            return GameRecord(index, seed, played.scores, played.winners, played.actions, played.decisions,
+                              played.rounds, played.reason), None
+    state = game.new_state(num_players)
+    players = [make_bot(game, kind, rng) for kind, rng in zip(bots, seat_rngs)]
     history: list[Action] | None = [] if keep_actions else None
     actions = decisions = 0
     while True:

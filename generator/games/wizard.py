@@ -34,10 +34,8 @@ from .tricks import (
     ChooseSeat,
     Deal,
     TrickState,
-    cards_left,
     check_hand_sizes,
     count_cards,
-    count_suits,
     deal_hands,
     log_played_card,
     read_dealer,
@@ -108,6 +106,8 @@ class WizardGame(Game):
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
                                        for suit in range(self.num_suits))
+        # the bids of a round of n cards: BID + 0 .. BID + n
+        self.bid_options = tuple(tuple(range(BID, BID + cards + 1)) for cards in range(table.total + 1))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
 
@@ -356,25 +356,32 @@ class WizardState(TrickState):
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.undealt: list[int] = []  # copies of each card still in the deck after the deal
-        self.suit_counts: list[list[int]] = []  # per seat, cards held of each suit
+        # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
+        # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
+        self.by_suit: list[list[list[int]]] = []
+        self.repeats: list[int] = []
 
     # -- GameState API -------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:  # play_options(self.turn), inlined: the hottest path of a simulation
             seat = self.turn
+            held = self.by_suit[seat]
             led = self.led
-            if led >= 0 and self.suit_counts[seat][led]:
-                playable = self.game.playable_when_led[led]
-                return list({card for card in self.hands[seat] if playable[card]})  # each card once
-            return list(set(self.hands[seat]))
+            if led >= 0 and held[led]:
+                if self.repeats[seat]:
+                    return list(dict.fromkeys(held[led] + held[NO_SUIT]))
+                return held[led] + held[NO_SUIT]
+            if self.repeats[seat]:
+                return list(dict.fromkeys(self.hands[seat]))
+            return self.hands[seat][:]
         if phase == BIDDING:
-            bids = list(range(BID, BID + self.round + 2))
+            bids = self.game.bid_options[self.round + 1]
             if self.bids_made == self.num_players - 1:  # only the last bidder can be restricted
                 forbidden = self.forbidden()[0]
                 if forbidden is not None:
-                    bids.remove(BID + forbidden)
-            return bids
+                    return [bid for bid in bids if bid != BID + forbidden]
+            return list(bids)
         if phase == CHOOSE_TRUMP:
             return [TRUMP + suit for suit in range(self.game.num_suits)]
         return []
@@ -408,12 +415,18 @@ class WizardState(TrickState):
         return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     def play_options(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
+        """The distinct cards the seat may play, in a fixed order (the compiled playout keeps
+        the same): following suit, the led suit's cards then the Wizards and Jesters, each in
+        hand order; otherwise the whole hand in hand order. A repeated copy is listed once."""
+        held = self.by_suit[seat]
         led = self.led
-        if led >= 0 and self.suit_counts[seat][led]:
-            playable = self.game.playable_when_led[led]
-            return list({card for card in hand if playable[card]})
-        return list(set(hand))
+        if led >= 0 and held[led]:
+            if self.repeats[seat]:
+                return list(dict.fromkeys(held[led] + held[NO_SUIT]))
+            return held[led] + held[NO_SUIT]
+        if self.repeats[seat]:
+            return list(dict.fromkeys(self.hands[seat]))
+        return self.hands[seat][:]
 
     def apply(self, action: Action) -> None:
         phase = self.phase
@@ -428,7 +441,7 @@ class WizardState(TrickState):
                 self._refuse_card(seat, action)
             suit = self.suit_of[action]
             led = self.led
-            held = self.suit_counts[seat]
+            held = self.by_suit[seat]
             if led >= 0:
                 if suit != led and suit >= 0 and held[led]:
                     self._refuse_card(seat, action)
@@ -437,14 +450,26 @@ class WizardState(TrickState):
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            held[suit] -= 1
+            same = held[suit]
+            same.remove(action)
+            if self.repeats[seat] and action in same:
+                self.repeats[seat] -= 1
             del hand[position]
             trick = self.trick
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
-            else:
-                self.close_trick()
+                return
+            # close_trick(), inlined: every seat has played, the highest claim takes the trick
+            claims = list(map(self.game.strengths[self.trump, self.led].__getitem__, trick))
+            winner = (self.leader + claims.index(max(claims))) % self.num_players
+            self.won[winner] += 1
+            self.led = NO_SUIT
+            self.trick = []
+            self.trick_number += 1
+            self.leader = self.turn = winner
+            if not self.hands[winner]:
+                self.end_round()
         elif phase == BIDDING:
             self._bid(action)
         elif phase == CHOOSE_TRUMP:
@@ -471,9 +496,6 @@ class WizardState(TrickState):
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.game.strengths[self.trump, self.led])
 
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        self.led = NO_SUIT
-
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
         self.totals = [total + p for total, p in zip(self.totals, points)]
@@ -493,10 +515,9 @@ class WizardState(TrickState):
         if self.bids_made != self.num_players - 1 or self.game.restriction == "none":
             return None, ""
         seat = self.turn
-        others = [total for other, total in enumerate(self.totals) if other != seat]
-        ahead = self.totals[seat] > max(others)
-        return forbidden_bid(self.game.restriction, self.round + 1,
-                             [b for b in self.bids if b is not None], self.bids_made == self.num_players - 1,
+        totals = self.totals
+        ahead = totals[seat] > max(totals[:seat] + totals[seat + 1:])
+        return forbidden_bid(self.game.restriction, self.round + 1, self.bids[:seat] + self.bids[seat + 1:], True,
                              ahead, self.round + 1 == self.rounds_total)
 
     def _bid(self, action: Action) -> None:
@@ -541,22 +562,10 @@ class WizardState(TrickState):
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
-        where = {"round": self.round + 1}
-        if self.chance == "dealer":
-            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
-                                    where=where)
-            self.dealer = action.seat
-            self.chance = "deal"
-        elif self.chance == "deal":
-            if not isinstance(action, Deal):
-                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
-            self._deal(action, where)
-        else:
-            if not isinstance(action, TurnUp):
-                raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
+        where = {"round": self.round + 1}  # for messages
+        if self.chance == "turn" and type(action) is TurnUp:  # the common case first
             card = action.card
-            if not 0 <= card < len(self.table.code) or not self.undealt[card]:
+            if not 0 <= card < len(self.undealt) or not self.undealt[card]:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
                                     R_COUNTS, where=where)
@@ -568,22 +577,48 @@ class WizardState(TrickState):
                 return
             self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
             self._start_bidding()
+            return
+        if self.chance == "dealer":
+            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
+                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
+                                    where=where)
+            self.dealer = action.seat
+            self.chance = "deal"
+        elif self.chance == "deal":
+            if not isinstance(action, Deal):
+                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
+            self._deal(action, where)
+        else:
+            raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.round + 1
         check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
-        copies = self.table.copies
-        undealt = cards_left(copies, deal.hands)
+        table = self.table
+        undealt = list(table.copies)
+        suit_of, empty = table.suit, ((),) * (len(table.suits) + 1)
+        by_suit = []
+        try:  # one pass over the dealt cards counts them and sorts each hand by suit
+            for hand in deal.hands:
+                split: list[list[int]] = [*map(list, empty)]
+                for card in hand:
+                    undealt[card] -= 1
+                    split[suit_of[card]].append(card)
+                by_suit.append(split)
+        except (IndexError, TypeError):
+            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
+                                where=where) from None
         if min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
-            raise IllegalAction(f"{copies[card] - undealt[card]} copies of {self.table.name[card]} dealt; the deck has "
-                                f"{copies[card]}", R_COUNTS, where=where)
+            raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
+                                f"has {table.copies[card]}", R_COUNTS, where=where)
         self.hands = list(map(list, deal.hands))
-        self.suit_counts = count_suits(deal.hands, self.table)  # Wizards and Jesters (no suit) in the last slot
+        self.by_suit = by_suit
+        self.repeats = [len(hand) - len(set(hand)) for hand in deal.hands]
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = undealt
-        if (self.round + 1) * self.num_players < self.table.total:
+        if (self.round + 1) * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
             self._start_bidding()

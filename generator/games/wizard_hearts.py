@@ -462,9 +462,11 @@ class WizardHeartsState(TrickState):
         phase = self.phase
         if phase == PLAY:
             trick = self.trick
-            if trick and self.trick_number:  # following after the first trick: `_options`, inlined (the hottest path)
+            if self.trick_number and (trick or not self.game.shun_must_be_broken):
+                # after the first trick, following suit or leading anything: `_options`, inlined (the hottest path)
                 seat = self.turn
-                return distinct(self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat], self.table.unique)
+                cards = (self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat]) if trick else self.hands[seat]
+                return cards[:] if self.table.unique else list(dict.fromkeys(cards))
             return self._options(self.turn)[0]
         if phase == PASSING:
             return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
@@ -552,8 +554,17 @@ class WizardHeartsState(TrickState):
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
-            else:
-                self.close_trick()
+                return
+            # close_trick(), inlined: the highest card of the suit led takes the trick and its points
+            claims = list(map(self.game.strengths[suit_of[trick[0]]].__getitem__, trick))
+            winner = (self.leader + claims.index(max(claims))) % self.num_players
+            self.won[winner] += 1
+            self.after_trick(winner, trick)
+            self.trick = []
+            self.trick_number += 1
+            self.leader = self.turn = winner
+            if not self.hands[winner]:
+                self.end_round()
         elif phase == PASSING:
             self._pass(action)
         elif phase == CHANCE:

@@ -1,0 +1,784 @@
+"""Quidditch v2: one moment of a game. The state is a small interpreter: `self.stack` holds
+the steps still to run, as plain tuples `(step, *args)`; `_advance` runs steps until it
+meets an `ask` step, a decision for one seat or for chance, and `apply` answers it.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+from bisect import bisect_left
+from typing import Any, Sequence
+
+from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
+from .quidditch_v2_cards import (
+    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, FLYHIGH, KEEPER, NERVES, NIPPY, OPPONENT_THINGS, PASS,
+    POWBEAT, QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw,
+    EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
+)
+from .quidditch_v2_steps import (
+    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, below, seat_name,
+    weighted,
+)
+from .quidditch_v2_text import ActionText
+
+
+class QuidditchV2State(CardEffects, ActionText, GameState):
+    """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
+
+    # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
+    # instance dictionary keys, and every attribute read and method call of the engine slows.
+    __slots__ = ("game", "params", "num_players", "draw", "draw_total", "draw_cards", "discard", "hands", "table",
+                 "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
+                 "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
+                 "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
+                 "actions_applied", "round_ends", "_legal", "stack")
+
+    # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
+    _steps: dict[str, Any] = {}
+    _answers: dict[str, Any] = {}
+
+    def __init__(self, game: Game, num_players: int):
+        self.game = game
+        self.params = game.params
+        self.num_players = num_players
+        self.draw: dict[str, int] = {}
+        self.draw_total = 0
+        # every card of the draw pile, copies repeated, sorted (None: build it again from `draw`), so
+        # the n-th card of the pile in that order, the chance draw, is one index
+        self.draw_cards: list[str] | None = None
+        for card, count in game.counts.items():
+            if card != QUAFFLE and not (card == SNITCH and self.params["snitch_start"] == "discard"):
+                self.draw[card] = count
+                self.draw_total += count
+        self.discard: list[str] = [SNITCH] if self.params["snitch_start"] == "discard" else []
+        self.hands: list[dict[str, int]] = [{} for _ in range(num_players)]
+        self.table: list[InPlay] = []
+        self.flyhigh: InPlay | None = None
+        self.outprob: InPlay | None = None
+        self.next_uid = 1
+        self.quaffle: int | None = None
+        self.dom = [0] * num_players
+        self.score = [0] * num_players
+        self.revealed: list[str] = []  # Search: cards turned up, not yet discarded
+        self.committed: dict[int, tuple[str, ...]] = {}  # Snitch: Seeker cards chosen, not yet shown
+        self.snitch_zone: str | None = None  # "pitch" while resolving, "caught" once caught
+        self.caught_by: int | None = None
+        self.deferred: list[tuple[int, int]] = []  # Snitch-Blagging goals: (scorer, defender)
+        self.out_of_game: dict[str, int] = {}  # only for hand-built positions
+        self.active = 0
+        self.turn_slots = 0
+        self.own_turns = [0] * num_players
+        self.missed = [0] * num_players
+        self.feint_lock = [-1] * num_players  # locked out while own_turns <= this
+        self.thing_played = False
+        self.action_played = False
+        self.no_bludger = False
+        self.no_draw = False
+        self.reshuffles = 0
+        self.over = False
+        self.end_reason = ""
+        self.actions_applied = 0
+        self.round_ends: list[tuple] = []  # (round, scores, dominance, hand sizes, quaffle) per full round
+        self._legal: tuple | None = None
+        self.stack: list[tuple] = [("turn",), ("deal",), ("ask", "first", CHANCE)]
+
+    # -- the GameState API ------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return self.stack[-1][2]
+
+    def pending(self) -> Pending | None:
+        if self.over:
+            return None
+        kind, seat = self.stack[-1][1], self.stack[-1][2]
+        who = "chance" if seat == CHANCE else self.label(seat)
+        turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
+        return Pending(seat, f"{who}: {DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
+
+    def table_view(self) -> dict:
+        code = self._code
+        hands = [sorted(code(card) for card, count in hand.items() for _ in range(count)) for hand in self.hands]
+        areas = [{"title": f"{self.label(seat)} in play",
+                  "cards": [code(thing.card) for thing in self.table if thing.owner == seat]}
+                 for seat in range(self.num_players)]
+        counters = {"Turn": self.turn_slots, "Quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
+                    "Dominance": " / ".join(map(str, self.dom)), "Snitch": self._snitch_place(),
+                    "Draw pile": self.draw_total, "Discard pile": len(self.discard),
+                    "Top discard": code(self.discard[-1]) if self.discard else "-"}
+        return {"hands": hands, "areas": areas, "counters": counters, "scores": list(self.score)}
+
+    def legal_actions(self) -> tuple:
+        if self._legal is None:
+            self._legal = () if self.over else self._legal_for(self.stack[-1])
+        return self._legal
+
+    def apply(self, action) -> None:
+        if self.over:
+            raise IllegalAction("the game is over", "qv2.end.snitch" if self.end_reason == "finished"
+                                else "qv2.end.turn-cap", (), self.where())
+        frame = self.stack[-1]
+        if frame[1] == "draw":  # the most frequent action: checked without listing every outcome
+            if type(action) is not Draw or not self.draw.get(action.card):
+                raise self._illegal(action)
+        elif not self._is_legal(action):
+            raise self._illegal(action)
+        self.stack.pop()
+        self._legal = None
+        self.actions_applied += 1
+        self._answers[frame[1]](self, action, *frame[2:])
+        self._advance()
+
+    def _is_legal(self, action) -> bool:
+        frame = self.stack[-1]
+        kind = frame[1]
+        # Card draws are the most frequent actions: check them without listing every outcome.
+        if kind == "draw":
+            return type(action) is Draw and self.draw.get(action.card, 0) > 0
+        if kind == "roll":
+            return type(action) is Roll and 1 <= action.value <= 6
+        return action in self.legal_actions()
+
+    def sample_chance(self, rng: random.Random):
+        frame = self.stack[-1]
+        kind = frame[1]
+        if kind == "draw":
+            cards = self.draw_cards
+            if cards is None:
+                cards = self.draw_cards = sorted(card for card, count in self.draw.items() for _ in range(count))
+            return draw_of(cards[below(self.draw_total, rng)])
+        if kind == "random_discard":
+            hand = self.hands[frame[3]]
+            return RandomPick(weighted(hand, sum(hand.values()), rng))
+        if kind == "roll":
+            return Roll(rng.randint(1, 6))
+        if kind == "coin":
+            return Coin(rng.random() < 0.5)
+        if kind == "first":
+            return FirstPlayer(rng.randrange(self.num_players))
+        raise ValueError("not a chance node")
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """Each chance action with its probability (for generic checks)."""
+        frame = self.stack[-1]
+        kind = frame[1]
+        if kind in ("draw", "random_discard"):
+            pile = self.draw if kind == "draw" else self.hands[frame[3]]
+            total = sum(pile.values())
+            make = Draw if kind == "draw" else RandomPick
+            return [(make(card), pile[card] / total) for card in sorted(pile)]
+        actions = self.legal_actions()
+        return [(action, 1 / len(actions)) for action in actions]
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        best = max(self.score)
+        winners = tuple(seat for seat, points in enumerate(self.score) if points == best)
+        return Outcome(tuple(self.score), winners, self.end_reason)
+
+    def summary(self) -> dict:
+        return {
+            "scores": list(self.score),
+            "dominance": list(self.dom),
+            "quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
+            "turns": self.turn_slots,
+            "active": self.label(self.active),
+            "reshuffles": self.reshuffles,
+            "snitch": self._snitch_place(),
+            "table": [self.thing_name(thing) for thing in self.table],
+            "hand_sizes": [sum(hand.values()) for hand in self.hands],
+            "draw_pile": self.draw_total,
+            "discard_pile": len(self.discard),
+            "rounds": [self._round_table(*entry) for entry in self.round_ends],
+        }
+
+    def _round_table(self, number: int, complete: bool, scores, dominance, hands, quaffle) -> dict:
+        title = f"After round {number}" if complete else f"Round {number}, when the game ended"
+        return {"title": title, "columns": {
+            "points": list(scores), "dominance": list(dominance), "hand": list(hands),
+            "quaffle": ["yes" if seat == quaffle else "" for seat in range(self.num_players)]}}
+
+    def _mark_round(self, complete: bool) -> None:
+        number = (self.turn_slots - 1) // self.num_players + 1
+        self.round_ends.append((number, complete, tuple(self.score), tuple(self.dom),
+                                tuple(self.hand_size(seat) for seat in range(self.num_players)), self.quaffle))
+
+    def clone(self) -> "QuidditchV2State":
+        other = copy.copy(self)
+        other.draw = dict(self.draw)
+        other.draw_cards = None
+        other.discard = list(self.discard)
+        other.hands = [dict(hand) for hand in self.hands]
+        other.table = list(self.table)
+        other.dom = list(self.dom)
+        other.score = list(self.score)
+        other.revealed = list(self.revealed)
+        other.committed = dict(self.committed)
+        other.deferred = list(self.deferred)
+        other.out_of_game = dict(self.out_of_game)
+        other.own_turns = list(self.own_turns)
+        other.missed = list(self.missed)
+        other.feint_lock = list(self.feint_lock)
+        other.stack = list(self.stack)
+        other.round_ends = list(self.round_ends)
+        return other
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    # -- where things are ------------------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        """A seat as actions write it: the player's name in a log, else P1..Pn."""
+        return self.player_names[seat] if self.player_names else seat_name(seat)
+
+    def where(self) -> dict:
+        """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
+        step = "game over" if self.over else STEP_NAMES[self.stack[-1][1]]
+        rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
+        return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
+
+    def zone_counts(self) -> dict[str, int]:
+        """How many copies of each card are where, summed over every zone (for invariants)."""
+        counts: dict[str, int] = {}
+
+        def add(card: str, n: int = 1) -> None:
+            counts[card] = counts.get(card, 0) + n
+
+        for pile in (self.draw, self.out_of_game, *self.hands):
+            for card, n in pile.items():
+                add(card, n)
+        for card in itertools.chain(self.discard, self.revealed, *self.committed.values()):
+            add(card)
+        for thing in self.table:
+            add(thing.card)
+        add(QUAFFLE)
+        if self.snitch_zone:
+            add(SNITCH)
+        return counts
+
+    def _snitch_place(self) -> str:
+        if self.caught_by is not None:
+            return "caught by " + self.label(self.caught_by)
+        if self.snitch_zone == "pitch":
+            return "being chased"
+        if SNITCH in self.discard:
+            return "discard pile"
+        if self.draw.get(SNITCH):
+            return "draw pile"
+        for seat, hand in enumerate(self.hands):
+            if hand.get(SNITCH):
+                return "hand of " + self.label(seat)
+        return "turned up by a Search"
+
+    def hand_size(self, seat: int) -> int:
+        return sum(self.hands[seat].values())
+
+    def thing(self, uid: int) -> InPlay | None:
+        for thing in self.table:
+            if thing.uid == uid:
+                return thing
+        return None
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        """The other seats in turn order, starting on the seat's left."""
+        return OPPONENTS[self.num_players][seat]
+
+    def locked_out(self, seat: int) -> bool:
+        """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
+        return self.own_turns[seat] <= self.feint_lock[seat]
+
+    # -- hand-built positions (tests, puzzles) -----------------------------------------------
+
+    def set_up_position(self, *, active: int = 0, hands: Sequence[Sequence[str]] = (),
+                        table: Sequence[tuple] = (), draw: Sequence[str] | None = None,
+                        discard: Sequence[str] | None = None, dominance: Sequence[int] | None = None,
+                        scores: Sequence[int] | None = None, quaffle: int | None = None,
+                        step: str = "plays", reshuffles: int = 1) -> None:
+        """Replace this state by a position in the middle of `active`'s turn.
+
+        Cards are given by code or id. `table` lists `(card, owner[, target])`, where a
+        target is a seat number or the index of an earlier table entry. Cards not placed
+        go to the draw pile (or, when `draw` is given, out of the game). `step` is where
+        the turn resumes: "start", "draw", "plays", "manoeuvre", "end" or "hand_limit".
+        """
+        game = self.game
+        remaining = dict(game.counts)
+        remaining[QUAFFLE] -= 1
+
+        def take(ref: str) -> str:
+            card = game.deck.card(ref).id
+            if remaining.get(card, 0) < 1:
+                raise ValueError(f"no copy of {ref} left to place")
+            remaining[card] -= 1
+            return card
+
+        n = self.num_players
+        self.hands = [{} for _ in range(n)]
+        for seat, cards in enumerate(hands):
+            for ref in cards:
+                card = take(ref)
+                self.hands[seat][card] = self.hands[seat].get(card, 0) + 1
+        self.table = []
+        for entry in table:
+            card, owner = take(entry[0]), entry[1]
+            target = entry[2] if len(entry) > 2 else None
+            player = target if card in OPPONENT_THINGS else None
+            thing = self.table[target].uid if card == FLYHIGH and target is not None else None
+            self.table.append(InPlay(len(self.table) + 1, card, owner, player, thing))
+        self.next_uid = len(self.table) + 1
+        self.discard = [take(ref) for ref in (discard or ())]
+        self.draw = {}
+        for ref in (draw or ()):
+            card = take(ref)
+            self.draw[card] = self.draw.get(card, 0) + 1
+        leftover = {card: count for card, count in remaining.items() if count}
+        if draw is None:
+            for card, count in leftover.items():
+                self.draw[card] = self.draw.get(card, 0) + count
+            self.out_of_game = {}
+        else:
+            self.out_of_game = leftover
+        self.draw_total = sum(self.draw.values())
+        self.draw_cards = None
+        self.dom = list(dominance or [0] * n)
+        self.score = list(scores or [0] * n)
+        self.quaffle = quaffle
+        self.active = active
+        self.turn_slots = 1
+        self.own_turns = [1] * n
+        self.reshuffles = reshuffles
+        self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
+        self.missed = [0] * n
+        self.feint_lock = [-1] * n
+        self.revealed, self.committed, self.deferred, self.round_ends = [], {}, [], []
+        self.snitch_zone = self.caught_by = None
+        steps = {"draw": ("draw_step",), "plays": ("plays",), "manoeuvre": ("manoeuvre",),
+                 "end": ("end_destroy",), "hand_limit": ("hand_limit",)}
+        if step not in steps and step != "start":
+            raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
+        self._sync_watched()
+        rest = list(TURN_STEPS)
+        if step == "start":
+            frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
+        else:
+            frames = rest[rest.index(steps[step]):]
+        self.stack = list(reversed(frames))
+        self.over = False
+        self._legal = None
+        self._advance()
+
+    # -- running steps ---------------------------------------------------------------------
+
+    def _push(self, *frames: tuple) -> None:
+        """Queue steps to run next, in the order given (a single step is `stack.append`ed)."""
+        self.stack.extend(reversed(frames))
+
+    def _ask(self, kind: str, actor: int, *args) -> None:
+        self.stack.append(("ask", kind, actor, *args))
+
+    def _advance(self) -> None:
+        stack = self.stack
+        steps = self._steps
+        while stack:  # `_finish` empties it
+            if self.outprob is not None:
+                self._check_outside_problems()
+            top = stack.pop()
+            name = top[0]
+            if name == "ask":
+                stack.append(top)
+                return
+            if len(top) == 1:
+                steps[name](self)
+            else:
+                steps[name](self, *top[1:])
+
+    def _finish(self, reason: str) -> None:
+        if self.turn_slots:
+            self._mark_round(complete=self.turn_slots % self.num_players == 0 and reason == "turn-cap")
+        self.over = True
+        self.end_reason = reason
+        self.stack.clear()
+        self._legal = None
+
+    def _gain(self, seat: int, amount: int) -> None:
+        """Change dominance; it never drops below 0 (qv2.dominance.track)."""
+        self.dom[seat] = max(0, self.dom[seat] + amount)
+
+    def _destroy(self, thing: InPlay) -> None:
+        self._remove_from_table(thing)
+        self.discard.append(thing.card)
+
+    def _take_from_hand(self, seat: int, card: str) -> None:
+        hand = self.hands[seat]
+        if hand[card] == 1:
+            del hand[card]
+        else:
+            hand[card] -= 1
+
+    def _to_hand(self, seat: int, card: str) -> None:
+        hand = self.hands[seat]
+        hand[card] = hand.get(card, 0) + 1
+
+    def _discard_from_hand(self, seat: int, card: str) -> None:
+        self._take_from_hand(seat, card)
+        self.discard.append(card)
+
+    def _reshuffle(self) -> None:
+        """The discard pile becomes the draw pile (qv2.turn.draw)."""
+        for card in self.discard:
+            self.draw[card] = self.draw.get(card, 0) + 1
+        self.draw_total += len(self.discard)
+        self.draw_cards = None
+        self.discard = []
+        self.reshuffles += 1
+
+    # setup and the turn
+
+    def _do_deal(self) -> None:
+        seats = (self.active, *self.opponents(self.active))
+        self._push(*[("draw", seat, "hand") for _ in range(self.params["hand_size"]) for seat in seats])
+
+    def _do_draw(self, seat: int, dest: str) -> None:
+        if not self.draw_total:
+            self._reshuffle()
+        if self.draw_total:  # both piles empty: nothing to draw (qv2.ruling.empty-piles)
+            self.stack.append(("ask", "draw", CHANCE, seat, dest))  # _ask, inlined: the most frequent
+
+    def _do_turn(self) -> None:
+        if self.turn_slots >= self.params["turn_cap"] * self.num_players:
+            self._finish("turn-cap")
+            return
+        if self.turn_slots and self.turn_slots % self.num_players == 0:
+            self._mark_round(complete=True)
+        self.turn_slots += 1
+        self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
+        seat = self.active
+        if self.missed[seat]:
+            self.missed[seat] -= 1
+            self.stack.append(("next",))
+            return
+        self.own_turns[seat] += 1
+        stack = self.stack
+        stack.extend(TURN_STEPS_REVERSED)
+        triggers = self._start_triggers(seat)
+        if triggers:
+            stack.extend([("start_one", uid) for uid in reversed(triggers)])
+
+    def _do_next(self) -> None:
+        self.active = (self.active + 1) % self.num_players
+        self.stack.append(("turn",))
+
+    def _do_draw_step(self) -> None:
+        if not self.no_draw:
+            self.stack.append(("draw", self.active, "hand"))
+
+    def _do_blag_turn(self) -> None:
+        holder = self._blag_holder()
+        if holder is not None and holder != self.active:
+            self._ask("blag", holder, "turn")
+
+    def _blag_holder(self) -> int | None:
+        for seat, hand in enumerate(self.hands):
+            if hand.get(BLAG):
+                return seat
+        return None
+
+    def _do_plays(self) -> None:
+        options = self._play_options(self.active)
+        if len(options) > 1:
+            self.stack.append(("ask", "play", self.active))  # _ask, inlined
+            self._legal = options  # nothing changes before the ask is answered
+
+    def _do_manoeuvre(self) -> None:
+        options = self._manoeuvre_options(self.active)
+        if options:
+            self._ask("manoeuvre", self.active)
+            self._legal = (*options, SKIP)
+
+    def _do_hand_limit(self) -> None:
+        if self.hand_size(self.active) > self.params["hand_size"]:
+            self.stack.append(("hand_limit",))
+            self._ask("discard", self.active, "any", "qv2.turn.hand-limit")
+
+    def _do_discard_n(self, seat: int, count: int, which: str, rule: str) -> None:
+        if count > 0 and self._discardable(seat, which):
+            self.stack.append(("discard_n", seat, count - 1, which, rule))
+            self._ask("discard", seat, which, rule)
+
+    def _discardable(self, seat: int, which: str) -> list[str]:
+        hand = self.hands[seat]
+        if which == "seeker":
+            return sorted(card for card in hand if card in self.game.seekers)
+        if which == "broom":
+            return sorted(card for card in hand if card in self.game.brooms)
+        return sorted(hand)
+
+    # goals and the Quaffle
+
+    def _do_goal(self, scorer: int, defender: int) -> None:
+        """A goal against `defender`: Saved, else Top Keeper, else it counts (qv2.goal.saves)."""
+        if self.hands[defender].get(SAVED):
+            self._ask("saved", defender, scorer)
+        else:
+            self.stack.append(("keeper", scorer, defender))
+
+    def _do_keeper(self, scorer: int, defender: int) -> None:
+        if self.has(defender, KEEPER):
+            self._ask("roll", CHANCE, "keeper", scorer, defender)
+        else:
+            self.stack.append(("goal_counts", scorer))
+
+    def _do_goal_counts(self, scorer: int) -> None:
+        self.score[scorer] += self.params["goal_points"]
+        for thing in list(self.table):
+            if thing.card == NERVES and thing.player == scorer and not self.is_blank(thing):
+                self._destroy(thing)
+            elif thing.card == FLYHIGH and thing.owner == scorer:
+                self._remove_from_table(thing)
+                self._to_hand(scorer, FLYHIGH)
+        self.stack.append(("quaffle", None, scorer, True))
+
+    def _do_quaffle(self, to: int | None, cause: int, passable: bool) -> None:
+        """Move the Quaffle; its holder may answer with Pass if an opponent caused it."""
+        holder = self.quaffle
+        if holder == to:
+            return
+        if holder is not None and passable and holder != cause and self.hands[holder].get(PASS):
+            self._ask("pass", holder, to)
+        else:
+            self.quaffle = to
+
+    # the Snitch
+
+    def _do_snitch(self, seat: int) -> None:
+        self.snitch_zone = "pitch"
+        order = (seat, *self.opponents(seat))
+        self._push(("snitch_blag", seat), ("commits", tuple(order)), ("snitch_reveal",), ("deferred",),
+                   ("caught_end",))
+
+    def _do_snitch_blag(self, seat: int) -> None:
+        holder = self._blag_holder()
+        if holder is not None:
+            self._ask("blag", holder, "snitch")
+
+    def _do_commits(self, order: tuple[int, ...]) -> None:
+        for index, seat in enumerate(order):
+            if self._discardable(seat, "seeker"):
+                self.stack.append(("commits", order[index + 1:]))
+                self._ask("reveal", seat)
+                return
+
+    def _do_snitch_reveal(self) -> None:
+        nippy = self.game.facts[NIPPY].props.get("seeker_bonus", 1)
+        totals = [len(self.committed.get(seat, ())) + (nippy if self.has(seat, NIPPY) else 0)
+                  for seat in range(self.num_players)]
+        for seat, cards in sorted(self.committed.items()):
+            for card in cards:
+                if self.params["revealed_seekers"] == "return":
+                    self._to_hand(seat, card)
+                else:
+                    self.discard.append(card)
+        self.committed = {}
+        best = max(totals)
+        catchers = [seat for seat, total in enumerate(totals) if total == best]
+        if len(catchers) == 1:
+            self.caught_by = catchers[0]
+            self.score[catchers[0]] += self.params["snitch_points"]
+            self.snitch_zone = "caught"
+        else:
+            self.snitch_zone = None
+            self.discard.append(SNITCH)
+
+    def _do_deferred(self) -> None:
+        goals, self.deferred = self.deferred, []
+        self._push(*[("goal", scorer, defender) for scorer, defender in goals])
+
+    def _do_caught_end(self) -> None:
+        if self.caught_by is not None:
+            self._finish("finished")
+
+    # the Search manoeuvre
+
+    def _do_search_done(self, seat: int) -> None:
+        revealed, self.revealed = self.revealed, []
+        found = SNITCH in revealed
+        self.discard.extend(card for card in revealed if card != SNITCH)
+        if found:
+            self.stack.append(("snitch", seat))
+
+    # -- answers to asks -------------------------------------------------------------------
+
+    def _answer_first(self, action: FirstPlayer, _chance: int) -> None:
+        self.active = action.seat
+
+    def _answer_draw(self, action: Draw, _chance: int, seat: int, dest: str) -> None:
+        card = action.card
+        draw = self.draw
+        draw[card] -= 1
+        if not draw[card]:
+            del draw[card]
+        cards = self.draw_cards
+        if cards is not None:
+            del cards[bisect_left(cards, card)]
+        self.draw_total -= 1
+        if dest == "hand":
+            self._to_hand(seat, card)
+        else:
+            self.revealed.append(card)
+
+    def _answer_random_discard(self, action: RandomPick, _chance: int, seat: int) -> None:
+        self._discard_from_hand(seat, action.card)
+
+    def _answer_play(self, action, seat: int) -> None:
+        if isinstance(action, EndPlays):
+            return
+        self.stack.append(("plays",))
+        self._play_card(seat, action)
+
+    def _answer_manoeuvre(self, action: Manoeuvre, seat: int) -> None:
+        kind, target = action.kind, action.target
+        if kind == "skip":
+            return
+        self._gain(seat, -1)
+        if kind == "score":
+            self._gain(seat, -1)
+            self.stack.append(("goal", seat, target))
+        elif kind == "bludger":
+            if not self.hands[target]:
+                return
+            if action.random:
+                self._ask("random_discard", CHANCE, target)
+            else:
+                self.stack.append(("discard_n", target, 1, "any", "qv2.manoeuvre.bludger"))
+        elif kind == "snatch":
+            self.stack.append(("quaffle", seat, seat, True))
+        elif kind == "outfly":
+            self._gain(target, -1)
+            self._gain(seat, 1)
+            if self.has(seat, CAPTAIN) and (self.draw_total or self.discard):
+                self._ask("captain", seat)
+        elif kind == "search":
+            self._push(*[("draw", seat, "reveal")] * self.params["search_reveal"], ("search_done", seat))
+
+    def _answer_discard(self, action: Discard, seat: int, which: str, rule: str) -> None:
+        self._discard_from_hand(seat, action.card)
+
+    def _answer_saved(self, action, defender: int, scorer: int) -> None:
+        if isinstance(action, Decline):
+            self.stack.append(("keeper", scorer, defender))
+            return
+        self._discard_from_hand(defender, SAVED)
+        self._gain(scorer, -self.game.facts[SAVED].props.get("dominance_loss", 1))
+        self.stack.append(("quaffle", defender, defender, True))
+
+    def _answer_pass(self, action, holder: int, to: int | None) -> None:
+        if isinstance(action, Decline):
+            self.quaffle = to
+        else:
+            self._discard_from_hand(holder, PASS)
+
+    def _answer_blag(self, action, holder: int, moment: str) -> None:
+        if isinstance(action, Decline):
+            return
+        self._discard_from_hand(holder, BLAG)
+        self._blagging(holder, action.player, deferred=(moment == "snitch"))
+
+    def _answer_reveal(self, action: Reveal, seat: int) -> None:
+        for card in action.cards:
+            self._take_from_hand(seat, card)
+        self.committed[seat] = action.cards
+
+    # -- legal actions -----------------------------------------------------------------------
+
+    def _legal_for(self, frame: tuple) -> tuple:
+        kind, actor, args = frame[1], frame[2], frame[3:]
+        if kind == "draw":
+            return tuple(map(draw_of, sorted(self.draw)))
+        if kind == "roll":
+            return tuple(Roll(value) for value in range(1, 7))
+        if kind == "coin":
+            return (Coin(True), Coin(False))
+        if kind == "first":
+            return tuple(FirstPlayer(seat) for seat in range(self.num_players))
+        if kind == "random_discard":
+            return tuple(RandomPick(card) for card in sorted(self.hands[args[0]]))
+        if kind == "play":
+            return self._play_options(actor)
+        if kind == "manoeuvre":
+            return (*self._manoeuvre_options(actor), SKIP)
+        if kind == "discard":
+            return tuple(Discard(card) for card in self._discardable(actor, args[0]))
+        if kind == "saved":
+            return (play_of(SAVED), DECLINE)
+        if kind == "pass":
+            return (play_of(PASS), DECLINE)
+        if kind == "blag":
+            return (*(play_of(BLAG, other) for other in self.opponents(actor)), DECLINE)
+        if kind == "block":
+            mine = args[1]
+            return (*(Discard(card) for card in self._discardable(actor, "broom")
+                      if self.game.facts[card].speed > mine), DECLINE)
+        if kind in ("penalty_save", "quiet", "captain"):
+            return (ACCEPT, DECLINE)
+        if kind == "rain_pick":
+            return (*(Pick(seat) for seat in range(self.num_players)), DECLINE)
+        if kind == "penalty_to":
+            return tuple(Pick(seat) for seat in self.opponents(actor))
+        if kind == "end":
+            return (*(Destroy(t.uid) for t in self._own_toughs(actor)), DECLINE)
+        if kind == "reveal":
+            hand = self.hands[actor]
+            seekers = sorted(card for card in hand if card in self.game.seekers)
+            options = []
+            for counts in itertools.product(*(range(hand[card] + 1) for card in seekers)):
+                options.append(Reveal(tuple(card for card, k in zip(seekers, counts) for _ in range(k))))
+            return tuple(options)
+        raise AssertionError(f"unknown decision {kind}")
+
+    def _manoeuvre_options(self, seat: int) -> list:
+        dom = self.dom
+        if dom[seat] < 1:
+            return []
+        options: list = []
+        opponents = self.opponents(seat)
+        facts = self.game.facts
+        if self.quaffle == seat:
+            margin = (facts[CRACK].props.get("score_margin", 3) if self.has(seat, CRACK)
+                      else self.params["score_margin"])
+            if dom[seat] >= 2 and all(dom[seat] - dom[other] >= margin for other in opponents):
+                options.extend(manoeuvre_of("score", other) for other in opponents)
+        if not self.no_bludger:
+            normal = self.params["bludger_margin"]
+            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if self.has(seat, ACCBEAT) else None
+            powerful = self.has(seat, POWBEAT)
+            for other in opponents:
+                lead = dom[seat] - dom[other]
+                if lead >= normal:
+                    if powerful:
+                        options.append(manoeuvre_of("bludger", other, True))
+                    if not powerful or accurate is not None:
+                        options.append(manoeuvre_of("bludger", other))
+                elif accurate is not None and lead >= accurate:
+                    options.append(manoeuvre_of("bludger", other))
+        holder = self.quaffle
+        if holder is None:
+            options.append(manoeuvre_of("snatch"))
+        elif holder != seat:
+            need = facts[SUREHAND].props.get("snatch_margin", 2) if self.has(holder, SUREHAND) else 1
+            if dom[seat] - dom[holder] >= need:
+                options.append(manoeuvre_of("snatch"))
+        options.extend(manoeuvre_of("outfly", other) for other in opponents)
+        if not self.locked_out(seat):
+            options.append(manoeuvre_of("search"))
+        return options
+
+
+QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
+                           for name in dir(QuidditchV2State) if name.startswith("_do_")}
+QuidditchV2State._answers = {name[8:]: getattr(QuidditchV2State, name)
+                             for name in dir(QuidditchV2State) if name.startswith("_answer_")}

@@ -1,0 +1,122 @@
+"""Quidditch v2: the steps of a turn and the decisions they ask for, with the rule each
+decision answers to and how messages name it; and the small helpers the state, its
+messages and the game share.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Mapping
+
+from .quidditch_v2_cards import (
+    BLAG, PASS, SAVED, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, Manoeuvre, Pick,
+    Play, RandomPick, Reveal, Roll,
+)
+
+CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
+NAME_PATTERN = re.compile(r"[^\s:]+")
+SEAT_PATTERN = re.compile(r"[Pp]\d+")
+
+# The steps of a turn after the start-of-turn effects (qv2.turn.order).
+TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
+              ("next",))
+TURN_STEPS_REVERSED = tuple(reversed(TURN_STEPS))
+
+# Upper bounds used to declare score bounds and game length.
+GOALS_PER_TURN_BOUND = 10
+ACTIONS_PER_TURN_BOUND = 300
+
+# Which rule a wrong answer at each kind of decision breaks, when nothing more precise applies.
+STEP_RULES = {
+    "play": "qv2.turn.plays",
+    "manoeuvre": "qv2.manoeuvre.general",
+    "saved": "qv2.response.saved",
+    "pass": "qv2.response.pass",
+    "blag": "qv2.response.blagging",
+    "block": "card:blistering-speed",
+    "penalty_save": "card:penalty",
+    "quiet": "card:its-all-gone-quiet",
+    "captain": "card:competitive-captain",
+    "rain_pick": "card:rain",
+    "penalty_to": "card:playing-tough",
+    "reveal": "qv2.snitch.seekers",
+    "end": "qv2.turn.end",
+    "draw": "qv2.turn.draw",
+    "roll": "qv2.components.extras",
+    "coin": "qv2.components.extras",
+    "first": "qv2.setup.deal",
+    "random_discard": "card:powerful-beater",
+}
+
+
+RESPONSE_RULES = {SAVED: "qv2.response.saved", PASS: "qv2.response.pass", BLAG: "qv2.response.blagging"}
+
+
+def seat_name(seat: int) -> str:
+    """A seat as logs write it when players have no names."""
+    return f"P{seat + 1}"
+
+
+# What answers each decision takes, and how to say it in messages.
+EXPECTED = {
+    "draw": (Draw,), "roll": (Roll,), "coin": (Coin,), "first": (FirstPlayer,), "random_discard": (RandomPick,),
+    "play": (Play, EndPlays), "manoeuvre": (Manoeuvre,), "discard": (Discard,),
+    "saved": (Play, Decline), "pass": (Play, Decline), "blag": (Play, Decline), "block": (Discard, Decline),
+    "penalty_save": (Accept, Decline), "quiet": (Accept, Decline), "captain": (Accept, Decline),
+    "rain_pick": (Pick, Decline), "penalty_to": (Pick,), "end": (Destroy, Decline), "reveal": (Reveal,),
+}
+ACTION_WORDS = {
+    Draw: "draw", Roll: "roll", Coin: "coin", FirstPlayer: "first", RandomPick: "random", Play: "play",
+    EndPlays: "end", Manoeuvre: "a manoeuvre or skip", Discard: "discard", Accept: "accept",
+    Decline: "decline", Pick: "pick", Destroy: "destroy", Reveal: "reveal",
+}
+STEP_NAMES = {
+    "draw": "draw", "roll": "die roll", "coin": "coin flip", "first": "choosing the first player",
+    "random_discard": "Bludger", "play": "playing cards", "manoeuvre": "manoeuvre", "discard": "discarding",
+    "saved": "goal", "pass": "Quaffle changing hands", "blag": "Blagging window", "block": "Blistering Speed",
+    "penalty_save": "Penalty", "quiet": "It's all gone quiet", "captain": "Competitive Captain",
+    "rain_pick": "Rain", "penalty_to": "Playing Tough", "end": "end of turn", "reveal": "Snitch",
+}
+DECISION_WORDS = {
+    "draw": "the card drawn", "roll": "a die roll", "coin": "a coin flip", "first": "the first player",
+    "random_discard": "a random discard", "play": "a card to play or 'end'", "manoeuvre": "the manoeuvre step",
+    "discard": "a discard", "saved": "an answer to a goal", "pass": "an answer to losing the Quaffle",
+    "blag": "a chance to play Blagging", "block": "a chance to stop Blistering Speed",
+    "penalty_save": "a chance to stop a Penalty", "quiet": "a chance to draw",
+    "captain": "Competitive Captain's draw", "rain_pick": "Rain's choice of player",
+    "penalty_to": "who gets the penalty goal", "end": "the end-of-turn step", "reveal": "Seeker cards to show",
+}
+
+
+def weighted(pile: Mapping[str, int], total: int, rng: random.Random) -> str:
+    """A card drawn from a pile of `total` cards: the `below(total)`-th in sorted order."""
+    point = below(total, rng)
+    for card in sorted(pile):
+        point -= pile[card]
+        if point < 0:
+            return card
+    raise AssertionError("pile total out of step")
+
+
+def below(total: int, rng: random.Random) -> int:
+    """`rng.randrange(total)`, draw for draw, without its Python-level checks."""
+    if total <= 0:
+        raise ValueError("nothing to draw from")
+    bits = total.bit_length()
+    point = rng.getrandbits(bits)
+    while point >= total:
+        point = rng.getrandbits(bits)
+    return point
+
+
+def one_word(words: list[str], form: str) -> str:
+    if len(words) != 1:
+        raise ValueError(f"expected '{form}'")
+    return words[0]
+
+
+# Seats in turn order from each seat's left, by player count.
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+OPPONENTS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
+             for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
