@@ -45,9 +45,8 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
         raise OptionError(f"--booklet imposes A5 pages on A4 sheets; drop --paper {paper}")
     templates = choose_templates(formats, template)
     book = build_book(deck)
-    # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
-    rulebook = typeset(book, "a5" if booklet else paper)
-    pictures = CardPictures(deck, rulebook)
+    rulebook = typeset(book, "a5" if booklet else paper) if "pdf" in formats else None
+    pictures = CardPictures(deck)
     # Templates run before anything is written: a designer's template that fails leaves no
     # half-written rulebook behind.
     pages = {}

@@ -1,22 +1,18 @@
-"""Card pictures for the HTML and Markdown rulebooks, cut out of the typeset PDF.
+"""Card pictures for the HTML and Markdown rulebooks, rasterised from the deck's drawn faces.
 
-The PDF already holds every distinct face, drawn once by the print renderer; pdfium
-rasterises each where it is shown largest and upright, at the size a picture file needs
-(vectors, so the size on the page does not matter). Drawing the faces a second time for
-the pictures would cost as much as the whole PDF.
+The faces are the very pages the card images are cut from (`render.raster`): in a build
+the images step has drawn them already, so the pictures cost only pdfium rasterising each
+face at the size a picture file needs (vectors, so any size is sharp), with no second
+drawing of the cards and no cutting out of the rulebook's pages.
 """
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..model import Card, Deck
 from ..output import write_bytes
-
-if TYPE_CHECKING:
-    from .pdf import Typeset
 
 # Sharp enough for a card shown about 7 rem wide on a phone with a 2x screen, small enough
 # that sixty of them keep a self-contained HTML file well under a megabyte.
@@ -26,8 +22,8 @@ EDGE = (169, 164, 154, 255)
 
 
 class CardPictures:
-    def __init__(self, deck: Deck, rulebook: "Typeset", dpi: int = PICTURE_DPI):
-        self.deck, self.rulebook, self.dpi = deck, rulebook, dpi
+    def __init__(self, deck: Deck, dpi: int = PICTURE_DPI):
+        self.deck, self.dpi = deck, dpi
         self._png: dict[str, bytes] = {}
 
     def png(self, card: Card) -> bytes:
@@ -36,29 +32,13 @@ class CardPictures:
         return self._png[card.id]
 
     def _render_all(self) -> None:
-        import pypdfium2
+        from ..render.images import render_cards
 
-        width_px = round(self.deck.card_size.width_mm / 25.4 * self.dpi)
-        document = pypdfium2.PdfDocument(self.rulebook.pdf)
-        pages: dict[int, object] = {}
-        try:
-            for card in self.deck.cards:
-                placement = self.rulebook.placements[card.id]
-                if placement.page not in pages:
-                    pages[placement.page] = document[placement.page]
-                page = pages[placement.page]
-                page_width, page_height = page.get_size()
-                left, bottom, right, top = placement.box
-                bitmap = page.render(scale=width_px / (right - left), draw_annots=False,
-                                     crop=(left, bottom, page_width - right, page_height - top))
-                buffer = io.BytesIO()
-                # A 256-colour palette: card art is flat colour, and the files are a third the size.
-                _as_card(bitmap.to_pil()).quantize(256).save(buffer, format="PNG", compress_level=6)
-                self._png[card.id] = buffer.getvalue()
-        finally:
-            for page in pages.values():
-                page.close()
-            document.close()
+        for card, image in zip(self.deck.cards, render_cards(self.deck, self.deck.cards, dpi=self.dpi)):
+            buffer = io.BytesIO()
+            # A 256-colour palette: card art is flat colour, and the files are a third the size.
+            _as_card(image).quantize(256).save(buffer, format="PNG", compress_level=6)
+            self._png[card.id] = buffer.getvalue()
 
     @staticmethod
     def relative_path(card: Card) -> str:
