@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wholeprocess import Sample, deckgen_command, run  # noqa: E402
+from wholeprocess import Sample, deckgen_command, run, user_environment  # noqa: E402
 
 
 def _tree_pss_kib(root: int) -> int:
@@ -51,7 +51,8 @@ class Run:
         command = deckgen_command() + ["build", "--output", str(output),
                    "--decks-dir", str(decks_dir), "--json", "--jobs", str(jobs)]
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen(command, cwd=ROOT, env=user_environment(), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
         peak = [0]
         done = threading.Event()
 
