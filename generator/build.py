@@ -446,6 +446,26 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     return [results[task] for task in tasks]
 
 
+# Libraries the steps import on first use, heavy enough that each worker importing its own
+# copy would cost a noticeable share of a small deck's build.
+PRELOADED = ("reportlab.pdfgen.canvas", "reportlab.platypus", "PIL.Image", "pypdfium2", "jinja2",
+             "fontTools.ttLib", "uharfbuzz", "pyphen", "generator.games.simulate")
+
+
+def _preload() -> None:
+    """Import what every deck's build needs, and load the shipped fonts, before the workers
+    start: forked workers then share one copy instead of each loading their own."""
+    from .games.base import ENGINES
+    from .render import fonts
+
+    for _name, target in STEPS:
+        _step_function(target)
+    for module in (*PRELOADED, *(target.split(":")[0] for target in ENGINES.values())):
+        importlib.import_module(module)
+    for face in fonts.FACES:
+        fonts.font(face)
+
+
 def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str | None, jobs: int,
                    advance: "Advance | None") -> dict[Task, DeckResult]:
     """Build the decks `jobs` at a time. A worker that dies (killed, out of memory) breaks the
@@ -455,6 +475,8 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    if multiprocessing.get_start_method() == "fork":
+        _preload()
     queue = multiprocessing.SimpleQueue() if advance else None
 
     def relay() -> None:
