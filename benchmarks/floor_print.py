@@ -5,7 +5,7 @@ Run: python benchmarks/floor_print.py DECK.toml OUT.pdf
 Reads the deck file with tomllib and draws what `deckgen print` draws for a suited deck such
 as Wizard, in the most direct reportlab calls: each distinct face and the back once, as a
 form, with its bleed (white paper, both corner indices, the pips of number cards, a framed
-letter for courts and other cards); A4 sheets of cards in a grid with a gutter of two
+letter for courts and other cards, the deck's own cards' text and flavour in the serif faces); A4 sheets of cards in a grid with a gutter of two
 bleeds, crop marks, a caption, each faces page followed by its backs page; the DejaVu
 fonts embedded and subset, deterministic output, binary (not ASCII85) streams, as
 deckgen's. It has no layouts, text fitting, checks or options: what is left is the cost
@@ -22,6 +22,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -38,7 +39,8 @@ PIPS = {2: [(1, 0), (1, 6)], 3: [(1, 0), (1, 3), (1, 6)], 4: [(0, 0), (2, 0), (0
 
 
 def register_fonts() -> None:
-    for name, file in (("Serif-Bold", "DejaVuSerif-Bold.ttf"), ("Sans", "DejaVuSans.ttf")):
+    for name, file in (("Serif-Bold", "DejaVuSerif-Bold.ttf"), ("Sans", "DejaVuSans.ttf"),
+                       ("Serif", "DejaVuSerif.ttf"), ("Serif-Italic", "DejaVuSerif-Italic.ttf")):
         pdfmetrics.registerFont(TTFont(name, str(FONTS / file)))
 
 
@@ -48,7 +50,8 @@ def cards(deck: dict) -> list[dict]:
                "color": suit["color"], "value": rank.get("value"), "kind": rank.get("kind"), "count": 1}
               for suit in deck.get("suits", []) for rank in deck.get("ranks", [])]
     own = [{"id": card["id"], "label": card.get("corner", card["name"][:1]), "glyph": "★", "color": "#23255e",
-            "value": None, "kind": card.get("kind"), "name": card["name"], "count": card.get("count", 1)}
+            "value": None, "kind": card.get("kind"), "name": card["name"], "count": card.get("count", 1),
+            "text": card.get("text", ""), "flavor": card.get("flavor", "")}
            for card in deck.get("cards", [])]
     return suited + own
 
@@ -97,6 +100,14 @@ def face(canvas: Canvas, card: dict) -> None:
         canvas.drawCentredString(CARD_W / 2, 0.72 * CARD_H, card["label"])
         canvas.setFont("Serif-Bold", 9)
         canvas.drawCentredString(CARD_W / 2, 0.14 * CARD_H, card.get("name", card["label"]).upper())
+    # A card's own text and flavour, wrapped in the serif faces under its picture.
+    y = 0.3 * CARD_H
+    for font, text in (("Serif", card.get("text", "")), ("Serif-Italic", card.get("flavor", ""))):
+        canvas.setFillColor("#222222")
+        canvas.setFont(font, 6.5)
+        for line in simpleSplit(text, font, 6.5, 0.7 * CARD_W):
+            canvas.drawCentredString(CARD_W / 2, y, line)
+            y -= 7.8
 
 
 def back(canvas: Canvas, deck: dict) -> None:
