@@ -437,6 +437,8 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
                 if reused is not None:
                     results[task] = reused
                     wave.remove(task)
+                    if advance:
+                        advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
             workers = min(len(wave), jobs or os.cpu_count() or 1)
             if workers <= 1:
                 results.update((task, build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
