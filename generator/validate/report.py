@@ -269,8 +269,11 @@ def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
 
 def write_report(report: "DeckReport", out_dir: Path, comparison: dict | None = None) -> list[Path]:
     """validation.html and validation.json for one deck into out_dir."""
-    html = write_text(out_dir / "validation.html", report_html(report, comparison))
-    data = write_text(out_dir / "validation.json", report_json(report.as_dict()))
+    from .playtest import figures_kept
+
+    with figures_kept():
+        html = write_text(out_dir / "validation.html", report_html(report, comparison))
+        data = write_text(out_dir / "validation.json", report_json(report.as_dict()))
     return [html, data]
 
 
