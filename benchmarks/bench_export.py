@@ -1,87 +1,86 @@
-"""Time and memory of each export of each deck: Lackey, Tabletop Simulator, MUSH, and all
-three together as `deckgen build` runs them.
+"""Each export of each deck as a user waits for it: Lackey, Tabletop Simulator, MUSH, and all
+three together as `deckgen build`'s exports step runs them; whole processes, cold.
 
-Run: python benchmarks/bench_export.py [--repeats N] [--deck ID]
-Each (deck, export) pair runs in a fresh Python process, so its peak memory (ru_maxrss)
-is its own. "cold" renders the card faces each time, as a single `deckgen export` does;
-"warm" reuses the faces of the previous run, as the second export of a build does. The
-"load" row is the baseline: importing deckgen and loading the deck, nothing exported.
+Run: python benchmarks/bench_export.py [--rounds 3] [--deck ID]
+Every run is a fresh process writing into an empty folder, interleaved round by round
+after one unmeasured round:
+
+- `deckgen export lackey|tts|mush DECK`, the commands as typed;
+- "all three": a process that loads the deck and runs the build's exports step
+  (`generator.export.write_all`: the faces are rasterised once and shared);
+- "load only": the same process up to the export: Python, deckgen's export modules
+  imported and the deck loaded, nothing exported. What an export costs beyond it is the
+  export's own work.
+
+Prints median wall and CPU seconds, spread, the largest process's peak memory (ru_maxrss),
+each row's ratio to "load only", the output sizes, and the machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import resource
-import statistics
-import subprocess
+import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-EXPORTS = ("load", "lackey", "tts", "mush", "all")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from wholeprocess import ROOT, deckgen_command, interleaved, load_line, table  # noqa: E402
 
 
-def _exporter(name: str):
+def child(deck_path: str, what: str, out: str) -> None:
+    """In a fresh process: load the deck, then run the exports step (what = all) or nothing."""
+    sys.path.insert(0, str(ROOT))
     from generator import export
-    from generator.export import lackey, tts
-
-    return {
-        "load": lambda deck, out: [],
-        "lackey": lackey.export_lackey,
-        "tts": tts.export_tts,
-        "mush": export.export_mush,
-        "all": export.write_all,
-    }[name]
-
-
-def measure(deck_path: str, name: str, repeats: int) -> dict:
-    """In this process: median seconds cold and warm, bytes written, peak RSS."""
-    from generator.export.faces import clear_cache
+    from generator.export import lackey, tts  # noqa: F401 - imported as the exports step imports them
     from generator.loader import load_deck
 
     deck = load_deck(Path(deck_path))
-    run = _exporter(name)
-    cold, warm, size = [], [], 0
-    with tempfile.TemporaryDirectory() as folder:
-        for times, clear in ((cold, True), (warm, False)):
-            for _ in range(repeats):
-                if clear:
-                    clear_cache()
-                start = time.perf_counter()
-                written = run(deck, Path(folder))
-                times.append(time.perf_counter() - start)
-                size = sum(path.stat().st_size for path in written)
-    return {"cold": statistics.median(cold), "warm": statistics.median(warm), "bytes": size,
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    if what == "all":
+        export.write_all(deck, Path(out))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--deck", help="only this deck id")
-    parser.add_argument("--child", nargs=2, metavar=("DECK_PATH", "EXPORT"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, metavar=("DECK_PATH", "WHAT", "OUT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(args.child[0], args.child[1], args.repeats)))
+        child(*args.child)
         return
+    decks = [path for path in sorted((ROOT / "decks").glob("*.toml")) if args.deck in (None, path.stem)]
+    deckgen = deckgen_command()
+    with tempfile.TemporaryDirectory(prefix="bench-export-") as scratch:
+        commands: dict[str, list[str]] = {}
+        folders: dict[str, Path] = {}
+        floors: dict[str, str] = {}
+        for path in decks:
+            deck = path.stem
+            base = f"{deck}: load only"
+            for what in ("load", "lackey", "tts", "mush", "all"):
+                name = base if what == "load" else f"{deck}: " + ("all three" if what == "all" else f"export {what}")
+                folders[name] = Path(scratch) / f"{deck}-{what}"
+                if what in ("load", "all"):
+                    commands[name] = [sys.executable, __file__, "--child", str(path), what, str(folders[name])]
+                else:
+                    commands[name] = deckgen + ["export", what, deck, "-o", str(folders[name])]
+                if name != base:
+                    floors[name] = base
 
-    from generator.loader import deck_paths
+        def clean(name: str) -> None:
+            shutil.rmtree(folders[name], ignore_errors=True)
 
-    paths = [p for p in deck_paths(ROOT / "decks") if args.deck in (None, p.stem)]
-    print(f"median of {args.repeats} runs per export; peak memory of the process that ran it\n")
-    print(f"{'deck':<18} {'export':<7} {'cold ms':>9} {'warm ms':>9} {'output KB':>10} {'peak MB':>8}")
-    for path in paths:
-        for name in EXPORTS:
-            child = subprocess.run([sys.executable, __file__, "--repeats", str(args.repeats), "--child", str(path), name],
-                                   capture_output=True, text=True, check=True, cwd=ROOT)
-            result = json.loads(child.stdout)
-            print(f"{path.stem:<18} {name:<7} {result['cold'] * 1e3:>9.0f} {result['warm'] * 1e3:>9.0f} "
-                  f"{result['bytes'] / 1024:>10.0f} {result['peak_mb']:>8.0f}")
+        series = interleaved(commands, args.rounds, before_each=clean)
+        print(f"{args.rounds} interleaved rounds after one unmeasured, each run a fresh process (cold); "
+              f"deckgen = {' '.join(deckgen)}")
+        print(table(series, floors))
+        print()
+        for name, folder in folders.items():
+            if name in floors:
+                written = [p for p in folder.rglob("*") if p.is_file()]
+                print(f"{name}: {len(written)} files, {sum(p.stat().st_size for p in written) / 1024:.0f} KiB")
+    print(load_line())
 
 
 if __name__ == "__main__":

@@ -1,53 +1,54 @@
-"""Simulated playtests: games per second per deck on one core and on every core, and memory.
+"""Simulated playtests as a user waits for them: `deckgen validate` on one core and on every
+core, whole process, with the engines' cost per decision so decks can be compared.
 
-Run: python benchmarks/bench_validate.py [--games N] [--repeats R] [--decks wizard,...]
-For each deck, plays N games per allowed player count with the deck's own rules (heuristic
-bots, as `deckgen validate` does) through `generator.validate.playtest.playtest`, R times
-with one worker and R times with os.cpu_count() workers, and prints the median games per
-second of each, the scaling ratio (all cores / one core), the spread, and games per CPU
-second on one core (what the engine costs, whatever else the machine runs). Then the memory:
-peak RSS of this process and of the worker processes, and the Python heap peak of an
-in-process run at N and at 4N games (tracemalloc), which should not grow with N because
-games are folded into counters as they finish.
+Run: python benchmarks/bench_validate.py [--games 100] [--rounds 3] [--decks wizard,...]
+For each deck, three commands, each a fresh process, interleaved round by round after one
+unmeasured round:
+
+- `deckgen validate DECK --simulate 0`: checks and report, no games (the fixed cost);
+- `... --simulate N --workers 1 --sweep players=MIN..MAX`: N games per player count, one process;
+- the same with `--workers` = every core.
+
+Games per second mean little across decks (a Wizard game is 15 rounds of decisions, a
+Muggle Quidditch game a few dozen turns), so each deck's cost is also given per player
+decision (decisions counted in-process from the same games), and the scaling is a ratio
+within one deck: whole-process (what a user sees, pool start-up included) and games only
+(the no-games run subtracted). The pool's start-up is the whole-process difference at
+`--simulate 1`. Then the memory: each run's peak RSS, and the Python heap peak of an
+in-process playtest at N/4 and N games, which should not grow with N.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
-import statistics
+import shutil
 import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from wholeprocess import ROOT, deckgen_command, interleaved, load_line  # noqa: E402
 
+sys.path.insert(0, str(ROOT))
 from generator.loader import deck_paths, load_deck  # noqa: E402
 from generator.validate.playtest import playtest  # noqa: E402
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and of the worker processes it has waited for."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def rate(deck, games: int, workers: int) -> tuple[float, float]:
-    """Games per wall-clock second and per CPU second for one playtest of the deck's own rules
-    at every player count."""
+def decisions(deck, games: int) -> tuple[int, int, float]:
+    """(games, player decisions, CPU seconds) of an in-process playtest, one worker."""
     sweep = [f"players={deck.min_players}..{deck.max_players}"]
-    start, cpu = time.perf_counter(), cpu_seconds()
-    result = playtest(deck, games, seed=11, workers=workers, sweeps=sweep)
-    elapsed, used = time.perf_counter() - start, cpu_seconds() - cpu
+    start = time.process_time()
+    result = playtest(deck, games, seed=11, workers=1, sweeps=sweep)
+    used = time.process_time() - start
     played = sum(run.tally.played for run in result.runs)
-    return played / elapsed, played / used
+    made = sum(length * count for run in result.runs for length, count in run.tally.lengths.items())
+    return played, made, used
 
 
 def heap_peak(deck, games: int) -> float:
-    """Peak Python heap (MiB) of an in-process playtest of `games` games per player count."""
     tracemalloc.start()
     playtest(deck, games, seed=11, workers=1, sweeps=[f"players={deck.min_players}..{deck.max_players}"])
     peak = tracemalloc.get_traced_memory()[1]
@@ -57,33 +58,42 @@ def heap_peak(deck, games: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40, help="games per player count (default 40)")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--games", type=int, default=100, help="games per player count (default 100)")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--decks", default="", help="comma-separated deck ids (default: every deck)")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     wanted = [d for d in args.decks.split(",") if d]
     decks = [load_deck(path) for path in deck_paths(ROOT / "decks") if not wanted or path.stem in wanted]
-
-    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
-    print(f"{args.games} games per player count, median of {args.repeats} repeats, {cores} cores, "
-          f"load average {load} (other work on the machine lowers the scaling)")
-    print(f"{'deck':<18} {'players':>7} {'1 core g/s':>11} {'spread':>13} {f'{cores} cores g/s':>12} "
-          f"{'spread':>13} {'scaling':>8} {'g/CPU-s':>8}")
-    for deck in decks:
-        one = [rate(deck, args.games, 1) for _ in range(args.repeats)]
-        every = [rate(deck, args.games, cores) for _ in range(args.repeats)]
-        walls, alls = [wall for wall, _ in one], [wall for wall, _ in every]
-        per_cpu = statistics.median(cpu for _, cpu in one)
-        print(f"{deck.id:<18} {f'{deck.min_players}-{deck.max_players}':>7} {statistics.median(walls):>11.1f} "
-              f"{f'{min(walls):.1f}-{max(walls):.1f}':>13} {statistics.median(alls):>12.1f} "
-              f"{f'{min(alls):.1f}-{max(alls):.1f}':>13} "
-              f"{statistics.median(alls) / statistics.median(walls):>7.2f}x {per_cpu:>8.1f}")
-
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"\npeak RSS: this process {own:.0f} MiB, largest worker {workers:.0f} MiB")
-    small, large = max(4, args.games // 4), max(16, args.games)
+    deckgen = deckgen_command()
+    print(f"{args.games} games per player count, {args.rounds} interleaved rounds after one unmeasured, "
+          f"whole processes; {cores} cores")
+    print(f"{'deck':<17} {'games':>5} {'µs/decision':>11} {'no games s':>10} {'1 core s':>9} {f'{cores} cores s':>9} "
+          f"{'scaling':>8} {'games only':>10} {'pool start s':>12} {'peak MiB':>8}")
+    with tempfile.TemporaryDirectory(prefix="bench-validate-") as scratch:
+        for deck in decks:
+            sweep = ["--sweep", f"players={deck.min_players}..{deck.max_players}"]
+            base = deckgen + ["validate", deck.id, "-o", str(Path(scratch) / deck.id)]
+            commands = {
+                "none": base + ["--simulate", "0"],
+                "one": base + ["--simulate", str(args.games), "--workers", "1"] + sweep,
+                "every": base + ["--simulate", str(args.games), "--workers", str(cores)] + sweep,
+                "tiny one": base + ["--simulate", "1", "--workers", "1"] + sweep,
+                "tiny every": base + ["--simulate", "1", "--workers", str(cores)] + sweep,
+            }
+            series = interleaved(commands, args.rounds,
+                                 before_each=lambda _name: shutil.rmtree(Path(scratch) / deck.id, ignore_errors=True))
+            played, made, used = decisions(deck, args.games)
+            none, one, every = series["none"].wall, series["one"].wall, series["every"].wall
+            pool = series["tiny every"].wall - series["tiny one"].wall
+            games_only = f"{(one - none) / (every - none):.2f}x" if every > none and one > none else "n/a"
+            print(f"{deck.id:<17} {played:>5} {used / made * 1e6:>11.1f} {none:>10.2f} {one:>9.2f} {every:>9.2f} "
+                  f"{one / every:>7.2f}x {games_only:>10} {pool:>12.2f} "
+                  f"{max(s.peak_mib for s in series.values()):>8.0f}")
+    print("µs/decision: CPU per player decision, in-process, one worker (comparable across decks); "
+          "scaling: 1-core wall / all-cores wall; games only: the same less the no-games run")
+    print(load_line())
+    small, large = max(4, args.games // 4), args.games
     for deck in decks:
         print(f"python heap peak, {deck.id}: {heap_peak(deck, small):.2f} MiB at {small} games per player count, "
               f"{heap_peak(deck, large):.2f} MiB at {large}")

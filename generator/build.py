@@ -92,14 +92,33 @@ def _code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _input_key(deck: Deck, step: str, code: str) -> str:
-    digest = hashlib.sha256(f"{step}\0{code}\0{deck.base_url or ''}\0".encode())
-    digest.update(deck.source.read_bytes() if deck.source else b"")
-    for path in deck.inputs:  # spreadsheets and translation overlays
-        digest.update(path.read_bytes())
-    for card in deck.cards:
-        if card.art and card.art.is_file() and card.art.stat().st_size <= MAX_ART_BYTES:
-            digest.update(card.art.read_bytes())
+def _input_files(deck: Deck) -> list[Path]:
+    """Every file a deck's outputs are made from: the deck file, its spreadsheets, layouts and
+    translation overlay, its art, fonts and icons."""
+    paths = [deck.source] if deck.source else []
+    paths += deck.inputs
+    paths += [card.art for card in deck.cards if card.art]
+    paths += [Path(file) for family in deck.fonts for file in family.files.values() if file]
+    paths += [icon.path for icon in deck.icons]
+    return list(dict.fromkeys(paths))
+
+
+def _input_digests(paths) -> dict[str, str]:
+    """Each input file's hash ("absent" when it is missing; art too large to use is known by its size)."""
+    digests = {}
+    for path in map(Path, paths):
+        try:
+            size = path.stat().st_size
+        except OSError:
+            digests[str(path)] = "absent"
+            continue
+        digests[str(path)] = f"size:{size}" if size > MAX_ART_BYTES else _file_hash(path)
+    return digests
+
+
+def _input_key(step: str, code: str, base_url: str | None, lang: str | None, inputs: dict[str, str]) -> str:
+    digest = hashlib.sha256(f"{step}\0{code}\0{base_url or ''}\0{lang or ''}\0".encode())
+    digest.update(json.dumps(sorted(inputs.items())).encode())
     return digest.hexdigest()
 
 
@@ -131,6 +150,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     from .translate import deck_in, output_folder
 
     deck, untranslated = deck_in(load_deck(deck_path), lang)
+    inputs = _input_digests(_input_files(deck))
     if base_url:
         deck = replace(deck, base_url=base_url)
     final = output_folder(output_dir, deck)
@@ -151,11 +171,13 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
         for done, (name, target) in enumerate(steps):
             if advance:
                 advance(f"{deck.id}: {name}", done, len(steps))
-            key = _input_key(deck, name, code)
+            key = _input_key(name, code, base_url, lang, inputs)
             previous = manifest.get(name)
-            if previous and previous.get("key") == key and _unchanged(final, previous.get("files")):
+            if previous and previous.get("key") == key and _unchanged(final, previous.get("files"),
+                                                                      previous.get("stats")):
                 _carry_over(final, staging, previous["files"])
-                new_manifest[name] = previous
+                new_manifest[name] = {**previous, "inputs": inputs, "note": result.note,
+                                      "stats": _stats(staging, previous["files"])}
                 result.reused.append(name)
                 continue
             cpu, wall = time.process_time(), time.perf_counter()
@@ -163,7 +185,8 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
             result.seconds[name] = {"cpu": round(time.process_time() - cpu, 3),
                                     "wall": round(time.perf_counter() - wall, 3)}
             files = sorted(str(Path(p).relative_to(staging)) for p in written)
-            new_manifest[name] = {"key": key, "files": {f: _file_hash(staging / f) for f in files}}
+            new_manifest[name] = {"key": key, "files": {f: _file_hash(staging / f) for f in files},
+                                  "stats": _stats(staging, files), "inputs": inputs, "note": result.note}
             result.built.append(name)
         listed = {f for entry in new_manifest.values() for f in entry["files"]}
         stale = {f for entry in manifest.values() for f in entry.get("files", ())} - listed
@@ -205,16 +228,53 @@ def _file_hash(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _unchanged(final: Path, files) -> bool:
+def _stat(path: Path) -> list[int]:
+    """What changes whenever a file is rewritten or replaced: size, modification time, inode."""
+    status = path.lstat()
+    return [status.st_size, status.st_mtime_ns, status.st_ino]
+
+
+def _stats(folder: Path, names) -> dict[str, list[int]]:
+    return {name: _stat(folder / name) for name in names}
+
+
+def _unchanged(final: Path, files, stats=None) -> bool:
     """Whether every file a step wrote is still there with the bytes it wrote (a single command
-    such as `deckgen images --dpi 30` may have replaced it since)."""
+    such as `deckgen images --dpi 30` may have replaced it since). A file whose size, time and
+    inode are as recorded is taken as unchanged; any other is hashed."""
     if not isinstance(files, dict):
         return False  # a manifest from before files carried hashes
+    stats = stats if isinstance(stats, dict) else {}
     for name, digest in files.items():
         path = final / name
-        if path.is_symlink() or not path.is_file() or _file_hash(path) != digest:
+        if path.is_symlink() or not path.is_file():
+            return False
+        if stats.get(name) != _stat(path) and _file_hash(path) != digest:
             return False
     return True
+
+
+def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
+                  base_url: str | None = None, lang: str | None = None) -> DeckResult | None:
+    """The result of building a deck whose every step is up to date, found from its manifest
+    alone (nothing loaded, nothing touched), or None when anything needs building."""
+    final = output_dir / deck_id / lang if lang else output_dir / deck_id
+    if final.is_symlink() or not final.is_dir() or any(final.parent.glob(f".{final.name}.old-*")):
+        return None
+    manifest = _read_manifest(final)
+    entries = [manifest.get(name) for name, _ in steps]
+    if not all(isinstance(entry, dict) and isinstance(entry.get("inputs"), dict) for entry in entries):
+        return None
+    recorded = entries[0]["inputs"]
+    if str(deck_path) not in recorded or any(entry["inputs"] != recorded for entry in entries):
+        return None
+    inputs = _input_digests(recorded)
+    for (name, _), entry in zip(steps, entries):
+        if entry.get("key") != _input_key(name, code, base_url, lang, inputs) or \
+                not _unchanged(final, entry.get("files"), entry.get("stats")):
+            return None
+    label = deck_id + (f" [{lang}]" if lang else "")
+    return DeckResult(label, reused=[name for name, _ in steps], folder=final, note=str(entries[0].get("note", "")))
 
 
 def _carry_over(final: Path, staging: Path, names) -> None:
@@ -313,17 +373,25 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _duplicate_ids(paths: list[Path]) -> dict[Path, str]:
-    """An error for each deck file whose [deck] id another file also uses (both would write
-    output/<id>/)."""
-    by_id: dict[str, list[Path]] = {}
+def _deck_ids(paths: list[Path]) -> dict[Path, str]:
+    """Each readable deck file's [deck] id."""
+    ids = {}
     for path in paths:
         try:
             deck_id = parse_toml(read_input(path, MAX_DECK_BYTES).decode("utf-8"))["deck"]["id"]
         except (DeckgenError, ValueError, KeyError, TypeError):
             continue  # the deck's own build reports why it cannot be read
         if isinstance(deck_id, str):
-            by_id.setdefault(deck_id, []).append(path)
+            ids[path] = deck_id
+    return ids
+
+
+def _duplicate_ids(ids: dict[Path, str]) -> dict[Path, str]:
+    """An error for each deck file whose [deck] id another file also uses (both would write
+    output/<id>/)."""
+    by_id: dict[str, list[Path]] = {}
+    for path, deck_id in ids.items():
+        by_id.setdefault(deck_id, []).append(path)
     errors = {}
     for deck_id, same in by_id.items():
         for path in same if len(same) > 1 else ():
@@ -351,7 +419,8 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     if not tasks:
         raise DeckgenError(f"--lang {lang}: no deck in {decks_dir}/ has that translation")
     code = _code_fingerprint()
-    clashes = _duplicate_ids(paths)
+    ids = _deck_ids(paths)
+    clashes = _duplicate_ids(ids)
     results: dict[Task, DeckResult] = {task: DeckResult(task[0].stem, error=clashes[task[0]])
                                        for task in tasks if task[0] in clashes}
     todo = [task for task in tasks if task[0] not in clashes]
@@ -360,6 +429,16 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     waves = [[task for task in todo if task[1] is None], [task for task in todo if task[1] is not None]]
     with output_lock(output_dir):
         for wave in waves:
+            # Decks whose outputs are all up to date are known from their manifests, with no
+            # deck loaded and no worker started: a rebuild with nothing to do stays quick.
+            for task in list(wave):
+                reused = reused_result(task[0], ids[task[0]], output_dir, STEPS, code, base_url, task[1]) \
+                    if task[0] in ids else None
+                if reused is not None:
+                    results[task] = reused
+                    wave.remove(task)
+                    if advance:
+                        advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
             workers = min(len(wave), jobs or os.cpu_count() or 1)
             if workers <= 1:
                 results.update((task, build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
@@ -367,6 +446,26 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
             else:
                 results.update(_build_in_pool(wave, output_dir, code, base_url, workers, advance))
     return [results[task] for task in tasks]
+
+
+# Libraries the steps import on first use, heavy enough that each worker importing its own
+# copy would cost a noticeable share of a small deck's build.
+PRELOADED = ("reportlab.pdfgen.canvas", "reportlab.platypus", "PIL.Image", "pypdfium2", "jinja2",
+             "fontTools.ttLib", "uharfbuzz", "pyphen", "generator.games.simulate")
+
+
+def _preload() -> None:
+    """Import what every deck's build needs, and load the shipped fonts, before the workers
+    start: forked workers then share one copy instead of each loading their own."""
+    from .games.base import ENGINES
+    from .render import fonts
+
+    for _name, target in STEPS:
+        _step_function(target)
+    for module in (*PRELOADED, *(target.split(":")[0] for target in ENGINES.values())):
+        importlib.import_module(module)
+    for face in fonts.FACES:
+        fonts.font(face)
 
 
 def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str | None, jobs: int,
@@ -378,6 +477,8 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    if multiprocessing.get_start_method() == "fork":
+        _preload()
     queue = multiprocessing.SimpleQueue() if advance else None
 
     def relay() -> None:

@@ -286,3 +286,48 @@ def test_a_deck_that_kills_its_worker_fails_alone(run_cli, decks, tmp_path, monk
     for deck in ("tiny", "third"):
         _consistent(out / deck)
     assert not (out / "second").exists()
+
+
+def test_a_rebuild_with_nothing_to_do_loads_no_deck_and_touches_nothing(run_cli, decks, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    assert _build(run_cli, decks, out).exit_code == 0
+    before = {path: path.stat().st_mtime_ns for path in (out / "tiny").rglob("*")}
+    folder = (out / "tiny").stat().st_ino
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a deck was loaded for a rebuild with nothing to do")
+
+    monkeypatch.setattr(build, "load_deck", refuse)
+    (result,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
+    assert result["built"] == [] and result["reused"] == [name for name, _ in build.STEPS]
+    assert (out / "tiny").stat().st_ino == folder
+    assert {path: path.stat().st_mtime_ns for path in (out / "tiny").rglob("*")} == before
+
+
+def test_an_output_rewritten_in_place_at_the_same_size_is_rebuilt(run_cli, decks, tmp_path):
+    out = tmp_path / "out"
+    assert _build(run_cli, decks, out).exit_code == 0
+    summary = out / "tiny" / "summary.txt"
+    text = summary.read_bytes()
+    with summary.open("r+b") as handle:  # same file, same size, other bytes
+        handle.write(bytes([text[0] ^ 1]))
+    (result,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
+    assert result["built"] == ["summary"]
+    assert summary.read_bytes() == text
+    _consistent(out / "tiny")
+
+
+def test_a_changed_art_file_rebuilds_the_deck(run_cli, decks, tmp_path):
+    art = decks / "joker.png"
+    Image.new("RGB", (800, 1100), "#204080").save(art)
+    (decks / "tiny.toml").write_text(TINY.replace('count = 2', 'count = 2\nart = "joker.png"'), encoding="utf-8")
+    out = tmp_path / "out"
+    assert _build(run_cli, decks, out).exit_code == 0
+    (unchanged,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
+    assert unchanged["built"] == []
+    Image.new("RGB", (800, 1100), "#c04020").save(art)
+    (changed,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
+    assert {"print", "images", "exports", "rulebook"} <= set(changed["built"])
+    art.unlink()  # a missing art file is a problem the build reports, not a reuse
+    (missing,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
+    assert not missing["ok"] and "joker.png" in missing["error"]

@@ -75,3 +75,45 @@ def test_remembered_text_checks_follow_the_deck(tmp_path):
     assert text_problems(overflowing) == text_problems(overflowing)
     path.write_text(MINI_DECK, encoding="utf-8")
     assert text_problems(load_deck(path)) == []
+
+
+def test_a_build_rasterises_each_export_face_once(mini, tmp_path, monkeypatch):
+    deck = load_deck(mini)
+    clear_cache()
+    asked = []
+    rasterise = raster.rasterise
+    monkeypatch.setattr(raster, "rasterise", lambda faces, cards, *args, **kwargs:
+                        rasterise(faces, asked.extend(cards) or cards, *args, **kwargs))
+    monkeypatch.setattr(images, "rasterise", raster.rasterise)
+    write_all(deck, tmp_path)
+    faces = [card for card in asked if not isinstance(card, raster.BackOf)]
+    # Every face once for the sheets (and Lackey's JPEGs), the back once more for the thumbnail.
+    assert sorted(map(str, faces)) == sorted(map(str, [*deck.cards, None, None]))
+    assert (tmp_path / "lackey").is_dir() and (tmp_path / "tts" / "mini-sheet-1.jpg").is_file()
+
+
+def test_rulebook_pictures_come_from_the_images_steps_pages(mini, tmp_path, monkeypatch):
+    from generator.rulebook import write_rulebooks
+
+    deck = load_deck(mini)
+    clear_cache()
+    images.build_images(deck, tmp_path)
+    drawn = []
+    draw = raster.draw_pages
+    monkeypatch.setattr(raster, "draw_pages", lambda *args: drawn.append(args) or draw(*args))
+    written = write_rulebooks(deck, tmp_path, ("md",))
+    assert drawn == []
+    pictures = [path for path in written if path.suffix == ".png"]
+    with Image.open(pictures[0]) as picture:
+        assert picture.width == round(deck.card_size.width_mm / 25.4 * 110) and picture.mode == "P"
+
+
+def test_every_embedded_web_font_face_loads_in_chromium(mini, tmp_path, page):
+    from generator.rulebook import write_rulebooks
+
+    [html] = write_rulebooks(load_deck(mini), tmp_path, ("html",))
+    assert html.read_text(encoding="utf-8").count("data:font/woff;base64,") == 8
+    page.goto(html.as_uri())
+    statuses = page.evaluate("async () => Promise.all([...document.fonts].map("
+                             "face => face.load().then(f => f.status, () => 'error')))")
+    assert statuses == ["loaded"] * 8

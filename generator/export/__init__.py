@@ -95,6 +95,7 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     from [publish] base_url or `deckgen build --base-url`), the Lackey plugin gets its
     auto-update files and the TTS deck its image URLs under <base>/<deck>/."""
     from . import lackey, tts
+    from .faces import faces_for
 
     # build.py stages a deck's outputs in <output>/.staging/<deck>[/<lang>]/ and then moves them
     # to <output>/<deck>[/<lang>]/; local file URLs must name where the files end up.
@@ -106,6 +107,7 @@ def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
         base = check_base_url(deck.base_url)  # the loader and the build's option checked it already
         lackey_url = f"{base}/{deck.id}/lackey/{lackey.plugin_name(deck)}"
         tts_url = f"{base}/{deck.id}/tts"
-    return (lackey.export_lackey(deck, out_dir, base_url=lackey_url)
-            + tts.export_tts(deck, out_dir, base_url=tts_url, published_dir=published)
-            + export_mush(deck, out_dir))
+    # The sheets first: each face they rasterise is kept as the JPEG the Lackey plugin wants.
+    faces_for(deck).keep_jpegs()
+    written = tts.export_tts(deck, out_dir, base_url=tts_url, published_dir=published)
+    return (lackey.export_lackey(deck, out_dir, base_url=lackey_url) + written + export_mush(deck, out_dir))

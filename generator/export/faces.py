@@ -4,7 +4,7 @@ Lackey and Tabletop Simulator both want one image per distinct card. Both get th
 size: the largest that fits a cell of a 10 x 7 Tabletop Simulator sheet kept under
 4096 px a side (409 x 585 px), which is also a comfortable Lackey card (about 300-500 px
 wide). The faces of the last deck asked for are kept, so a build that writes both
-exports renders each face once; in a build they are rasterised from the pages the
+exports renders each face once (`Faces.keep_jpegs`); in a build they are rasterised from the pages the
 images step drew (`render.raster`), so nothing is drawn twice.
 """
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from PIL import Image
 
     from ..model import Card, Deck
+    from ..render.raster import BackOf
 
 MAX_SHEET_PX = 4096
 SHEET_COLUMNS, SHEET_ROWS = 10, 7
@@ -31,8 +32,12 @@ def face_dpi(deck: "Deck") -> int:
 
 
 class Faces:
-    """The faces and back of one deck: their JPEGs, made together on first use and kept, and
-    the images themselves, rasterised afresh when asked (kept, they would take a megabyte each)."""
+    """The faces and back of one deck: their JPEGs, made on first use and kept, and the images
+    themselves, rasterised afresh when asked (kept, they would take a megabyte each).
+
+    With `keep_jpegs()` (a build, which writes the Tabletop Simulator sheets and then the
+    Lackey images), every face rasterised for a sheet is also kept as the JPEG Lackey wants,
+    so no face is rasterised twice."""
 
     def __init__(self, deck: "Deck"):
         from ..render.images import pixel_size
@@ -42,25 +47,38 @@ class Faces:
         self.size = pixel_size((deck.card_size.width_mm, deck.card_size.height_mm), 0.0, self.dpi)
         self._jpegs: dict[str | None, bytes] = {}
         self._checked = False
+        self._keeping = False
 
-    def images(self, cards: Iterable["Card | None"]) -> Iterator["Image.Image"]:
-        """The face of each card, or the back for None: RGB, `self.size` pixels."""
+    def keep_jpegs(self) -> None:
+        self._keeping = True
+
+    def images(self, cards: Iterable["Card | BackOf | None"]) -> Iterator["Image.Image"]:
+        """The face of each card, its own back for a `BackOf`, or the deck's back for None: RGB,
+        `self.size` pixels."""
         from ..render.check import require_printable
         from ..render.images import render_cards
+        from ..render.raster import BackOf
 
         if not self._checked:
             # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
             require_printable(self.deck, self.deck.card_size.width_mm, self.deck.card_size.height_mm)
             self._checked = True
+        cards = list(cards)
         # Rasterised from the pages the build's images step drew, or drawn once for the whole deck.
-        return render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)
+        for card, image in zip(cards, render_cards(self.deck, cards, dpi=self.dpi, bleed_mm=0.0)):
+            key = None if card is None else getattr(card, "id", None)
+            if self._keeping and not isinstance(card, BackOf) and key not in self._jpegs:
+                self._jpegs[key] = jpeg_bytes(image)
+            yield image
 
     def jpeg(self, card: "Card | None") -> bytes:
-        if not self._jpegs:
-            cards: list["Card | None"] = [*self.deck.cards, None]
+        key = None if card is None else card.id
+        if key not in self._jpegs:
+            cards: list["Card | None"] = [each for each in (*self.deck.cards, None)
+                                          if (None if each is None else each.id) not in self._jpegs]
             for each, image in zip(cards, self.images(cards)):
-                self._jpegs[None if each is None else each.id] = jpeg_bytes(image)
-        return self._jpegs[None if card is None else card.id]
+                self._jpegs.setdefault(None if each is None else each.id, jpeg_bytes(image))
+        return self._jpegs[key]
 
 
 def blank_face(deck: "Deck", size: tuple[int, int]) -> "Image.Image":

@@ -132,18 +132,17 @@ def width(face: str, text: str, size: float) -> float:
 
 @lru_cache(maxsize=None)
 def glyph_box(face: str, char: str) -> tuple[float, float, float, float]:
-    """Ink box (xmin, ymin, xmax, ymax) of one glyph, in ems: to centre symbols exactly."""
-    tools = _tools_font(face)
-    glyph_name = tools.getBestCmap().get(ord(char))
-    glyph = tools["glyf"][glyph_name] if glyph_name else None
-    if glyph is None or not hasattr(glyph, "xMin"):
-        return (0.0, 0.0, 0.0, 0.0)
-    units = tools["head"].unitsPerEm
-    return (glyph.xMin / units, glyph.yMin / units, glyph.xMax / units, glyph.yMax / units)
+    """Ink box (xmin, ymin, xmax, ymax) of one glyph, in ems: to centre symbols exactly.
 
+    Read from the glyph's header in the font reportlab has already loaded to draw with (its
+    cmap, glyph offsets and bytes), so no second parse of the font is needed."""
+    import struct
 
-@lru_cache(maxsize=None)
-def _tools_font(face: str):
-    from fontTools.ttLib import TTFont as ToolsFont
-
-    return ToolsFont(str(_file_of(face)), lazy=True)
+    parsed = _ttfont(face).face
+    glyph = parsed.charToGlyph.get(ord(char))
+    if glyph is None or parsed.glyphPos[glyph + 1] == parsed.glyphPos[glyph]:
+        return (0.0, 0.0, 0.0, 0.0)  # no such glyph, or one without an outline (a space)
+    start = parsed.table["glyf"]["offset"] + parsed.glyphPos[glyph]
+    _contours, xmin, ymin, xmax, ymax = struct.unpack(">hhhhh", parsed._ttf_data[start:start + 10])
+    units = parsed.unitsPerEm
+    return (xmin / units, ymin / units, xmax / units, ymax / units)

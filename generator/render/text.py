@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import markup
@@ -226,8 +227,12 @@ def _space_width(word: Word) -> float:
     return fonts.width(word[-1].face, " ", 1.0)
 
 
+@lru_cache(maxsize=4096)
 def fit(spec: TextSpec, width: float, height: float) -> Fitted | None:
-    """The largest size (a multiple of SIZE_STEP) at which the spec fits the box, or None."""
+    """The largest size (a multiple of SIZE_STEP) at which the spec fits the box, or None.
+
+    Kept per spec and box: the check before printing lays out every text, and the print
+    sheets, the images and the rulebook then draw the same texts in the same boxes."""
     measured = [[(word, _word_width(word), _space_width(word)) for word in block.words]
                 for block in spec.blocks]
     bullet_width = fonts.width("sans", BULLET + " ", 1.0)

@@ -47,9 +47,10 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     templates = choose_templates(formats, template)
     _check_figures(deck)
     book = build_book(deck)
-    # The PDF is typeset even for HTML or Markdown alone: their card pictures are cut out of it.
-    rulebook = typeset(book, "a5" if booklet else paper)
-    pictures = CardPictures(deck, rulebook)
+    page_size = "a5" if booklet else paper
+    rulebook = typeset(book, page_size) if "pdf" in formats else None
+    # HTML and Markdown alone typeset the PDF only when they show a figure of play (cut out of it).
+    pictures = CardPictures(deck, lambda: rulebook or typeset(book, page_size))
     # Templates run before anything is written: a designer's template that fails leaves no
     # half-written rulebook behind.
     pages = {}

@@ -1,17 +1,17 @@
-"""Card pictures and figures of play for the HTML and Markdown rulebooks, cut out of the typeset PDF.
+"""Card pictures and figures of play for the HTML and Markdown rulebooks.
 
-The PDF already holds every distinct face, drawn once by the print renderer; pdfium
-rasterises each where it is shown largest and upright, at the size a picture file needs
-(vectors, so the size on the page does not matter). Drawing the faces a second time for
-the pictures would cost as much as the whole PDF. Figures of play are cut out the same way,
-so all three formats show one drawing.
+Card pictures are rasterised from the deck's drawn faces: the very pages the card images are
+cut from (`render.raster`); in a build the images step has drawn them already, so they cost
+only pdfium rasterising each face at the size a picture file needs. Figures of play are cut
+out of the typeset PDF, so all three formats show one drawing; the PDF is typeset for them
+only when a figure is asked for.
 """
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import DeckgenError
 from ..figures import Figure
@@ -34,10 +34,18 @@ CSS_PX_PER_POINT = 96 / 72
 
 
 class CardPictures:
-    def __init__(self, deck: Deck, rulebook: "Typeset", dpi: int = PICTURE_DPI):
-        self.deck, self.rulebook, self.dpi = deck, rulebook, dpi
+    def __init__(self, deck: Deck, typeset_rulebook: Callable[[], "Typeset"], dpi: int = PICTURE_DPI):
+        self.deck, self.dpi = deck, dpi
+        self._typeset_rulebook = typeset_rulebook  # the PDF the figures are cut from, made on first use
+        self._rulebook: "Typeset | None" = None
         self._png: dict[str, bytes] = {}
         self._figures: dict[str, bytes] = {}
+
+    @property
+    def rulebook(self) -> "Typeset":
+        if self._rulebook is None:
+            self._rulebook = self._typeset_rulebook()
+        return self._rulebook
 
     def figure_image(self, figure: Figure, as_file: bool = False) -> tuple[str, int, int]:
         """(data URL, or the Markdown's relative path; width and height in CSS pixels) of a figure."""
@@ -88,29 +96,13 @@ class CardPictures:
         return self._png[card.id]
 
     def _render_all(self) -> None:
-        import pypdfium2
+        from ..render.images import render_cards
 
-        width_px = round(self.deck.card_size.width_mm / 25.4 * self.dpi)
-        document = pypdfium2.PdfDocument(self.rulebook.pdf)
-        pages: dict[int, object] = {}
-        try:
-            for card in self.deck.cards:
-                placement = self.rulebook.placements[card.id]
-                if placement.page not in pages:
-                    pages[placement.page] = document[placement.page]
-                page = pages[placement.page]
-                page_width, page_height = page.get_size()
-                left, bottom, right, top = placement.box
-                bitmap = page.render(scale=width_px / (right - left), draw_annots=False,
-                                     crop=(left, bottom, page_width - right, page_height - top))
-                buffer = io.BytesIO()
-                # A 256-colour palette: card art is flat colour, and the files are a third the size.
-                _as_card(bitmap.to_pil()).quantize(256).save(buffer, format="PNG", compress_level=6)
-                self._png[card.id] = buffer.getvalue()
-        finally:
-            for page in pages.values():
-                page.close()
-            document.close()
+        for card, image in zip(self.deck.cards, render_cards(self.deck, self.deck.cards, dpi=self.dpi)):
+            buffer = io.BytesIO()
+            # A 256-colour palette: card art is flat colour, and the files are a third the size.
+            _as_card(image).quantize(256).save(buffer, format="PNG", compress_level=6)
+            self._png[card.id] = buffer.getvalue()
 
     @staticmethod
     def relative_path(card: Card) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from functools import lru_cache
 
 from ..render.fonts import FACES, FONT_DIR
 
@@ -34,35 +35,51 @@ def page_characters(html: str) -> str:
 
 def font_face_rules(characters: str) -> str:
     """@font-face rules for every shipped face, each subset to `characters` (WOFF, zlib)."""
-    import logging
-
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    # fontTools reports tables it drops (DejaVu's FFTM timestamp) as warnings: not the reader's concern.
-    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)
     rules = []
-    options = subset.Options()
-    options.flavor = "woff"
-    options.notdef_outline = True
-    # A page sets no mathematics; DejaVu's MATH table, once subset, is refused by Chromium's
-    # font sanitiser and takes the whole face with it.
-    options.drop_tables += ["MATH"]
     for family, css_family in FAMILIES.items():
         for suffix, (weight, style) in _STYLES.items():
-            # The shipped file's own timestamps are kept, so the same page gives the same bytes.
-            font = TTFont(str(FONT_DIR / FACES[family + suffix]), recalcTimestamp=False)
-            subsetter = subset.Subsetter(options)
-            subsetter.populate(text=characters)
-            subsetter.subset(font)
-            buffer = io.BytesIO()
-            font.flavor = "woff"
-            font.save(buffer, reorderTables=False)
-            data = base64.b64encode(buffer.getvalue()).decode("ascii")
+            data = base64.b64encode(_woff(_subset(family + suffix, characters))).decode("ascii")
             rules.append(f'@font-face {{ font-family: "{css_family}"; font-weight: {weight}; '
                          f'font-style: {style}; font-display: block; '
                          f'src: url("data:font/woff;base64,{data}") format("woff"); }}')
     return "\n".join(rules)
+
+
+# Tables a web page has no use for. DejaVu's MATH table, once subset, is refused by Chromium's
+# font sanitiser and takes the whole face with it; FFTM is FontForge's timestamp.
+_DROPPED = (b"MATH", b"FFTM")
+
+
+@lru_cache(maxsize=None)
+def _face(key: str):
+    import uharfbuzz
+
+    return uharfbuzz.Face(uharfbuzz.Blob.from_file_path(str(FONT_DIR / FACES[key])))
+
+
+def _subset(key: str, characters: str) -> bytes:
+    """The face reduced to the glyphs of `characters` (and what its layout features reach from
+    them), as a TrueType font: HarfBuzz's subsetter, a few milliseconds a face where fontTools'
+    takes a fifth of a second."""
+    import uharfbuzz
+
+    request = uharfbuzz.SubsetInput()
+    request.unicode_set.update(ord(char) for char in characters)
+    dropped = request.sets(uharfbuzz.SubsetInputSets.DROP_TABLE_TAG)
+    for tag in _DROPPED:
+        dropped.add(int.from_bytes(tag, "big"))
+    return bytes(uharfbuzz.subset(_face(key), request).blob.data)
+
+
+def _woff(font: bytes) -> bytes:
+    """A TrueType font as WOFF (each table deflated), its tables and timestamps as they are."""
+    from fontTools.ttLib import TTFont
+
+    woff = TTFont(io.BytesIO(font), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
+    woff.flavor = "woff"
+    buffer = io.BytesIO()
+    woff.save(buffer, reorderTables=False)
+    return buffer.getvalue()
 
 
 def embed_fonts(html: str) -> str:

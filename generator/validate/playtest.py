@@ -20,6 +20,7 @@ import sysconfig
 import traceback
 from statistics import NormalDist
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -286,6 +287,9 @@ class Tally:
         return rows
 
     def as_dict(self, deck: Deck) -> dict:
+        kept = _kept_figures
+        if kept is not None and (id(self), id(deck)) in kept:
+            return kept[id(self), id(deck)]
         data = {
             "games": self.played, "completed": self.games, "capped": self.capped,
             "failures": dict(sorted(self.failures.items())),
@@ -301,7 +305,24 @@ class Tally:
             data["cards"] = self.card_rows(deck)
         if self.metrics is not None and self.games:
             data["metrics"] = figures(self, deck)
+        if kept is not None:
+            kept[id(self), id(deck)] = data
         return data
+
+
+# While a report is written (`figures_kept`): each tally's figures, asked for by the JSON, the
+# HTML views and the summary alike, computed once. Tallies do not change while reported on.
+_kept_figures: dict[tuple[int, int], dict] | None = None
+
+
+@contextmanager
+def figures_kept() -> Iterator[None]:
+    global _kept_figures
+    _kept_figures = {}
+    try:
+        yield
+    finally:
+        _kept_figures = None
 
 
 # -- one chunk of games (runs in a worker process) --------------------------------------------

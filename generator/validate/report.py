@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -243,11 +244,17 @@ def _run_view(deck: Deck, run: "Run") -> dict:
     return view
 
 
-def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
+@lru_cache(maxsize=1)
+def _environment():
+    """The report templates, compiled once per process (a build writes a report per deck)."""
     import jinja2
 
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                                     trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
+    environment = _environment()
     deck = report.deck
     playtest = report.playtest
     runs = [_run_view(deck, run) for run in playtest.runs] if playtest else []
@@ -262,9 +269,35 @@ def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
 
 def write_report(report: "DeckReport", out_dir: Path, comparison: dict | None = None) -> list[Path]:
     """validation.html and validation.json for one deck into out_dir."""
-    html = write_text(out_dir / "validation.html", report_html(report, comparison))
-    data = write_text(out_dir / "validation.json", json.dumps(report.as_dict(), indent=1, ensure_ascii=False) + "\n")
+    from .playtest import figures_kept
+
+    with figures_kept():
+        html = write_text(out_dir / "validation.html", report_html(report, comparison))
+        data = write_text(out_dir / "validation.json", report_json(report.as_dict()))
     return [html, data]
+
+
+JSON_LINE_DEPTH = 3  # the report, its sections, their items (a playtest's runs): a line each
+
+
+def report_json(data, depth: int = JSON_LINE_DEPTH, indent: str = "") -> str:
+    """The report as JSON laid out to `depth` levels (a line per run, so two reports diff run by run),
+    deeper values each on one line: written by json's C encoder, where an indented dump of a
+    full playtest (megabytes of per-card rows) takes Python a second."""
+    if depth and isinstance(data, (dict, list)) and data:
+        inner = indent + " "
+        if isinstance(data, dict):
+            items = [f"{json.dumps(str(key), ensure_ascii=False)}: {report_json(value, depth - 1, inner)}"
+                     for key, value in data.items()]
+            opening, closing = "{", "}"
+        else:
+            items = [report_json(value, depth - 1, inner) for value in data]
+            opening, closing = "[", "]"
+        body = f",\n{inner}".join(items)
+        text = f"{opening}\n{inner}{body}\n{indent}{closing}"
+    else:
+        text = json.dumps(data, ensure_ascii=False)
+    return text + "\n" if not indent else text
 
 
 def build_validation(deck: Deck, out_dir: Path) -> list[Path]:
