@@ -47,6 +47,20 @@ class Problem:
         }
 
 
+class ProblemList:
+    """`errors` and `warnings` of a class with a `problems` list (validation and translation reports)."""
+
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
 class DeckgenError(Exception):
     """Base of every error deckgen reports to a user without a traceback."""
 

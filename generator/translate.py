@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import figures, markup
-from .errors import InvalidDeck, OptionError, Problem, UnreadableInput
+from .errors import InvalidDeck, OptionError, Problem, ProblemList, UnreadableInput
 from .model import Card, Deck
 
 TRANSLATIONS_DIR = "translations"
@@ -47,21 +47,13 @@ _PHRASES_TABLE = "phrases"  # the rulebook's own words, keyed by their English w
 
 
 @dataclass
-class Translation:
+class Translation(ProblemList):
     """One language of one deck: the translated deck and what the overlay lacks or gets wrong."""
 
     lang: str
     deck: Deck
     path: Path
     problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
 
 def overlay_paths(deck: Deck) -> dict[str, Path]:

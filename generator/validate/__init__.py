@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..errors import DeckgenError, OptionError, Problem, UnreadableInput
+from ..errors import DeckgenError, OptionError, Problem, ProblemList, UnreadableInput
 from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
 from ..model import Deck
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class DeckReport:
+class DeckReport(ProblemList):
     ref: str
     path: Path | None
     problems: list[Problem] = field(default_factory=list)
@@ -30,14 +30,6 @@ class DeckReport:
     composition: dict = field(default_factory=dict)
     playtest: "Playtest | None" = None
     note: str = ""  # why a check did not run
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     def sorted_problems(self) -> list[Problem]:
         return sorted(self.problems, key=lambda p: (p.severity != "error", p.line or 0, p.field))
