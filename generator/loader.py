@@ -66,8 +66,9 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
             hint="check quotes, brackets and commas on this line or the one before",
         )) from None
     locate = _LineFinder(text)
+    layout_lines = _LayoutLines(text)
     structural = [
-        Problem(message, field=field, line=locate(field) or _layout_line(text, field), file=path)
+        Problem(message, field=field, line=locate(field) or layout_lines(field), file=path)
         for field, message in check(data, DECK_SCHEMA)
     ]
     if structural:
@@ -83,14 +84,22 @@ def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     return deck, sheets.problems + builder.problems + layouts.problems
 
 
-def _layout_line(text: str, field: str) -> int | None:
-    """The line of a field inside [layouts.NAME] tables and their [[...elements]], which the
-    layouts' own line index knows."""
-    if not field.startswith("layouts."):
-        return None
-    from .layouts.lines import TomlLines
+class _LayoutLines:
+    """Lines of fields inside [layouts.NAME] tables and their [[...elements]], which the layouts'
+    own line index knows; the text is indexed once, on the first such field."""
 
-    return TomlLines(text)(field)
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = None
+
+    def __call__(self, field: str) -> int | None:
+        if not field.startswith("layouts."):
+            return None
+        if self.lines is None:
+            from .layouts.lines import TomlLines
+
+            self.lines = TomlLines(self.text)
+        return self.lines(field)
 
 
 def _read_text(path: Path) -> str:
