@@ -34,6 +34,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from wholeprocess import deckgen_command  # noqa: E402
+
 TYPER_MAIN = "import sys; from generator.cli import main; sys.argv[0] = 'deckgen'; main()"
 DECK_COMMANDS: dict[str, list[str]] = {
     "list": ["list"],
@@ -42,14 +45,6 @@ DECK_COMMANDS: dict[str, list[str]] = {
                           "North", "JE", "East", "5C", "South", "KC", "West", "2H"],
     "referee wizard (one log)": ["referee", "wizard", "examples/wizard-4p.toml"],
 }
-
-
-def deckgen_command() -> list[str]:
-    script = Path(sys.executable).with_name("deckgen")
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("deckgen")
-    return [found] if found else [sys.executable, "-m", "generator"]
 
 
 def runs() -> dict[str, tuple[list[str], str]]:
