@@ -40,8 +40,10 @@ def _code_and_fonts() -> bytes:
 
 
 def deck_look(deck: "Deck") -> bytes:
-    """What every card's drawing reads from the deck as a whole."""
-    return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode()
+    """What every card's drawing reads from the deck as a whole, the files it reads included (the
+    deck's fonts, icons, shared layouts and spreadsheets)."""
+    files = b"".join(_file_digest(path) for path in deck.inputs)
+    return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode() + files
 
 
 def _references(deck: "Deck", texts: Iterator[str]) -> list[str]:
@@ -96,8 +98,6 @@ def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[b
 
     yield _code_and_fonts()
     yield look
-    for path in deck.inputs:  # the deck's fonts, icons and shared layouts files (and spreadsheets)
-        yield _file_digest(path)
     yield from _layout_inputs(choose_back(deck, None) if card is None else choose_face(deck, card))
     if card is None:
         return
