@@ -68,8 +68,25 @@ def main(argv: list[str] | None = None) -> int:
         return typer_main(argv)
     code = _run(*planned, args)
     if argv is None:
-        sys.exit(code)
+        exit_at_once(code)
     return code
+
+
+def exit_at_once(code: int) -> None:
+    """End the `deckgen` process with `code` without tearing the interpreter down.
+
+    A quick command's work is done and flushed by now (every file it writes is closed, nothing
+    in it registers atexit handlers); what a normal exit would still do is free every module,
+    class and object one by one, which costs more CPU than `python -c pass` does in all (about
+    11 ms after a `referee`, measured by benchmarks/bench_startup.py). A stream that cannot be
+    flushed takes the normal exit, so Python reports it as it always has."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except BaseException:  # noqa: BLE001 - the normal exit reports it, with its usual exit code
+        sys.exit(code)
+    os._exit(code)
 
 
 def plan(args: list[str]) -> tuple[Callable[..., int], dict] | None:
