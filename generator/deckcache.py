@@ -135,11 +135,11 @@ def _entry_path(path: Path) -> Path | None:
 
 def _key(path: Path) -> tuple:
     """What the entry must have been written under, besides its files."""
-    return (__version__, sys.version, str(path), str(path.parent.resolve()), _code_stamp())
+    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp())
 
 
 @lru_cache(maxsize=1)
-def _code_stamp() -> str:
+def code_stamp() -> str:
     """Size and modification time of every file of deckgen's package and templates."""
     stamps = []
     for root in dict.fromkeys((str(PACKAGE), str(TEMPLATES))):
@@ -179,18 +179,10 @@ def _file_facts(name: str, settled_before: int | None = None) -> tuple[str, int,
 def _read(place: Path | None, path: Path) -> _Entry | None:
     """The entry, checked against the files and code it was built from; None for a missing,
     corrupt or stale one."""
-    if place is None:
+    body = read_sealed(place, MAGIC)
+    if body is None:
         return None
     try:
-        with open(place, "rb") as handle:
-            if not _own(os.fstat(handle.fileno())):
-                return None
-            raw = handle.read()
-        if not raw.startswith(MAGIC):
-            return None
-        checksum, body = raw[len(MAGIC):len(MAGIC) + _DIGEST], raw[len(MAGIC) + _DIGEST:]
-        if blake2b(body, digest_size=_DIGEST).digest() != checksum:
-            return None
         key, files, arts, pickled, views = pickle.loads(body)
         if key != _key(path) or not all(_file_facts(facts[0]) == facts for facts in files):
             return None
@@ -201,7 +193,27 @@ def _read(place: Path | None, path: Path) -> _Entry | None:
         return None
 
 
-def _own(info: os.stat_result) -> bool:
+def read_sealed(place: Path | None, magic: bytes) -> bytes | None:
+    """The body of a cache file written by `write_sealed` with this magic, when the file is the
+    user's own and its checksum holds; None otherwise (missing, foreign, torn or corrupt)."""
+    if place is None:
+        return None
+    try:
+        with open(place, "rb") as handle:
+            if not owned_by_user(os.fstat(handle.fileno())):
+                return None
+            raw = handle.read()
+    except OSError:
+        return None
+    if not raw.startswith(magic):
+        return None
+    checksum, body = raw[len(magic):len(magic) + _DIGEST], raw[len(magic) + _DIGEST:]
+    if blake2b(body, digest_size=_DIGEST).digest() != checksum:
+        return None
+    return body
+
+
+def owned_by_user(info: os.stat_result) -> bool:
     """An entry this user wrote and no one else may change: unpickling runs what it names, so a
     file planted in a shared cache folder must never be read."""
     if not hasattr(os, "getuid"):  # Windows: the user's own profile folder
@@ -226,11 +238,17 @@ def _write(place: Path | None, path: Path, entry: _Entry | None) -> None:
         body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.views), protocol=5)
     except Exception:  # noqa: BLE001 - a view that cannot be pickled is simply not kept
         return
-    data = MAGIC + blake2b(body, digest_size=_DIGEST).digest() + body
+    write_sealed(place, MAGIC, body)
+
+
+def write_sealed(place: Path, magic: bytes, body: bytes) -> None:
+    """Write magic, checksum and body to `place` atomically, readable by the user alone; a
+    folder that cannot be written only costs the speed."""
+    data = magic + blake2b(body, digest_size=_DIGEST).digest() + body
     temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # 0o600 whatever the umask: _own() refuses entries that others may write
+        # 0o600 whatever the umask: owned_by_user() refuses entries that others may write
         with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
                   "wb") as handle:
             handle.write(data)

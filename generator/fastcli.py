@@ -2,10 +2,11 @@
 
 `deckgen --version`, `list`, `show`, `rule` and `referee` are run from here, loading neither
 typer, click nor rich, when this module understands every word of the command line: the
-command's own options, spelt as click reads them. Every other command line (another command,
-`--help`, an option it does not know or a value that looks like one, a missing or extra
-argument, `--`) goes unchanged to the typer app, `generator.cli.main`, so the user sees exactly
-what typer shows. The commands' work (`generator.commands.quick`), their messages and exit codes
+command's own options, spelt as click reads them. `deckgen --help` prints the help typer printed
+before under the same conditions (`generator.helpcache`; typer the first time). Every other
+command line (another command, another `--help`, an option it does not know or a value that
+looks like one, a missing or extra argument, `--`) goes unchanged to the typer app,
+`generator.cli.main`, so the user sees exactly what typer shows. The commands' work (`generator.commands.quick`), their messages and exit codes
 (`generator.console`) are the typer app's own; tests/test_fastcli.py runs both entry points over
 the same command lines and compares what they print and return.
 """
@@ -22,6 +23,8 @@ from . import __version__
 
 FLAG, VALUE, PATH, MULTI = "flag", "value", "path", "multi"
 _COMPLETE = "_DECKGEN_COMPLETE"  # set by a shell asking typer for completions
+# Answered with the help typer printed before (generator.helpcache, which imports typer on a miss).
+HELP_COMMAND_LINES = (["--help"],)
 
 _DECKS_DIR = {"--decks-dir": ("decks_dir", PATH)}
 _JSON = {"--json": ("as_json", FLAG)}
@@ -62,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; return (and, with no argv, exit with) its exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     planned = plan(args)
+    if planned is None and args in HELP_COMMAND_LINES and not os.environ.get(_COMPLETE):
+        from .helpcache import print_help
+
+        planned = print_help, {"args": args}
     if planned is None:
         from .cli import main as typer_main
 

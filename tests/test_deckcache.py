@@ -112,7 +112,7 @@ def test_an_edited_spreadsheet_is_read_again(tmp_path, cache_home, fresh_loads):
 def test_changed_code_is_a_miss(tmp_path, cache_home, fresh_loads, monkeypatch):
     path = tiny_deck(tmp_path)
     deckcache.load_deck(path)
-    monkeypatch.setattr(deckcache, "_code_stamp", lambda: "another deckgen")
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
     deckcache.load_deck(path)
     deckcache.load_deck(path)
     assert len(fresh_loads) == 2
@@ -132,12 +132,12 @@ def test_the_same_path_from_another_folder_is_another_entry(tmp_path, cache_home
 def test_two_installed_copies_of_deckgen_keep_their_own_entries(tmp_path, cache_home, fresh_loads, monkeypatch):
     path = tiny_deck(tmp_path)
     deckcache.load_deck(path)
-    first = deckcache.PACKAGE, deckcache._code_stamp
+    first = deckcache.PACKAGE, deckcache.code_stamp
     monkeypatch.setattr(deckcache, "PACKAGE", tmp_path / "another" / "generator")
-    monkeypatch.setattr(deckcache, "_code_stamp", lambda: "another deckgen")
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
     deckcache.load_deck(path)
     deckcache.load_deck(path)
-    deckcache.PACKAGE, deckcache._code_stamp = first
+    deckcache.PACKAGE, deckcache.code_stamp = first
     deckcache.load_deck(path)  # the first copy's entry is still there
     assert len(fresh_loads) == 2 and len(entries(cache_home)) == 2
 
