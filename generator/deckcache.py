@@ -2,7 +2,9 @@
 
 `load_deck` answers like `generator.loader.load_deck`. When a deck loads without errors, the
 `Deck` is pickled into the user's cache folder ($XDG_CACHE_HOME/deckgen, else ~/.cache/deckgen),
-one entry per deck file (and per installed copy of deckgen). `deck_view(ref, decks_dir, "module:function")` keeps what the function
+one entry per deck file (and per installed copy of deckgen); its layout book is pickled apart, so
+`load_deck(..., layouts=False)` (rule, referee: commands that draw no card) skips the costliest
+part to unpickle and the layout modules' import. `deck_view(ref, decks_dir, "module:function")` keeps what the function
 makes of the deck (plain data: a `deckgen list` row, a `show` table) in the deck's entry too, so
 a later call answers without unpickling the deck or importing the model at all.
 
@@ -44,7 +46,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from .model import Deck
 
-MAGIC = b"deckgen deck cache 2\n"
+MAGIC = b"deckgen deck cache 3\n"
 _DIGEST = 32  # bytes of the entry's checksum
 # A file modified this close to the load may have changed during it (timestamps are coarse:
 # two seconds on FAT); its deck is not cached until a later run.
@@ -52,18 +54,21 @@ _SETTLE_NS = 2_000_000_000
 
 
 class _Entry:
-    """A verified entry: the facts of the files it was built from, the pickled deck, the views."""
+    """A verified entry: the facts of the files it was built from, the pickled deck (its layout
+    book a persistent reference) and the pickled book, the views."""
 
-    def __init__(self, files: list, arts: list, pickled: bytes, views: dict):
-        self.files, self.arts, self.pickled, self.views = files, arts, pickled, views
+    def __init__(self, files: list, arts: list, pickled: bytes, layouts: bytes, views: dict):
+        self.files, self.arts, self.pickled, self.layouts, self.views = files, arts, pickled, layouts, views
 
 
-def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
-    """`generator.loader.load_deck`, from the cache when the deck and its inputs are unchanged."""
+def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, layouts: bool = True) -> Deck:
+    """`generator.loader.load_deck`, from the cache when the deck and its inputs are unchanged.
+    With `layouts=False` a deck from the cache comes without its layout book (`Deck.layouts`
+    None), for a command that never draws a card."""
     path = resolve_deck_path(ref, decks_dir)
     place = _entry_path(path)
     entry = _read(place, path)
-    deck = _unpickle(entry) if entry is not None else None
+    deck = _unpickle(entry, layouts) if entry is not None else None
     if deck is None:
         deck, entry = _load(path)
         _write(place, path, entry)
@@ -79,7 +84,7 @@ def deck_view(ref: str | Path, decks_dir: Path, view: str) -> object:
     entry = _read(place, path)
     if entry is not None and view in entry.views:
         return entry.views[view]
-    deck = _unpickle(entry) if entry is not None else None
+    deck = _unpickle(entry, layouts=True) if entry is not None else None
     if deck is None:
         deck, entry = _load(path)
     from importlib import import_module
@@ -115,11 +120,23 @@ def _load(path: Path) -> tuple[Deck, _Entry | None]:
     if any(facts is None for facts in files):
         return deck, None
     try:
-        pickled = pickle.dumps(deck, protocol=5)
+        pickled, layouts = _pickled_apart(deck)
     except Exception:  # noqa: BLE001 - a deck that cannot be pickled is simply not cached
         return deck, None
     arts = sorted({str(card.art) for card in deck.cards if card.art is not None})
-    return deck, _Entry(files, arts, pickled, {})
+    return deck, _Entry(files, arts, pickled, layouts, {})
+
+
+def _pickled_apart(deck: Deck) -> tuple[bytes, bytes]:
+    """The deck pickled with its layout book as a persistent reference, and the book."""
+    from io import BytesIO
+
+    book = deck.layouts
+    out = BytesIO()
+    pickler = pickle.Pickler(out, protocol=5)
+    pickler.persistent_id = lambda obj: "layouts" if obj is book and book is not None else None
+    pickler.dump(deck)
+    return out.getvalue(), pickle.dumps(book, protocol=5)
 
 
 def _entry_path(path: Path) -> Path | None:
@@ -183,12 +200,12 @@ def _read(place: Path | None, path: Path) -> _Entry | None:
     if body is None:
         return None
     try:
-        key, files, arts, pickled, views = pickle.loads(body)
+        key, files, arts, pickled, layouts, views = pickle.loads(body)
         if key != _key(path) or not all(_file_facts(facts[0]) == facts for facts in files):
             return None
         if any(os.path.realpath(art) != art for art in arts):
             return None
-        return _Entry(files, arts, pickled, views)
+        return _Entry(files, arts, pickled, layouts, views)
     except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
         return None
 
@@ -221,21 +238,31 @@ def owned_by_user(info: os.stat_result) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
-def _unpickle(entry: _Entry) -> Deck | None:
+def _unpickle(entry: _Entry, layouts: bool) -> Deck | None:
+    from io import BytesIO
+
     from .model import Deck
 
     try:
-        deck = pickle.loads(entry.pickled)
+        book = pickle.loads(entry.layouts) if layouts else None
+        unpickler = pickle.Unpickler(BytesIO(entry.pickled))
+        unpickler.persistent_load = lambda reference: book if reference == "layouts" else _unknown(reference)
+        deck = unpickler.load()
     except Exception:  # noqa: BLE001 - a deck from an older model, say: load it afresh
         return None
     return deck if isinstance(deck, Deck) else None
+
+
+def _unknown(reference):
+    raise pickle.UnpicklingError(f"unknown persistent reference {reference!r}")
 
 
 def _write(place: Path | None, path: Path, entry: _Entry | None) -> None:
     if place is None or entry is None:
         return
     try:
-        body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.views), protocol=5)
+        body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.layouts, entry.views),
+                            protocol=5)
     except Exception:  # noqa: BLE001 - a view that cannot be pickled is simply not kept
         return
     write_sealed(place, MAGIC, body)

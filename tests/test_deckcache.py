@@ -3,6 +3,7 @@ changed code, a re-pointed link, a corrupt or foreign entry are never trusted.""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import sys
@@ -174,8 +175,8 @@ def _sealed(body: bytes) -> bytes:
 
 
 def _entry_body(raw: bytes, pickled_deck: bytes) -> bytes:
-    key, files, arts, _, views = pickle.loads(raw[len(deckcache.MAGIC) + deckcache._DIGEST:])
-    return pickle.dumps((key, files, arts, pickled_deck, views))
+    key, files, arts, _, layouts, views = pickle.loads(raw[len(deckcache.MAGIC) + deckcache._DIGEST:])
+    return pickle.dumps((key, files, arts, pickled_deck, layouts, views))
 
 
 @pytest.mark.parametrize("corrupt", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
@@ -274,3 +275,15 @@ def test_every_file_a_load_opens_is_checked_by_the_entry(path, cache_home):
     checked = {os.path.realpath(name) for name, _, _ in body[1]}
     assert path.resolve().as_posix() in checked
     assert read <= checked, f"read by the load but not checked by the cache: {sorted(read - checked)}"
+
+
+def test_a_deck_without_its_layouts_is_the_deck_but_for_them(tmp_path, cache_home, fresh_loads):
+    """`layouts=False` (rule, referee) skips unpickling the layout book, nothing else."""
+    path = DESIGNER_DECK
+    full = deckcache.load_deck(path)
+    assert full.layouts is not None
+    for _ in range(2):
+        bare = deckcache.load_deck(path, layouts=False)
+        assert bare.layouts is None and bare == dataclasses.replace(full, layouts=None)
+    assert deckcache.load_deck(path) == full
+    assert len(fresh_loads) == 1

@@ -226,6 +226,8 @@ def test_quick_commands_load_no_heavy_library(argv, tmp_path):
             assert "generator.loader" not in modules
             if argv[0] in ("list", "show"):
                 assert "generator.model" not in modules and "dataclasses" not in modules
+            else:  # rule and referee draw no card: the deck comes without its layout book
+                assert "generator.layouts" not in modules
 
 
 @pytest.mark.parametrize("argv", [["show", "wizard"], ["rule", "wizard", "play", "7H", "hand", "7H", "9S", "JE",
