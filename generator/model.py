@@ -29,6 +29,8 @@ SECTION_ROLES = ("overview", "components", "setup", "play", "scoring", "end", "v
 
 @dataclass(frozen=True, slots=True)
 class CardSize:
+    """A card's trim size, by name (`CARD_SIZES_MM`)."""
+
     name: str
     width_mm: float
     height_mm: float
@@ -36,6 +38,8 @@ class CardSize:
 
 @dataclass(frozen=True, slots=True)
 class Suit:
+    """One of the deck's suits."""
+
     id: str
     name: str
     symbol: str
@@ -48,6 +52,8 @@ class Suit:
 
 @dataclass(frozen=True, slots=True)
 class Rank:
+    """One of the deck's ranks, `order` its place from low to high."""
+
     id: str
     name: str
     code: str
@@ -60,6 +66,8 @@ class Rank:
 
 @dataclass(frozen=True, slots=True)
 class Kind:
+    """A kind of card (number card, trump, special...)."""
+
     id: str
     name: str
     description: str = ""
@@ -70,6 +78,8 @@ class Kind:
 
 @dataclass(frozen=True, slots=True)
 class Card:
+    """One distinct card; `count` copies of it are in the deck."""
+
     id: str
     name: str
     code: str
@@ -90,6 +100,8 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One numbered rule with a stable id."""
+
     id: str
     title: str
     text: str
@@ -98,6 +110,8 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Section:
+    """A numbered section of the rules and the rules in it."""
+
     id: str
     title: str
     role: str
@@ -108,6 +122,8 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class Ruling:
+    """A decision this edition made where the source rules were silent."""
+
     id: str
     question: str
     decision: str
@@ -118,6 +134,8 @@ class Ruling:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
+    """A named variant: its rules text and the engine parameters it changes."""
+
     id: str
     name: str
     text: str
@@ -126,12 +144,16 @@ class Variant:
 
 @dataclass(frozen=True, slots=True)
 class QuickRef:
+    """One entry of the rulebook's quick reference."""
+
     title: str
     text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Back:
+    """The built-in card back's design."""
+
     title: str
     subtitle: str
     pattern: str
@@ -158,6 +180,8 @@ class Icon:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
+    """A loaded, checked deck: everything the deck file and its included files say."""
+
     id: str
     name: str
     version: str

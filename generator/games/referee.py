@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import markup
 from ..model import Deck
 from ..errors import DeckgenError
 from .base import Game, GameState, IllegalAction, engine_class, game_for
@@ -178,6 +177,8 @@ def make_game(log: GameLog) -> Game:
 
 
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
+    from .. import markup  # here, not at the top: a legal log cites no rule text
+
     deck = log.deck
     number = title = text = ""
     try:
@@ -297,6 +298,8 @@ def _violation_text(report: RefereeReport, violation: Violation) -> list[str]:
 
 def answer_text(deck: Deck, answer: dict) -> str:
     """A quick ruling (`Game.quick_ruling`) for the terminal, with the text of each rule it cites."""
+    from .. import markup
+
     lines = [answer["answer"]]
     for reason in answer.get("reasons", ()):
         lines.append(f"  - {reason}")
