@@ -17,9 +17,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Iterator
+
     from .model import Card, Deck, Suit
 
 SEATS = tuple(f"p{number}" for number in range(1, 10))

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, Union
 
 from . import figures
 from .figures import Figure
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Callable, Iterator
+
     from .model import Deck
 
 REFERENCE = re.compile(r"\{(card|suit|rule|icon):([^{}]+)\}")
@@ -42,7 +44,7 @@ class Ref:
     target: str
 
 
-Inline = Union[Text, Emphasis, Ref]
+Inline = Text | Emphasis | Ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ class BulletList:
     ordered: bool = False  # numbered steps (1. 2. 3.) rather than bullets
 
 
-Block = Union[Paragraph, BulletList, Figure]
+Block = Paragraph | BulletList | Figure
 
 
 def references(text: str) -> Iterator[tuple[str, str]]:

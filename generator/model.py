@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Mapping
 
 # Trim sizes in millimetres for the card sizes the print services sell.
 CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType(

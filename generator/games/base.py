@@ -46,12 +46,16 @@ import copy
 import math
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError, OptionError
 from ..model import Deck
 from .logs import GameLog, LogStep
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Iterator, Sequence
 
 CHANCE = -1
 TERMINAL = -2

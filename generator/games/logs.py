@@ -19,10 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
 
 from ..errors import Problem, UnreadableInput
 from ..model import Card, Deck
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 # A log of the longest game any engine allows is well under a megabyte.
 MAX_LOG_BYTES = 16 * 1024 * 1024

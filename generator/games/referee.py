@@ -10,14 +10,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..model import Deck
 from ..errors import DeckgenError
 from .base import Game, GameState, IllegalAction, engine_class, game_for
 from .logs import GameLog, field_path, read_log
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from .replay import ReplayRecorder
 
 
