@@ -27,7 +27,6 @@ only costs the speed.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import time
 from functools import lru_cache
@@ -41,6 +40,10 @@ try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL at 
     from _blake2 import blake2b
 except ImportError:  # a Python built without it
     from hashlib import blake2b
+try:  # the C module behind pickle, without pickle.py's pure-Python pickler (~1.5 ms at start-up)
+    import _pickle as pickle
+except ImportError:  # a Python without it
+    import pickle
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
