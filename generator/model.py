@@ -7,9 +7,11 @@ engines all read the same object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
+
+from .records import record  # @dataclass(frozen=True, slots=True), cheaper to define
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType(
 SECTION_ROLES = ("overview", "components", "setup", "play", "scoring", "end", "variants", "other")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardSize:
     """A card's trim size, by name (`CARD_SIZES_MM`)."""
 
@@ -39,7 +41,7 @@ class CardSize:
     height_mm: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suit:
     """One of the deck's suits."""
 
@@ -53,7 +55,7 @@ class Suit:
     layout: str = ""  # face layout for cards of this suit
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rank:
     """One of the deck's ranks, `order` its place from low to high."""
 
@@ -67,7 +69,7 @@ class Rank:
     layout: str = ""  # face layout for cards of this rank
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Kind:
     """A kind of card (number card, trump, special...)."""
 
@@ -79,7 +81,7 @@ class Kind:
     back_layout: str = ""  # back layout for cards of this kind
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Card:
     """One distinct card; `count` copies of it are in the deck."""
 
@@ -101,7 +103,7 @@ class Card:
     back_layout: str = ""  # this card's own back layout
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rule:
     """One numbered rule with a stable id."""
 
@@ -111,7 +113,7 @@ class Rule:
     number: str  # "3.2": section number, then position in the section
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Section:
     """A numbered section of the rules and the rules in it."""
 
@@ -123,7 +125,7 @@ class Section:
     rules: tuple[Rule, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ruling:
     """A decision this edition made where the source rules were silent."""
 
@@ -135,7 +137,7 @@ class Ruling:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Variant:
     """A named variant: its rules text and the engine parameters it changes."""
 
@@ -145,7 +147,7 @@ class Variant:
     params: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class QuickRef:
     """One entry of the rulebook's quick reference."""
 
@@ -153,7 +155,7 @@ class QuickRef:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Back:
     """The built-in card back's design."""
 
@@ -164,7 +166,7 @@ class Back:
     accent: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FontFamily:
     """A deck's own font: a family name and its TTF/OTF files by style (regular, bold, italic, bolditalic)."""
 
@@ -172,7 +174,7 @@ class FontFamily:
     files: Mapping[str, Path]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Icon:
     """A designer's icon, drawn by layouts and inline in text as {icon:NAME}."""
 
@@ -181,7 +183,7 @@ class Icon:
     tint: bool = False  # one-colour: painted in the colour of the text it sits in
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deck:
     """A loaded, checked deck: everything the deck file and its included files say."""
 
