@@ -2,7 +2,8 @@
 
 Python 3.11's dataclasses compile every generated method from source text when the class is
 defined, which is most of what importing the deck model costs (the quick commands import it
-to unpickle a deck). A record is a real frozen, slotted dataclass (`dataclasses.fields`,
+to unpickle a deck); the model, `errors.Problem` and the engine API's small value classes are
+records. A record is a real frozen, slotted dataclass (`dataclasses.fields`,
 `replace`, `asdict`, pickling and immutability are dataclasses' own), whose `__init__` and
 `__setattr__`/`__delattr__` dataclasses generates as ever, and whose `__eq__`, `__hash__` and
 `__repr__` are these shared ones, which compute exactly what the generated ones compute: the
