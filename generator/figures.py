@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+
+from .records import record
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class FigureSyntaxError(ValueError):
     """A figure that cannot be read; the message says what is wrong and what is allowed."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Figure:
     """One figure as written: its kind, the cards after the colon, and the options in order."""
 
@@ -220,7 +221,7 @@ def _values(kind: str, key: str, takes: str, words: list[str]) -> tuple[str, ...
 
 # -- figures in a text ------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     """A figure paragraph in a text: its line (0 for the text's first), and the figure or what is wrong."""
 

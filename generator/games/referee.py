@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Violation:
+    """The first rule a log breaks: where, which rule (with its text), what was legal."""
+
     message: str
     rule: str
     rule_number: str
@@ -51,6 +53,8 @@ class Violation:
 
 @dataclass
 class RefereeReport:
+    """What the referee found in one log: the rounds, scores and standings, or the violation."""
+
     log: str
     deck: str
     players: list[str]
