@@ -7,9 +7,11 @@ same machine load. CPU time (user + system) of the child process is what is comp
 wall time and peak memory beside it; medians over the repeats and each command's ratio to bare
 Python (goal: <= 2.5x for list, show, rule and referee of one log).
 
-Every deck command is measured twice: warm (its decks already in the deck cache, as on every
-run but a deck's first) and cold (an empty cache folder each run, as on a deck's first run
-after an edit, or a user's first run: load, check and write the cache). `--help` too: warm,
+Every deck command is measured three times: warm (its decks already in the deck cache, as on
+every run but a deck's first), edited (no deck in the cache, but the shipped layouts kept
+there by an earlier run: a deck's first run after an edit) and cold (an empty cache folder
+each run, as on a user's first run or the first after deckgen changed: load, check and write
+it all). `--help` too: warm,
 the help typer printed before is kept (generator.helpcache); cold, typer prints it and it is
 kept. Neither touches the user's own cache. The same commands through the typer app (`generator.cli.main`, what every
 command cost before the quick entry point) are measured warm too, for comparison.
@@ -53,11 +55,12 @@ DECK_COMMANDS: dict[str, list[str]] = {
 
 
 def runs(against: Path | None) -> dict[str, tuple[list[str], str, dict[str, str]]]:
-    """name -> (argv, cache: "warm", "cold" or "" for none, environment to add)."""
+    """name -> (argv, cache: "warm", "edited", "cold" or "" for none, environment to add)."""
     deckgen = deckgen_command()
     commands = {"--version": (["--version"], ""), "--help": (["--help"], "warm"), "--help [cold]": (["--help"], "cold")}
     for name, words in DECK_COMMANDS.items():
         commands[name] = (words, "warm")
+        commands[f"{name} [edited]"] = (words, "edited")
         commands[f"{name} [cold]"] = (words, "cold")
     table: dict[str, tuple[list[str], str, dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], "", {})}
     for name, (words, cache) in commands.items():
@@ -98,9 +101,14 @@ def main() -> None:
         def env_for(cache: str, extra: dict[str, str]) -> dict[str, str]:
             # The older checkout keeps its own warm cache: entries name the code that wrote them.
             warm = {**warm_env, "XDG_CACHE_HOME": str(Path(scratch) / "warm-before")} if extra else warm_env
-            if cache != "cold":
+            if cache not in ("cold", "edited"):
                 return {**warm, **extra}
-            return {**base_env, **extra, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="cold-", dir=scratch)}
+            folder = Path(tempfile.mkdtemp(prefix=f"{cache}-", dir=scratch))
+            shipped = Path(warm["XDG_CACHE_HOME"]) / "deckgen" / "shipped-layouts"
+            if cache == "edited" and shipped.exists():  # older code keeps none: the same as cold
+                (folder / "deckgen").mkdir()
+                shutil.copy2(shipped, folder / "deckgen" / shipped.name)
+            return {**base_env, **extra, "XDG_CACHE_HOME": str(folder)}
 
         for argv, cache, extra in table.values():  # file cache, byte-code and the warm caches, unmeasured
             run_once(argv, env_for(cache, extra))
@@ -114,7 +122,7 @@ def main() -> None:
                 cpu[name].append(seconds_cpu)
                 wall[name].append(seconds_wall)
                 memory[name].append(peak)
-                if cache == "cold":
+                if cache in ("cold", "edited"):
                     shutil.rmtree(env["XDG_CACHE_HOME"])
     base_cpu = statistics.median(cpu["python -c pass"])
     base_wall = statistics.median(wall["python -c pass"])

@@ -287,3 +287,31 @@ def test_a_deck_without_its_layouts_is_the_deck_but_for_them(tmp_path, cache_hom
         assert bare.layouts is None and bare == dataclasses.replace(full, layouts=None)
     assert deckcache.load_deck(path) == full
     assert len(fresh_loads) == 1
+
+
+def test_the_shipped_layouts_are_kept_read_and_checked(cache_home, monkeypatch):
+    """A deck's first load takes the shipped layouts from the cache folder when deckgen is
+    unchanged: the same sources and book as reading them afresh; other code reads them again."""
+    from generator.layouts import book
+
+    def kept():
+        book._builtins.cache_clear()
+        try:
+            return book._builtins()
+        finally:
+            book._builtins.cache_clear()
+
+    def facts(sources):
+        return [(s.table, s.path, s.lines.lines, s.prefix, s.builtin) for s in sources]
+
+    reads = []
+    real = book._read_builtin_sources
+    monkeypatch.setattr(book, "_read_builtin_sources", lambda: reads.append(1) or real())
+    first = kept()
+    assert (cache_home / "deckgen" / "shipped-layouts").is_file()
+    second = kept()
+    assert len(reads) == 1, "the second process-worth of loads should not parse the shipped layouts"
+    assert facts(second[0]) == facts(first[0]) == facts(real()) and second[1] == first[1]
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
+    kept()
+    assert len(reads) == 2
