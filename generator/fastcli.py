@@ -6,9 +6,10 @@ command's own options, spelt as click reads them. `deckgen --help` prints the he
 before under the same conditions (`generator.helpcache`; typer the first time). Every other
 command line (another command, another `--help`, an option it does not know or a value that
 looks like one, a missing or extra argument, `--`) goes unchanged to the typer app,
-`generator.cli.main`, so the user sees exactly what typer shows. The commands' work (`generator.commands.quick`), their messages and exit codes
-(`generator.console`) are the typer app's own; tests/test_fastcli.py runs both entry points over
-the same command lines and compares what they print and return.
+`generator.cli.main`, so the user sees exactly what typer shows. The commands' work
+(`generator.commands.quick`), their messages and exit codes (`generator.console`) are the typer
+app's own; tests/test_fastcli.py runs both entry points over the same command lines and
+compares what they print and return (tests/test_helpcache.py the help).
 """
 
 from __future__ import annotations
