@@ -170,7 +170,9 @@ def referee(log: GameLog, recorder: "ReplayRecorder | None" = None) -> RefereeRe
 def make_game(log: GameLog) -> Game:
     """The deck's engine with the log's variants and parameters; a wrong parameter is blamed on
     the deck's own [engine] table or on the log's [params], whichever holds it."""
-    game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
+    game = game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
+    if not log.params:  # the log and its variants change no parameter: that is the game
+        return game
     try:
         return game_for(log.deck, log.params)
     except DeckgenError as error:
