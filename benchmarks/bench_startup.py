@@ -1,21 +1,28 @@
 """Start-up cost of the quick commands, against bare Python, whole process.
 
-Run: python benchmarks/bench_startup.py [--repeats 11]
+Run: python benchmarks/bench_startup.py [--repeats 11] [--against CHECKOUT]
 Each command runs as a user types it (the `deckgen` script next to this Python, falling back
 to `python -m generator`), interleaved with `python -c pass` round by round so all see the
 same machine load. CPU time (user + system) of the child process is what is compared, with
 wall time and peak memory beside it; medians over the repeats and each command's ratio to bare
 Python (goal: <= 2.5x for list, show, rule and referee of one log).
 
-Every deck command is measured twice: warm (its decks already in the deck cache, as on every
-run but a deck's first) and cold (an empty cache folder each run, as on a deck's first run
-after an edit, or a user's first run: load, check and write the cache). Neither touches the
-user's own cache. The same commands through the typer app (`generator.cli.main`, what every
+Every deck command is measured three times: warm (its decks already in the deck cache, as on
+every run but a deck's first), edited (no deck in the cache, but the shipped layouts kept
+there by an earlier run: a deck's first run after an edit) and cold (an empty cache folder
+each run, as on a user's first run or the first after deckgen changed: load, check and write
+it all). `--help` too: warm,
+the help typer printed before is kept (generator.helpcache); cold, typer prints it and it is
+kept. Neither touches the user's own cache. The same commands through the typer app (`generator.cli.main`, what every
 command cost before the quick entry point) are measured warm too, for comparison.
 
 The header says whether deckgen is an editable install (README's `pip install -e .`), where
 every Python start in the venv, bare Python included, also runs setuptools' import hook, or
 installed from a wheel, where bare Python imports nearly nothing: ratios are higher there.
+
+`--against CHECKOUT` (a checkout of older deckgen, e.g. `git worktree add --detach /tmp/base
+main`) runs every deckgen command a second time with that checkout first on PYTHONPATH, in
+the same rounds, and prints its figures beside: before and after, under the same load.
 Byte-code is written and used as on a user's machine (pip compiles it on install): the
 children run without PYTHONDONTWRITEBYTECODE even when this shell sets it, and one unmeasured
 run of each command warms the file cache, the byte-code and the warm deck cache first.
@@ -47,20 +54,22 @@ DECK_COMMANDS: dict[str, list[str]] = {
 }
 
 
-def runs() -> dict[str, tuple[list[str], str]]:
-    """name -> (argv, cache: "warm", "cold" or "" for none)."""
+def runs(against: Path | None) -> dict[str, tuple[list[str], str, dict[str, str]]]:
+    """name -> (argv, cache: "warm", "edited", "cold" or "" for none, environment to add)."""
     deckgen = deckgen_command()
-    table: dict[str, tuple[list[str], str]] = {
-        "python -c pass": ([sys.executable, "-c", "pass"], ""),
-        "deckgen --version": (deckgen + ["--version"], ""),
-        "deckgen --help": (deckgen + ["--help"], ""),
-    }
+    commands = {"--version": (["--version"], ""), "--help": (["--help"], "warm"), "--help [cold]": (["--help"], "cold")}
     for name, words in DECK_COMMANDS.items():
-        table[f"deckgen {name}"] = (deckgen + words, "warm")
-        table[f"deckgen {name} [cold]"] = (deckgen + words, "cold")
+        commands[name] = (words, "warm")
+        commands[f"{name} [edited]"] = (words, "edited")
+        commands[f"{name} [cold]"] = (words, "cold")
+    table: dict[str, tuple[list[str], str, dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], "", {})}
+    for name, (words, cache) in commands.items():
+        table[f"deckgen {name}"] = (deckgen + words, cache, {})
+        if against is not None:
+            table[f"  before: deckgen {name}"] = (deckgen + words, cache, {"PYTHONPATH": str(against)})
     for name, words in DECK_COMMANDS.items():
         # -P: the installed deckgen, as the script runs it, not the checkout in the working folder
-        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + words, "warm")
+        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + words, "warm", {})
     return table
 
 
@@ -79,30 +88,41 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=11)
+    parser.add_argument("--against", type=Path, help="a checkout of older deckgen to compare with, interleaved")
     args = parser.parse_args()
-    table = runs()
+    against = args.against.resolve() if args.against else None
+    if against is not None and not (against / "generator" / "fastcli.py").is_file():
+        raise SystemExit(f"--against {args.against}: not a deckgen checkout (no generator/fastcli.py)")
+    table = runs(against)
     base_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="deckgen-bench-") as scratch:
         warm_env = {**base_env, "XDG_CACHE_HOME": str(Path(scratch) / "warm")}
 
-        def env_for(cache: str) -> dict[str, str]:
-            if cache != "cold":
-                return warm_env
-            return {**base_env, "XDG_CACHE_HOME": tempfile.mkdtemp(prefix="cold-", dir=scratch)}
+        def env_for(cache: str, extra: dict[str, str]) -> dict[str, str]:
+            # The older checkout keeps its own warm cache: entries name the code that wrote them.
+            warm = {**warm_env, "XDG_CACHE_HOME": str(Path(scratch) / "warm-before")} if extra else warm_env
+            if cache not in ("cold", "edited"):
+                return {**warm, **extra}
+            folder = Path(tempfile.mkdtemp(prefix=f"{cache}-", dir=scratch))
+            shipped = Path(warm["XDG_CACHE_HOME"]) / "deckgen" / "shipped-layouts"
+            if cache == "edited" and shipped.exists():  # older code keeps none: the same as cold
+                (folder / "deckgen").mkdir()
+                shutil.copy2(shipped, folder / "deckgen" / shipped.name)
+            return {**base_env, **extra, "XDG_CACHE_HOME": str(folder)}
 
-        for argv, cache in table.values():  # file cache, byte-code and the warm deck cache, unmeasured
-            run_once(argv, env_for(cache))
+        for argv, cache, extra in table.values():  # file cache, byte-code and the warm caches, unmeasured
+            run_once(argv, env_for(cache, extra))
         cpu: dict[str, list[float]] = {name: [] for name in table}
         wall: dict[str, list[float]] = {name: [] for name in table}
         memory: dict[str, list[int]] = {name: [] for name in table}
         for _ in range(args.repeats):
-            for name, (argv, cache) in table.items():
-                env = env_for(cache)
+            for name, (argv, cache, extra) in table.items():
+                env = env_for(cache, extra)
                 seconds_cpu, seconds_wall, peak = run_once(argv, env)
                 cpu[name].append(seconds_cpu)
                 wall[name].append(seconds_wall)
                 memory[name].append(peak)
-                if cache == "cold":
+                if cache in ("cold", "edited"):
                     shutil.rmtree(env["XDG_CACHE_HOME"])
     base_cpu = statistics.median(cpu["python -c pass"])
     base_wall = statistics.median(wall["python -c pass"])
@@ -113,12 +133,18 @@ def main() -> None:
              else "; installed from a wheel")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.repeats} interleaved rounds; "
           f"deckgen = {' '.join(deckgen_command())}{note}")
-    print(f"{'command':<42} {'CPU ms':>7} {'ratio':>6} {'wall ms':>8} {'ratio':>6} {'peak MB':>8}")
+    if against is not None:
+        print(f"before = the same commands with {against} first on PYTHONPATH")
+    print(f"{'command':<50} {'CPU ms':>7} {'ratio':>6} {'wall ms':>8} {'ratio':>6} {'peak MB':>8}")
     for name in table:
         median_cpu = statistics.median(cpu[name])
         median_wall = statistics.median(wall[name])
-        print(f"{name:<42} {median_cpu * 1e3:>7.0f} {median_cpu / base_cpu:>5.2f}x "
+        print(f"{name:<50} {median_cpu * 1e3:>7.0f} {median_cpu / base_cpu:>5.2f}x "
               f"{median_wall * 1e3:>8.0f} {median_wall / base_wall:>5.2f}x {statistics.median(memory[name]) / 1024:>8.1f}")
+    if against is not None:
+        print("after / before, CPU:", ", ".join(
+            f"{name.removeprefix('deckgen ')} {statistics.median(cpu[name]) / statistics.median(cpu[f'  before: {name}']):.2f}"
+            for name in table if f"  before: {name}" in table))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 `load_deck` answers like `generator.loader.load_deck`. When a deck loads without errors, the
 `Deck` is pickled into the user's cache folder ($XDG_CACHE_HOME/deckgen, else ~/.cache/deckgen),
-one entry per deck file (and per installed copy of deckgen). `deck_view(ref, decks_dir, "module:function")` keeps what the function
+one entry per deck file (and per installed copy of deckgen); its layout book is pickled apart, so
+`load_deck(..., layouts=False)` (rule, referee: commands that draw no card) skips the costliest
+part to unpickle and the layout modules' import. `deck_view(ref, decks_dir, "module:function")` keeps what the function
 makes of the deck (plain data: a `deckgen list` row, a `show` table) in the deck's entry too, so
 a later call answers without unpickling the deck or importing the model at all.
 
@@ -25,7 +27,6 @@ only costs the speed.
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import time
 from functools import lru_cache
@@ -39,12 +40,16 @@ try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL at 
     from _blake2 import blake2b
 except ImportError:  # a Python built without it
     from hashlib import blake2b
+try:  # the C module behind pickle, without pickle.py's pure-Python pickler (~1.5 ms at start-up)
+    import _pickle as pickle
+except ImportError:  # a Python without it
+    import pickle
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from .model import Deck
 
-MAGIC = b"deckgen deck cache 2\n"
+MAGIC = b"deckgen deck cache 3\n"
 _DIGEST = 32  # bytes of the entry's checksum
 # A file modified this close to the load may have changed during it (timestamps are coarse:
 # two seconds on FAT); its deck is not cached until a later run.
@@ -52,18 +57,21 @@ _SETTLE_NS = 2_000_000_000
 
 
 class _Entry:
-    """A verified entry: the facts of the files it was built from, the pickled deck, the views."""
+    """A verified entry: the facts of the files it was built from, the pickled deck (its layout
+    book a persistent reference) and the pickled book, the views."""
 
-    def __init__(self, files: list, arts: list, pickled: bytes, views: dict):
-        self.files, self.arts, self.pickled, self.views = files, arts, pickled, views
+    def __init__(self, files: list, arts: list, pickled: bytes, layouts: bytes, views: dict):
+        self.files, self.arts, self.pickled, self.layouts, self.views = files, arts, pickled, layouts, views
 
 
-def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
-    """`generator.loader.load_deck`, from the cache when the deck and its inputs are unchanged."""
+def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, layouts: bool = True) -> Deck:
+    """`generator.loader.load_deck`, from the cache when the deck and its inputs are unchanged.
+    With `layouts=False` a deck from the cache comes without its layout book (`Deck.layouts`
+    None), for a command that never draws a card."""
     path = resolve_deck_path(ref, decks_dir)
     place = _entry_path(path)
     entry = _read(place, path)
-    deck = _unpickle(entry) if entry is not None else None
+    deck = _unpickle(entry, layouts) if entry is not None else None
     if deck is None:
         deck, entry = _load(path)
         _write(place, path, entry)
@@ -79,7 +87,7 @@ def deck_view(ref: str | Path, decks_dir: Path, view: str) -> object:
     entry = _read(place, path)
     if entry is not None and view in entry.views:
         return entry.views[view]
-    deck = _unpickle(entry) if entry is not None else None
+    deck = _unpickle(entry, layouts=True) if entry is not None else None
     if deck is None:
         deck, entry = _load(path)
     from importlib import import_module
@@ -115,11 +123,23 @@ def _load(path: Path) -> tuple[Deck, _Entry | None]:
     if any(facts is None for facts in files):
         return deck, None
     try:
-        pickled = pickle.dumps(deck, protocol=5)
+        pickled, layouts = _pickled_apart(deck)
     except Exception:  # noqa: BLE001 - a deck that cannot be pickled is simply not cached
         return deck, None
     arts = sorted({str(card.art) for card in deck.cards if card.art is not None})
-    return deck, _Entry(files, arts, pickled, {})
+    return deck, _Entry(files, arts, pickled, layouts, {})
+
+
+def _pickled_apart(deck: Deck) -> tuple[bytes, bytes]:
+    """The deck pickled with its layout book as a persistent reference, and the book."""
+    from io import BytesIO
+
+    book = deck.layouts
+    out = BytesIO()
+    pickler = pickle.Pickler(out, protocol=5)
+    pickler.persistent_id = lambda obj: "layouts" if obj is book and book is not None else None
+    pickler.dump(deck)
+    return out.getvalue(), pickle.dumps(book, protocol=5)
 
 
 def _entry_path(path: Path) -> Path | None:
@@ -135,11 +155,11 @@ def _entry_path(path: Path) -> Path | None:
 
 def _key(path: Path) -> tuple:
     """What the entry must have been written under, besides its files."""
-    return (__version__, sys.version, str(path), str(path.parent.resolve()), _code_stamp())
+    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp())
 
 
 @lru_cache(maxsize=1)
-def _code_stamp() -> str:
+def code_stamp() -> str:
     """Size and modification time of every file of deckgen's package and templates."""
     stamps = []
     for root in dict.fromkeys((str(PACKAGE), str(TEMPLATES))):
@@ -179,29 +199,41 @@ def _file_facts(name: str, settled_before: int | None = None) -> tuple[str, int,
 def _read(place: Path | None, path: Path) -> _Entry | None:
     """The entry, checked against the files and code it was built from; None for a missing,
     corrupt or stale one."""
-    if place is None:
+    body = read_sealed(place, MAGIC)
+    if body is None:
         return None
     try:
-        with open(place, "rb") as handle:
-            if not _own(os.fstat(handle.fileno())):
-                return None
-            raw = handle.read()
-        if not raw.startswith(MAGIC):
-            return None
-        checksum, body = raw[len(MAGIC):len(MAGIC) + _DIGEST], raw[len(MAGIC) + _DIGEST:]
-        if blake2b(body, digest_size=_DIGEST).digest() != checksum:
-            return None
-        key, files, arts, pickled, views = pickle.loads(body)
+        key, files, arts, pickled, layouts, views = pickle.loads(body)
         if key != _key(path) or not all(_file_facts(facts[0]) == facts for facts in files):
             return None
         if any(os.path.realpath(art) != art for art in arts):
             return None
-        return _Entry(files, arts, pickled, views)
+        return _Entry(files, arts, pickled, layouts, views)
     except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
         return None
 
 
-def _own(info: os.stat_result) -> bool:
+def read_sealed(place: Path | None, magic: bytes) -> bytes | None:
+    """The body of a cache file written by `write_sealed` with this magic, when the file is the
+    user's own and its checksum holds; None otherwise (missing, foreign, torn or corrupt)."""
+    if place is None:
+        return None
+    try:
+        with open(place, "rb") as handle:
+            if not owned_by_user(os.fstat(handle.fileno())):
+                return None
+            raw = handle.read()
+    except OSError:
+        return None
+    if not raw.startswith(magic):
+        return None
+    checksum, body = raw[len(magic):len(magic) + _DIGEST], raw[len(magic) + _DIGEST:]
+    if blake2b(body, digest_size=_DIGEST).digest() != checksum:
+        return None
+    return body
+
+
+def owned_by_user(info: os.stat_result) -> bool:
     """An entry this user wrote and no one else may change: unpickling runs what it names, so a
     file planted in a shared cache folder must never be read."""
     if not hasattr(os, "getuid"):  # Windows: the user's own profile folder
@@ -209,28 +241,44 @@ def _own(info: os.stat_result) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
-def _unpickle(entry: _Entry) -> Deck | None:
+def _unpickle(entry: _Entry, layouts: bool) -> Deck | None:
+    from io import BytesIO
+
     from .model import Deck
 
     try:
-        deck = pickle.loads(entry.pickled)
+        book = pickle.loads(entry.layouts) if layouts else None
+        unpickler = pickle.Unpickler(BytesIO(entry.pickled))
+        unpickler.persistent_load = lambda reference: book if reference == "layouts" else _unknown(reference)
+        deck = unpickler.load()
     except Exception:  # noqa: BLE001 - a deck from an older model, say: load it afresh
         return None
     return deck if isinstance(deck, Deck) else None
+
+
+def _unknown(reference):
+    raise pickle.UnpicklingError(f"unknown persistent reference {reference!r}")
 
 
 def _write(place: Path | None, path: Path, entry: _Entry | None) -> None:
     if place is None or entry is None:
         return
     try:
-        body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.views), protocol=5)
+        body = pickle.dumps((_key(path), entry.files, entry.arts, entry.pickled, entry.layouts, entry.views),
+                            protocol=5)
     except Exception:  # noqa: BLE001 - a view that cannot be pickled is simply not kept
         return
-    data = MAGIC + blake2b(body, digest_size=_DIGEST).digest() + body
+    write_sealed(place, MAGIC, body)
+
+
+def write_sealed(place: Path, magic: bytes, body: bytes) -> None:
+    """Write magic, checksum and body to `place` atomically, readable by the user alone; a
+    folder that cannot be written only costs the speed."""
+    data = magic + blake2b(body, digest_size=_DIGEST).digest() + body
     temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # 0o600 whatever the umask: _own() refuses entries that others may write
+        # 0o600 whatever the umask: owned_by_user() refuses entries that others may write
         with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
                   "wb") as handle:
             handle.write(data)

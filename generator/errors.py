@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from .records import record
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class Problem:
     """One thing wrong with an input file."""
 

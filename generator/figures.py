@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
 
+from .records import record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Iterator
+
     from .model import Card, Deck, Suit
 
 SEATS = tuple(f"p{number}" for number in range(1, 10))
@@ -55,7 +58,7 @@ class FigureSyntaxError(ValueError):
     """A figure that cannot be read; the message says what is wrong and what is allowed."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Figure:
     """One figure as written: its kind, the cards after the colon, and the options in order."""
 
@@ -218,7 +221,7 @@ def _values(kind: str, key: str, takes: str, words: list[str]) -> tuple[str, ...
 
 # -- figures in a text ------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     """A figure paragraph in a text: its line (0 for the text's first), and the figure or what is wrong."""
 

@@ -12,51 +12,63 @@ the same parsed tree, so a reference means the same everywhere.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, Union
 
 from . import figures
 from .figures import Figure
+from .records import record
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Callable, Iterator
+
     from .model import Deck
 
 REFERENCE = re.compile(r"\{(card|suit|rule|icon):([^{}]+)\}")
 _INLINE = re.compile(r"\*\*(?P<strong>.+?)\*\*|\*(?P<em>[^*]+?)\*|\{(?P<ref>card|suit|rule|icon):(?P<target>[^{}]+)\}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Text:
+    """Plain words."""
+
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Emphasis:
+    """*Emphasised* (or, strong, **strong**) words."""
+
     text: str
     strong: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ref:
+    """A reference such as {card:JE}, shown as its target's name."""
+
     kind: str  # "card", "suit", "rule" or "icon"
     target: str
 
 
-Inline = Union[Text, Emphasis, Ref]
+Inline = Text | Emphasis | Ref
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Paragraph:
+    """A paragraph of inline spans."""
+
     spans: tuple[Inline, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BulletList:
+    """A list of items: bullets, or numbered steps."""
+
     items: tuple[tuple[Inline, ...], ...]
     ordered: bool = False  # numbered steps (1. 2. 3.) rather than bullets
 
 
-Block = Union[Paragraph, BulletList, Figure]
+Block = Paragraph | BulletList | Figure
 
 
 def references(text: str) -> Iterator[tuple[str, str]]:

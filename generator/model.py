@@ -7,10 +7,15 @@ engines all read the same object.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+
+from .records import record  # @dataclass(frozen=True, slots=True), cheaper to define
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Mapping
 
 # Trim sizes in millimetres for the card sizes the print services sell.
 CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType(
@@ -27,15 +32,19 @@ CARD_SIZES_MM: Mapping[str, tuple[float, float]] = MappingProxyType(
 SECTION_ROLES = ("overview", "components", "setup", "play", "scoring", "end", "variants", "other")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CardSize:
+    """A card's trim size, by name (`CARD_SIZES_MM`)."""
+
     name: str
     width_mm: float
     height_mm: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suit:
+    """One of the deck's suits."""
+
     id: str
     name: str
     symbol: str
@@ -46,8 +55,10 @@ class Suit:
     layout: str = ""  # face layout for cards of this suit
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rank:
+    """One of the deck's ranks, `order` its place from low to high."""
+
     id: str
     name: str
     code: str
@@ -58,8 +69,10 @@ class Rank:
     layout: str = ""  # face layout for cards of this rank
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Kind:
+    """A kind of card (number card, trump, special...)."""
+
     id: str
     name: str
     description: str = ""
@@ -68,8 +81,10 @@ class Kind:
     back_layout: str = ""  # back layout for cards of this kind
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Card:
+    """One distinct card; `count` copies of it are in the deck."""
+
     id: str
     name: str
     code: str
@@ -88,16 +103,20 @@ class Card:
     back_layout: str = ""  # this card's own back layout
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rule:
+    """One numbered rule with a stable id."""
+
     id: str
     title: str
     text: str
     number: str  # "3.2": section number, then position in the section
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Section:
+    """A numbered section of the rules and the rules in it."""
+
     id: str
     title: str
     role: str
@@ -106,8 +125,10 @@ class Section:
     rules: tuple[Rule, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ruling:
+    """A decision this edition made where the source rules were silent."""
+
     id: str
     question: str
     decision: str
@@ -116,22 +137,28 @@ class Ruling:
     cards: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Variant:
+    """A named variant: its rules text and the engine parameters it changes."""
+
     id: str
     name: str
     text: str
     params: Mapping[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class QuickRef:
+    """One entry of the rulebook's quick reference."""
+
     title: str
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Back:
+    """The built-in card back's design."""
+
     title: str
     subtitle: str
     pattern: str
@@ -139,7 +166,7 @@ class Back:
     accent: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FontFamily:
     """A deck's own font: a family name and its TTF/OTF files by style (regular, bold, italic, bolditalic)."""
 
@@ -147,7 +174,7 @@ class FontFamily:
     files: Mapping[str, Path]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Icon:
     """A designer's icon, drawn by layouts and inline in text as {icon:NAME}."""
 
@@ -156,8 +183,10 @@ class Icon:
     tint: bool = False  # one-colour: painted in the colour of the text it sits in
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deck:
+    """A loaded, checked deck: everything the deck file and its included files say."""
+
     id: str
     name: str
     version: str

@@ -3,6 +3,7 @@ changed code, a re-pointed link, a corrupt or foreign entry are never trusted.""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pickle
 import sys
@@ -112,7 +113,7 @@ def test_an_edited_spreadsheet_is_read_again(tmp_path, cache_home, fresh_loads):
 def test_changed_code_is_a_miss(tmp_path, cache_home, fresh_loads, monkeypatch):
     path = tiny_deck(tmp_path)
     deckcache.load_deck(path)
-    monkeypatch.setattr(deckcache, "_code_stamp", lambda: "another deckgen")
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
     deckcache.load_deck(path)
     deckcache.load_deck(path)
     assert len(fresh_loads) == 2
@@ -132,12 +133,12 @@ def test_the_same_path_from_another_folder_is_another_entry(tmp_path, cache_home
 def test_two_installed_copies_of_deckgen_keep_their_own_entries(tmp_path, cache_home, fresh_loads, monkeypatch):
     path = tiny_deck(tmp_path)
     deckcache.load_deck(path)
-    first = deckcache.PACKAGE, deckcache._code_stamp
+    first = deckcache.PACKAGE, deckcache.code_stamp
     monkeypatch.setattr(deckcache, "PACKAGE", tmp_path / "another" / "generator")
-    monkeypatch.setattr(deckcache, "_code_stamp", lambda: "another deckgen")
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
     deckcache.load_deck(path)
     deckcache.load_deck(path)
-    deckcache.PACKAGE, deckcache._code_stamp = first
+    deckcache.PACKAGE, deckcache.code_stamp = first
     deckcache.load_deck(path)  # the first copy's entry is still there
     assert len(fresh_loads) == 2 and len(entries(cache_home)) == 2
 
@@ -174,8 +175,8 @@ def _sealed(body: bytes) -> bytes:
 
 
 def _entry_body(raw: bytes, pickled_deck: bytes) -> bytes:
-    key, files, arts, _, views = pickle.loads(raw[len(deckcache.MAGIC) + deckcache._DIGEST:])
-    return pickle.dumps((key, files, arts, pickled_deck, views))
+    key, files, arts, _, layouts, views = pickle.loads(raw[len(deckcache.MAGIC) + deckcache._DIGEST:])
+    return pickle.dumps((key, files, arts, pickled_deck, layouts, views))
 
 
 @pytest.mark.parametrize("corrupt", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
@@ -274,3 +275,43 @@ def test_every_file_a_load_opens_is_checked_by_the_entry(path, cache_home):
     checked = {os.path.realpath(name) for name, _, _ in body[1]}
     assert path.resolve().as_posix() in checked
     assert read <= checked, f"read by the load but not checked by the cache: {sorted(read - checked)}"
+
+
+def test_a_deck_without_its_layouts_is_the_deck_but_for_them(tmp_path, cache_home, fresh_loads):
+    """`layouts=False` (rule, referee) skips unpickling the layout book, nothing else."""
+    path = DESIGNER_DECK
+    full = deckcache.load_deck(path)
+    assert full.layouts is not None
+    for _ in range(2):
+        bare = deckcache.load_deck(path, layouts=False)
+        assert bare.layouts is None and bare == dataclasses.replace(full, layouts=None)
+    assert deckcache.load_deck(path) == full
+    assert len(fresh_loads) == 1
+
+
+def test_the_shipped_layouts_are_kept_read_and_checked(cache_home, monkeypatch):
+    """A deck's first load takes the shipped layouts from the cache folder when deckgen is
+    unchanged: the same sources and book as reading them afresh; other code reads them again."""
+    from generator.layouts import book
+
+    def kept():
+        book._builtins.cache_clear()
+        try:
+            return book._builtins()
+        finally:
+            book._builtins.cache_clear()
+
+    def facts(sources):
+        return [(s.table, s.path, s.lines.lines, s.prefix, s.builtin) for s in sources]
+
+    reads = []
+    real = book._read_builtin_sources
+    monkeypatch.setattr(book, "_read_builtin_sources", lambda: reads.append(1) or real())
+    first = kept()
+    assert (cache_home / "deckgen" / "shipped-layouts").is_file()
+    second = kept()
+    assert len(reads) == 1, "the second process-worth of loads should not parse the shipped layouts"
+    assert facts(second[0]) == facts(first[0]) == facts(real()) and second[1] == first[1]
+    monkeypatch.setattr(deckcache, "code_stamp", lambda: "another deckgen")
+    kept()
+    assert len(reads) == 2

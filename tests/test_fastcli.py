@@ -226,3 +226,21 @@ def test_quick_commands_load_no_heavy_library(argv, tmp_path):
             assert "generator.loader" not in modules
             if argv[0] in ("list", "show"):
                 assert "generator.model" not in modules and "dataclasses" not in modules
+            else:  # rule and referee draw no card: the deck comes without its layout book
+                assert "generator.layouts" not in modules
+
+
+@pytest.mark.parametrize("argv", [["show", "wizard"], ["rule", "wizard", "play", "7H", "hand", "7H", "9S", "JE",
+                                                       "trick", "JE", "2S"], ["show", "nosuch"]],
+                         ids=["fine", "a rule says no", "bad input"])
+def test_the_command_exits_at_once_with_everything_written(argv, tmp_path, capsys, monkeypatch):
+    """`deckgen` ends a quick command with os._exit: what it printed and its exit code are those
+    of the same command run in-process."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("DECKGEN_DEBUG", raising=False)
+    code = fastcli.main(list(argv))
+    expected = capsys.readouterr()
+    done = subprocess.run([sys.executable, "-m", "generator", *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (code, expected.out, expected.err)

@@ -57,7 +57,7 @@ def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: str | No
 
     if output is not None and not as_html:
         raise OptionError("--output names the page that --html writes; add --html")
-    loaded = load(deck, decks_dir, lang)
+    loaded = load(deck, decks_dir, lang, layouts=as_html)
     recorder = None
     if as_html:
         from ..games.replay import ReplayRecorder
@@ -90,7 +90,7 @@ def rule(deck: str, question: list[str], variant: list[str] | None, decks_dir: P
     from ..errors import DeckgenError, OptionError
     from ..games.referee import answer_text
 
-    loaded = load(deck, decks_dir, lang)
+    loaded = load(deck, decks_dir, lang, layouts=False)
     game = make_game(loaded, variant)
     try:
         answer = game.quick_ruling(question)
@@ -104,11 +104,13 @@ def rule(deck: str, question: list[str], variant: list[str] | None, decks_dir: P
     return 1 if answer.get("allowed") is False else 0
 
 
-def load(deck: str, decks_dir: Path, lang: str | None = None):
-    """The deck, in one language when --lang names a translation (rule texts are cited in it)."""
+def load(deck: str, decks_dir: Path, lang: str | None = None, layouts: bool = True):
+    """The deck, in one language when --lang names a translation (rule texts are cited in it).
+    `layouts=False`: the command draws no card, so a deck from the cache may come without its
+    layout book (a translation is checked against the layouts, so --lang keeps them)."""
     from ..deckcache import load_deck
 
-    loaded = load_deck(deck, decks_dir)
+    loaded = load_deck(deck, decks_dir, layouts=layouts or lang is not None)
     if lang is None:
         return loaded
     from ..errors import OptionError

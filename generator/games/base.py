@@ -46,12 +46,17 @@ import copy
 import math
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence
 
 from ..errors import DeckgenError, OptionError
 from ..model import Deck
+from ..records import record
 from .logs import GameLog, LogStep
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Iterator, Sequence
 
 CHANCE = -1
 TERMINAL = -2
@@ -59,7 +64,7 @@ TERMINAL = -2
 Action = Hashable  # each engine defines its own frozen dataclasses
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Outcome:
     """How a finished game ended."""
 
@@ -88,7 +93,7 @@ class IllegalAction(DeckgenError):
                 "legal": list(self.legal), "where": self.where}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pending:
     """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
     words ("pass 2 more cards to East"), and the rule that asks for it."""

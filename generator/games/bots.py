@@ -11,10 +11,13 @@ replays exactly from its seed.
 from __future__ import annotations
 
 import random
-from typing import Sequence
 
 from ..errors import OptionError
 from .base import Action, Bot, Game, GameState
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 BOT_KINDS = ("random", "heuristic")
 

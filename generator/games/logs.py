@@ -17,12 +17,15 @@ docs/game-logs.md describes each engine's tables.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
 
 from ..errors import Problem, UnreadableInput
 from ..model import Card, Deck
+from ..records import record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Mapping, Sequence
 
 # A log of the longest game any engine allows is well under a megabyte.
 MAX_LOG_BYTES = 16 * 1024 * 1024
@@ -34,7 +37,7 @@ class MalformedLog(UnreadableInput):
     """A log that cannot be read as a game (exit code 2): names file, line and field."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LogStep:
     """One action read from a log, and where it was written. `action` None means a chance
     event the log leaves to its seed."""

@@ -10,20 +10,23 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from .. import markup
 from ..model import Deck
 from ..errors import DeckgenError
 from .base import Game, GameState, IllegalAction, engine_class, game_for
 from .logs import GameLog, field_path, read_log
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Any
+
     from .replay import ReplayRecorder
 
 
 @dataclass
 class Violation:
+    """The first rule a log breaks: where, which rule (with its text), what was legal."""
+
     message: str
     rule: str
     rule_number: str
@@ -50,6 +53,8 @@ class Violation:
 
 @dataclass
 class RefereeReport:
+    """What the referee found in one log: the rounds, scores and standings, or the violation."""
+
     log: str
     deck: str
     players: list[str]
@@ -165,7 +170,9 @@ def referee(log: GameLog, recorder: "ReplayRecorder | None" = None) -> RefereeRe
 def make_game(log: GameLog) -> Game:
     """The deck's engine with the log's variants and parameters; a wrong parameter is blamed on
     the deck's own [engine] table or on the log's [params], whichever holds it."""
-    game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
+    game = game_for(log.deck)  # a fault of the deck's own [engine] table is the deck's, named as such
+    if not log.params:  # the log and its variants change no parameter: that is the game
+        return game
     try:
         return game_for(log.deck, log.params)
     except DeckgenError as error:
@@ -178,6 +185,8 @@ def make_game(log: GameLog) -> Game:
 
 
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
+    from .. import markup  # here, not at the top: a legal log cites no rule text
+
     deck = log.deck
     number = title = text = ""
     try:
@@ -297,6 +306,8 @@ def _violation_text(report: RefereeReport, violation: Violation) -> list[str]:
 
 def answer_text(deck: Deck, answer: dict) -> str:
     """A quick ruling (`Game.quick_ruling`) for the terminal, with the text of each rule it cites."""
+    from .. import markup
+
     lines = [answer["answer"]]
     for reason in answer.get("reasons", ()):
         lines.append(f"  - {reason}")

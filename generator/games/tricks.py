@@ -14,12 +14,15 @@ import copy
 import re
 from dataclasses import dataclass
 from math import ceil, log
-from typing import Any, Iterable, Iterator, Sequence
 
 from ..errors import DeckgenError
 from ..model import Deck
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Iterator, Sequence
 
 NO_SUIT = -1
 

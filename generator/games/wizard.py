@@ -19,7 +19,6 @@ import random
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
 from . import wizard_questions
@@ -67,6 +66,9 @@ from .wizard_rules import (
     trick_winner,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterator, Sequence
 
 
 @dataclass(frozen=True, slots=True)

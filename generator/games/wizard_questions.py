@@ -3,7 +3,6 @@ this trick, may I bid this. Each answers with the rules that decide it; see docs
 
 from __future__ import annotations
 
-from typing import Sequence
 
 from ..errors import DeckgenError
 from .base import Game
@@ -21,6 +20,10 @@ from .wizard_rules import (
     trick_led_suit,
     trick_winner,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 
 def ask(game: Game, question: Sequence[str]) -> dict:

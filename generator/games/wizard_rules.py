@@ -4,9 +4,12 @@ bid what, which suit a trick follows and who wins it."""
 
 from __future__ import annotations
 
-from typing import Sequence
 
 from .tricks import NO_SUIT
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 BID = 1000
 TRUMP = 2000

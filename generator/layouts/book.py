@@ -10,6 +10,7 @@ built-in text card).
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -118,8 +119,50 @@ def read_source(path: Path, builtin: bool = False) -> tuple[Source | None, list[
     return Source(table, path, lines, builtin=builtin), problems
 
 
-@lru_cache(maxsize=1)
 def builtin_sources() -> tuple[Source, ...]:
+    """The shipped layouts files, read."""
+    return _builtins()[0]
+
+
+def builtin_book() -> LayoutBook:
+    """The shipped layouts, checked and resolved."""
+    return _builtins()[1]
+
+
+_KEPT_MAGIC = b"deckgen shipped layouts 1\n"
+
+
+@lru_cache(maxsize=1)
+def _builtins() -> tuple[tuple[Source, ...], LayoutBook]:
+    """The shipped layouts' sources and book. Parsing and checking them is a tenth of a deck's
+    first load (after an edit, say), so they are kept in the cache folder beside the decks'
+    entries, under deckgen's version and code stamp (which covers the shipped files)."""
+    import pickle
+
+    from .. import __version__
+    from ..deckcache import cache_folder, code_stamp, read_sealed, write_sealed
+
+    folder = cache_folder()
+    place = None if folder is None else folder / "shipped-layouts"
+    key = (__version__, sys.version, str(BUILTIN_DIR), code_stamp())
+    body = read_sealed(place, _KEPT_MAGIC)
+    if body is not None:
+        try:
+            kept_key, sources, book = pickle.loads(body)
+        except Exception:  # noqa: BLE001 - an entry from an older deckgen, say: read them afresh
+            kept_key = None
+        if kept_key == key:
+            return sources, book
+    sources = _read_builtin_sources()
+    book, problems = build_book(list(sources))
+    if problems:
+        raise RuntimeError("\n".join(map(str, problems)))
+    if place is not None:
+        write_sealed(place, _KEPT_MAGIC, pickle.dumps((key, sources, book), protocol=5))
+    return sources, book
+
+
+def _read_builtin_sources() -> tuple[Source, ...]:
     found = []
     paths = sorted(BUILTIN_DIR.glob("*.toml"))
     if not paths:  # an install without its templates is deckgen's bug, not the user's
@@ -130,14 +173,6 @@ def builtin_sources() -> tuple[Source, ...]:
             raise RuntimeError("\n".join(map(str, problems)))
         found.append(source)
     return tuple(found)
-
-
-@lru_cache(maxsize=1)
-def builtin_book() -> LayoutBook:
-    book, problems = build_book(list(builtin_sources()))
-    if problems:
-        raise RuntimeError("\n".join(map(str, problems)))
-    return book
 
 
 def build_book(sources: list[Source]) -> tuple[LayoutBook, list[Problem]]:
