@@ -33,7 +33,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -46,6 +45,7 @@ from ..render.fonts import covers, font
 from .paper import Geometry, geometry
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .figures import FigureDrawing
+from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, Placement, CardStamps, figure_card
 from .text import PdfWriter
 
