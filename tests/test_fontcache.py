@@ -1,5 +1,6 @@
-"""Parsed fonts kept between runs (generator/render/fontcache.py): the same font as a parse,
-used only while the font file, the entry and its owner are as they were."""
+"""Parses kept between runs in deckgen's cache folder: fonts (generator/render/fontcache.py) and
+hyphenation patterns (generator/rulebook/hyphenation.py) rebuilt from an entry are what the parse
+gives, and an entry is used only while the file, the entry and its owner are as they were."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from reportlab.pdfbase import ttfonts
 
 from generator.render import fontcache
+from generator.render.cachefile import entry_path
 from generator.render.fonts import FONT_DIR
 
 
@@ -35,9 +37,20 @@ def font_file(tmp_path) -> Path:
     return path
 
 
+def _comparable(font) -> tuple:
+    """Everything of a font that drawing and embedding read, in a form `==` compares."""
+    face = vars(font.face)
+    fields = {field: value for field, value in face.items() if field != "_pdfScale"}
+    names = {field: (bytes(value), value.ustr) for field, value in face.items() if hasattr(value, "ustr")}
+    rest = {field: value for field, value in vars(font).items() if field not in ("face", "encoding", "state")}
+    return (fields, names, rest, type(font.encoding), type(font.state), face["_pdfScale"](1234))
+
+
 def _entry(cache_home: Path, font_file: Path) -> Path:
-    place = fontcache._entry_path(font_file)
-    assert place.parent == cache_home / "deckgen" / "fonts"
+    from reportlab import Version
+
+    place = entry_path("font", os.path.abspath(font_file), Version)
+    assert place.parent == cache_home / "deckgen" / "font"
     return place
 
 
@@ -46,7 +59,7 @@ def test_a_kept_font_is_the_parsed_font(cache_home, font_file, parses):
     assert parses == [str(font_file)] and _entry(cache_home, font_file).is_file()
     again = fontcache.load_ttfont("Kept", font_file)
     assert parses == [str(font_file)], "the second load should come from the entry"
-    assert fontcache._comparable(again) == fontcache._comparable(first)
+    assert _comparable(again) == _comparable(first)
     assert again.face.name.ustr == "DejaVuSans" and again.face._pdfScale(2048) == first.face._pdfScale(2048)
 
 
@@ -73,3 +86,37 @@ def test_a_spoilt_entry_is_never_used(cache_home, font_file, parses, spoil):
     assert len(parses) == 2 and font.face.name.ustr == "DejaVuSans"
     assert fontcache.load_ttfont("Spoilt", font_file).face.name.ustr == "DejaVuSans"
     assert len(parses) == 2, "the rewritten entry should be used again"
+
+
+@pytest.mark.parametrize("face", ["DejaVuSans.ttf", "DejaVuSerif-BoldItalic.ttf"])
+def test_every_shipped_face_rebuilds_as_parsed(cache_home, face, parses):
+    path = FONT_DIR / face
+    fontcache.load_ttfont("Face", path)
+    rebuilt = fontcache.load_ttfont("Face", path)
+    assert len(parses) <= 1, "the second load should come from the entry"
+    assert _comparable(rebuilt) == _comparable(ttfonts.TTFont.__mro__[1]("Face", str(path)))
+
+
+def test_hyphenation_patterns_rebuild_as_parsed(cache_home, monkeypatch):
+    import pyphen
+
+    from generator.rulebook.hyphenation import hyphenation_language
+
+    path = pyphen.LANGUAGES["en_GB"]
+    parsed = pyphen.HyphDict(path)
+
+    class NoParse(pyphen.HyphDict):
+        """Stands in for HyphDict where the patterns must come from the entry."""
+
+        def __init__(self, path):
+            raise AssertionError(f"{path} was parsed again")
+
+    for second in (False, True):  # the first call makes the entry, the second uses it
+        monkeypatch.setattr(pyphen, "hdcache", {})
+        if second:
+            monkeypatch.setattr(pyphen, "HyphDict", NoParse)
+        assert hyphenation_language("en-GB") == "en_GB"
+        kept = pyphen.hdcache[path]
+        assert (kept.patterns, kept.maxlen, kept.cache) == (parsed.patterns, parsed.maxlen, {})
+    assert pyphen.Pyphen(lang="en_GB").inserted("hyphenation") == "hy-phen-a-tion"
+

@@ -2,48 +2,52 @@
 
 reportlab parses a font's tables in Python when it loads it (cmap, metrics, glyph offsets):
 5-8 ms for each DejaVu face, and a deck draws with four or more. What the parse finds is kept
-in the cache folder ($XDG_CACHE_HOME/deckgen/fonts/, beside the deck cache), as marshal data
-(plain numbers, strings, lists and dicts: nothing in an entry is run), and a later run builds
-the same `TTFont` from it in a millisecond or two.
+in the cache folder ($XDG_CACHE_HOME/deckgen/font/, beside the deck cache, see
+`render.cachefile`), and a later run builds the same `TTFont` from it in a millisecond or two.
 
 The font's bytes are always read from the font file itself (they are what the PDF embeds), and
 an entry is used only for the file it was made from, unchanged (the same device, inode, size
-and modification time, as Python checks its byte-code against a source), for the same
-reportlab and Python, and only when it is the user's own file with its checksum intact. Anything else is a
-miss: the font is parsed as before and the entry rewritten. Deleting the folder is always safe.
+and modification time), for the same reportlab and Python.
 
-An entry holds the attributes the parse sets on the font's face. When one is made, the font
-it rebuilds is compared with the freshly parsed one, attribute by attribute: a reportlab whose
-fonts hold anything this module does not rebuild gets no entry, and so parses every time, as
-it would without this cache.
+An entry holds the attributes reportlab's parse sets on the font's face, and is made only
+when the face has exactly the attributes this module knows how to bring back, each a plain
+value: a reportlab whose fonts hold anything else gets no entry, and so parses every time, as
+it would without this cache. (tests/test_fontcache.py checks that a rebuilt font equals the
+parsed one, attribute by attribute.)
 """
 
 from __future__ import annotations
 
 import marshal
 import os
-import sys
 from pathlib import Path
 
-try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL
-    from _blake2 import blake2b
-except ImportError:  # a Python built without it
-    from hashlib import blake2b
+from .cachefile import entry_path, file_stamp, read_entry, write_entry
 
 MAGIC = b"deckgen font cache 1\n"
-_DIGEST = 32  # bytes of the entry's checksum
 # Set on the face by the parse but not kept: the font's bytes (read afresh) and its scale function.
 _FACE_UNKEPT = ("_ttf_data", "_pdfScale")
+# The face's attributes that are kept, as reportlab 4 and 5 set them; the names are kept as text.
+_FACE_KEPT = {
+    "_full_font", "_pos", "ascent", "bbox", "bold", "builtIn", "capHeight", "charToGlyph", "charWidths",
+    "defaultWidth", "descent", "entrySelector", "filename", "flags", "fontRevision", "glyphNames", "glyphPos",
+    "glyphToChar", "glyphWidths", "hmetrics", "italic", "italicAngle", "numGlyphs", "numTables", "rangeShift",
+    "requiredEncoding", "searchRange", "stemV", "subfontNameX", "table", "tables", "underlinePosition",
+    "underlineThickness", "unitsPerEm", "validate", "version"}
+_NAMES = {"name", "familyName", "styleName", "fullName", "uniqueFontID"}
+_PLAIN = (int, float, bool, str, bytes, list, dict, tuple, type(None))
 
 
 def load_ttfont(name: str, path: Path):
     """A reportlab `TTFont` named `name` from the TTF at `path`, as `TTFont(name, path)` makes it."""
+    from reportlab import Version
     from reportlab.pdfbase.ttfonts import TTFont
 
     data, stamp = _read_font(path)
-    place = _entry_path(path)
+    place = entry_path("font", os.path.abspath(path), Version)
     if data is not None and place is not None:
-        font = _from_entry(place, name, data, stamp)
+        entry = read_entry(place, MAGIC)
+        font = _from_entry(entry, name, data, stamp) if entry is not None else None
         if font is not None:
             return font
     font = TTFont(name, str(path))
@@ -56,22 +60,9 @@ def _read_font(path: Path) -> tuple[bytes | None, tuple]:
     """The font file's bytes and the facts that identify this version of it."""
     try:
         with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            return handle.read(), (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+            return handle.read(), file_stamp(handle)
     except OSError:  # TTFont reports the unreadable file in its own words
         return None, ()
-
-
-def _entry_path(path: Path) -> Path | None:
-    from reportlab import Version
-
-    from ..deckcache import cache_folder
-
-    folder = cache_folder()
-    if folder is None:
-        return None
-    place = f"{os.path.abspath(path)}\0{Version}\0{sys.version}"
-    return folder / "fonts" / f"{blake2b(place.encode('utf-8', 'surrogateescape'), digest_size=16).hexdigest()}.font"
 
 
 def _scale(units_per_em: int):
@@ -82,25 +73,14 @@ def _scale(units_per_em: int):
     return lambda x: x * multiplier
 
 
-def _from_entry(place: Path, name: str, data: bytes, stamp: tuple):
-    """The font from its entry, or None for a missing, foreign, corrupt or stale entry."""
+def _from_entry(entry, name: str, data: bytes, stamp: tuple):
+    """The font from its entry, or None for a stale or malformed one."""
     try:
-        with open(place, "rb") as handle:
-            if hasattr(os, "getuid"):  # an entry only this user could have written
-                info = os.fstat(handle.fileno())
-                if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                    return None
-            raw = handle.read()
-        if not raw.startswith(MAGIC):
-            return None
-        checksum, body = raw[len(MAGIC):len(MAGIC) + _DIGEST], raw[len(MAGIC) + _DIGEST:]
-        if blake2b(body, digest_size=_DIGEST).digest() != checksum:
-            return None
-        made_from, face_fields, name_fields = marshal.loads(body)
+        made_from, face_fields, name_fields = entry
         if made_from != stamp:
             return None
         return _rebuild(name, data, face_fields, name_fields)
-    except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
+    except Exception:  # noqa: BLE001 - a malformed entry is a miss, never an error
         return None
 
 
@@ -125,39 +105,19 @@ def _rebuild(name: str, data: bytes, face_fields: dict, name_fields: dict):
     return font
 
 
-def _comparable(font) -> tuple:
-    """Everything of a font that drawing and embedding read, in a form `==` compares."""
-    face = vars(font.face)
-    fields = {field: value for field, value in face.items() if field != "_pdfScale"}
-    names = {field: (bytes(value), value.ustr) for field, value in face.items() if hasattr(value, "ustr")}
-    rest = {field: value for field, value in vars(font).items() if field not in ("face", "encoding", "state")}
-    return (fields, names, rest, type(font.encoding), type(font.state), face["_pdfScale"](1234))
-
-
 def _write_entry(place: Path, font, data: bytes, stamp: tuple) -> None:
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
     face = vars(font.face)
-    if "_pdfScale" not in face or "unitsPerEm" not in face:
+    if set(face) != _FACE_KEPT | _NAMES | set(_FACE_UNKEPT) or set(vars(font)) - {"_shapable", "shapable"} != {
+            "_asciiReadable", "encoding", "face", "fontName", "state"}:
+        return  # a reportlab whose fonts this module does not know
+    if any(type(face[field]) not in _PLAIN for field in _FACE_KEPT) or any(
+            type(face[field]) is not TTFNameBytes for field in _NAMES):
         return
-    kept = {field: value for field, value in face.items() if field not in _FACE_UNKEPT}
-    names = {field: value.ustr for field, value in kept.items() if hasattr(value, "ustr")}
-    plain = {field: value for field, value in kept.items() if field not in names}
     try:
-        body = marshal.dumps((stamp, plain, names))
-        if _comparable(_rebuild(font.fontName, data, *marshal.loads(body)[1:])) != _comparable(font):
-            return  # this reportlab's fonts hold something the entry would not bring back
-    except (ValueError, TypeError, AttributeError):  # a value marshal cannot keep, or a different reportlab
+        body = marshal.dumps((stamp, {field: face[field] for field in _FACE_KEPT},
+                              {field: face[field].ustr for field in _NAMES}))
+    except ValueError:  # a value marshal cannot keep
         return
-    entry = MAGIC + blake2b(body, digest_size=_DIGEST).digest() + body
-    temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
-    try:
-        place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # 0o600 whatever the umask: entries that others may write are never read
-        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
-                  "wb") as handle:
-            handle.write(entry)
-        os.replace(temporary, place)
-    except OSError:  # a cache folder that cannot be written only costs the speed
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    write_entry(place, MAGIC, body)
