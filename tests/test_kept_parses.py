@@ -120,3 +120,30 @@ def test_hyphenation_patterns_rebuild_as_parsed(cache_home, monkeypatch):
         assert (kept.patterns, kept.maxlen, kept.cache) == (parsed.patterns, parsed.maxlen, {})
     assert pyphen.Pyphen(lang="en_GB").inserted("hyphenation") == "hy-phen-a-tion"
 
+
+
+def test_the_shipped_templates_compile_once_per_user(cache_home, monkeypatch):
+    import jinja2
+
+    from generator.loader import load_deck
+    from generator.rulebook import templated
+    from generator.rulebook.book import build_book
+
+    from .conftest import DECK_PATHS
+
+    book = build_book(load_deck(DECK_PATHS[0]))
+    template = templated.TEMPLATE_DIR / templated.TEMPLATE_NAMES["md"]
+    templated._environment.cache_clear()
+    first = templated.render(book, "md", template, lambda card: f"{card.id}.png", lambda figure: ("f.png", 1, 1))
+    assert list((cache_home / "deckgen" / "template").glob("*.template"))
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("the template was compiled again")
+
+    templated._environment.cache_clear()  # a new process: a fresh environment
+    monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
+    try:
+        again = templated.render(book, "md", template, lambda card: f"{card.id}.png", lambda figure: ("f.png", 1, 1))
+    finally:
+        templated._environment.cache_clear()
+    assert again == first
