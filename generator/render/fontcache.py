@@ -12,7 +12,7 @@ and modification time), for the same reportlab and Python.
 An entry holds the attributes reportlab's parse sets on the font's face, and is made only
 when the face has exactly the attributes this module knows how to bring back, each a plain
 value: a reportlab whose fonts hold anything else gets no entry, and so parses every time, as
-it would without this cache. (tests/test_fontcache.py checks that a rebuilt font equals the
+it would without this cache. (tests/test_kept_parses.py checks that a rebuilt font equals the
 parsed one, attribute by attribute.)
 """
 

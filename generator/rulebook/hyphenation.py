@@ -8,7 +8,7 @@ pattern file is unchanged since the entry was made, for the same pyphen and Pyth
 
 An entry is made only when the dictionary holds just its patterns and they are plain data (a
 start offset and a tuple of ints for each; pyphen's nonstandard-hyphen dictionaries hold
-objects instead); otherwise pyphen parses, as without this cache. (tests/test_fontcache.py
+objects instead); otherwise pyphen parses, as without this cache. (tests/test_kept_parses.py
 checks that the rebuilt dictionary equals the parsed one.)
 """
 

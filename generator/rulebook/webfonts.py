@@ -76,7 +76,7 @@ def _woff(font: bytes) -> bytes:
     smaller, in the font's own order, `head` stored as it is but for the checksum adjustment,
     which is recomputed for the tables' new places. Byte for byte what fontTools writes for
     `TTFont(font, lazy=True, recalcBBoxes=False, recalcTimestamp=False)` saved with
-    `flavor = "woff"` and `reorderTables=False` (tests/test_rulebook_html.py compares them),
+    `flavor = "woff"` and `reorderTables=False` (tests/test_webfonts.py compares them),
     without its round trip: fontTools writes the tables sorted, reads them back and writes them
     again in the original order, deflating every table twice."""
     import struct
