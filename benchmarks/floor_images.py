@@ -1,14 +1,17 @@
-"""Floor for `deckgen images`: pdfium (pypdfium2) and zlib-ng turning a PDF of card pages into
-PNGs, no deckgen code at all.
+"""Floor for `deckgen images`: the card pages drawn by a minimal reportlab script, then pdfium
+(pypdfium2) and zlib-ng turning them into PNGs, no deckgen code at all.
 
-Run: python benchmarks/floor_images.py CARDS.pdf OUT_DIR [--dpi 300] [--bleed 3] [--drawn-bleed 4]
-        [--trim 63x88]
-Each page of CARDS.pdf holds one card, trim plus `--drawn-bleed` mm around it (the PDF that
-`deckgen images` rasterises: `generator.render.raster.draw_pages`; benchmarks/bench_render.py
-writes it). Every page is rendered at `--dpi`, cut to trim plus `--bleed`, straight into a
-buffer whose rows each start with PNG's no-filter byte, deflated by zlib-ng at level 2 and
-written as a PNG, compressing on two threads while the next page renders: what is left of
-`deckgen images` without drawing the cards, loading the deck or checking it.
+Run: python benchmarks/floor_images.py (--deck DECK.toml | --pdf CARDS.pdf) OUT_DIR [--dpi 300]
+        [--bleed 3] [--drawn-bleed 4] [--trim 63x88]
+With --deck, the deck's distinct faces and its back are drawn a page each, trim plus
+`--drawn-bleed` mm around the card, by benchmarks/floor_print.py's drawing (the same cards,
+pictures and fonts as `deckgen print`'s floor), into a PDF kept in memory: `deckgen images`
+has to draw its cards too. With --pdf, a ready PDF of such pages is only rasterised (the one
+deckgen itself draws, written by benchmarks/bench_render.py): the floor of the rasterising
+alone. Every page is rendered at `--dpi`, cut to trim plus `--bleed`, straight into a buffer
+whose rows each start with PNG's no-filter byte, deflated by zlib-ng at level 2 and written as
+a PNG, compressing on two threads while the next page renders: what is left of
+`deckgen images` without loading the deck, checking it, fitting its texts or laying it out.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import struct
+import sys
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,7 +39,9 @@ def png(rows: bytearray, width: int, height: int) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("pdf", type=Path)
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--deck", type=Path, help="draw this deck's card pages first")
+    source.add_argument("--pdf", type=Path, help="rasterise these ready card pages")
     parser.add_argument("out", type=Path)
     parser.add_argument("--dpi", type=int, default=300)
     parser.add_argument("--bleed", type=float, default=3.0)
@@ -50,7 +56,13 @@ def main() -> None:
     clip = pdfium.FS_RECTF(0, 0, width, height)
     stride = 1 + 3 * width
     args.out.mkdir(parents=True, exist_ok=True)
-    document = pypdfium2.PdfDocument(args.pdf)
+    if args.deck:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from floor_print import draw_card_pages
+
+        document = pypdfium2.PdfDocument(draw_card_pages(args.deck, args.drawn_bleed))
+    else:
+        document = pypdfium2.PdfDocument(args.pdf)
 
     def save(number: int, rows: bytearray) -> None:
         (args.out / f"{number}.png").write_bytes(png(rows, width, height))

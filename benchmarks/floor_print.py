@@ -5,16 +5,19 @@ Run: python benchmarks/floor_print.py DECK.toml OUT.pdf
 Reads the deck file with tomllib and draws what `deckgen print` draws for a suited deck such
 as Wizard, in the most direct reportlab calls: each distinct face and the back once, as a
 form, with its bleed (white paper, both corner indices, the pips of number cards, a framed
-letter for courts and other cards, the deck's own cards' text and flavour in the serif faces); A4 sheets of cards in a grid with a gutter of two
-bleeds, crop marks, a caption, each faces page followed by its backs page; the DejaVu
-fonts embedded and subset, deterministic output, binary (not ASCII85) streams, as
-deckgen's. It has no layouts, text fitting, checks or options: what is left is the cost
-of reportlab drawing and writing the same kind of PDF, which `benchmarks/bench_render.py`
-compares `deckgen print` with.
+double-ended figure on the courts, a picture of a wizard or a jester above the deck's own
+cards' name, text and flavour in the serif faces: benchmarks/floor_pictures.py, as much vector
+work as deckgen's pictures); A4 sheets of cards in a grid with a gutter of two bleeds, crop
+marks, a caption, each faces page followed by its backs page; the DejaVu fonts embedded and
+subset, deterministic output, binary (not ASCII85) streams, as deckgen's. It has no layouts,
+text fitting, checks or options: what is left is the cost of reportlab drawing and writing the
+same kind of PDF, which `benchmarks/bench_render.py` compares `deckgen print` with.
+benchmarks/floor_images.py draws its card pages with `draw_card_pages` here.
 """
 
 from __future__ import annotations
 
+import io
 import sys
 import tomllib
 from pathlib import Path
@@ -26,6 +29,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import floor_pictures as pictures  # noqa: E402
 
 FONTS = Path(__file__).resolve().parents[1] / "generator" / "fonts"
 CARD_W, CARD_H, BLEED, GAP, MARGIN = 63 * mm, 88 * mm, 3 * mm, 6 * mm, 6 * mm
@@ -91,6 +97,26 @@ def face(canvas: Canvas, card: dict) -> None:
         return
     canvas.setStrokeColor(card["color"])
     canvas.setLineWidth(0.9)
+    if card["kind"] == "court":  # a double-ended figure in the frame
+        pictures.court(canvas, card["label"], 0.215 * CARD_W, 0.1 * CARD_H, 0.57 * CARD_W, 0.8 * CARD_H,
+                       card["color"], card["glyph"])
+        canvas.rect(0.215 * CARD_W, 0.1 * CARD_H, 0.57 * CARD_W, 0.8 * CARD_H, stroke=1, fill=0)
+        return
+    if card["kind"] in ("wizard", "jester"):  # a picture above the card's name and text
+        box = (0.215 * CARD_W, 0.42 * CARD_H, 0.57 * CARD_W, 0.48 * CARD_H)
+        if card["kind"] == "wizard":
+            pictures.wizard(canvas, *box, card["color"])
+        else:
+            pictures.jester(canvas, *box, "#2e7d32", "#c2362f")
+        canvas.setStrokeColor(card["color"])
+        canvas.rect(*box, stroke=1, fill=0)
+        canvas.setFillColor(card["color"])
+        canvas.rect(box[0], box[1], box[2], 0.06 * CARD_H, stroke=0, fill=1)
+        canvas.setFillColor("#ffffff")
+        canvas.setFont("Serif-Bold", 9)
+        canvas.drawCentredString(CARD_W / 2, box[1] + 0.02 * CARD_H, card["name"].upper())
+        _card_text(canvas, card)
+        return
     canvas.rect(0.215 * CARD_W, 0.1 * CARD_H, 0.57 * CARD_W, 0.8 * CARD_H, stroke=1, fill=0)
     size = 0.3 * CARD_H if value == 14 else 0.2 * CARD_H
     canvas.setFont("Sans", size)
@@ -100,8 +126,12 @@ def face(canvas: Canvas, card: dict) -> None:
         canvas.drawCentredString(CARD_W / 2, 0.72 * CARD_H, card["label"])
         canvas.setFont("Serif-Bold", 9)
         canvas.drawCentredString(CARD_W / 2, 0.14 * CARD_H, card.get("name", card["label"]).upper())
-    # A card's own text and flavour, wrapped in the serif faces under its picture.
-    y = 0.3 * CARD_H
+    _card_text(canvas, card)
+
+
+def _card_text(canvas: Canvas, card: dict) -> None:
+    """A card's own text and flavour, wrapped in the serif faces under its picture."""
+    y = 0.36 * CARD_H
     for font, text in (("Serif", card.get("text", "")), ("Serif-Italic", card.get("flavor", ""))):
         canvas.setFillColor("#222222")
         canvas.setFont(font, 6.5)
@@ -164,6 +194,27 @@ def grid(page_w: float, page_h: float) -> tuple[int, int]:
     columns = int((page_w - 2 * MARGIN - 2 * BLEED + GAP) // (pitch_w + 0.001))
     rows = int((page_h - 2 * MARGIN - 2 * BLEED + GAP) // (pitch_h + 0.001))
     return columns, rows
+
+
+def draw_card_pages(deck_file: Path, drawn_bleed_mm: float) -> bytes:
+    """A PDF of every distinct face, then the back, a page each: trim plus `drawn_bleed_mm` around
+    it (the pages `deckgen images` rasterises)."""
+    deck = tomllib.loads(deck_file.read_text(encoding="utf-8"))
+    register_fonts()
+    bleed = drawn_bleed_mm * mm
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(CARD_W + 2 * bleed, CARD_H + 2 * bleed), invariant=1, pageCompression=1,
+                    initialFontName="Sans")
+    for card in cards(deck) + [None]:
+        canvas.translate(bleed, bleed)
+        if card is None:
+            back(canvas, deck)
+        else:
+            face(canvas, card)
+        canvas.showPage()
+    rl_config.useA85 = 0
+    canvas.save()
+    return buffer.getvalue()
 
 
 def main() -> None:

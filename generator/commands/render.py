@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write a print-ready PDF to OUTPUT/<deck>/: <deck>-print-<paper>.pdf, or <deck>-cards.pdf
         with --one-per-page."""
-        from ..loader import load_deck
+        from ..deckcache import load_deck  # a checked deck kept from an earlier run, when nothing changed
         from ..render import sheets
         from ..render.pdfx import ColorOptions
         from ..render.printers import sheet_options
@@ -162,7 +162,7 @@ def register(app: typer.Typer) -> None:
         back of their own) to OUTPUT/<deck>/images/."""
         from PIL import Image
 
-        from ..loader import load_deck
+        from ..deckcache import load_deck  # a checked deck kept from an earlier run, when nothing changed
         from ..render import images
 
         from ..progress import progress_bar

@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         """Typeset the rulebook: cover, contents, rules, card reference, rulings, quick reference."""
         import json
 
-        from ..loader import load_deck
+        from ..deckcache import load_deck  # a checked deck kept from an earlier run, when nothing changed
         from ..rulebook import FORMATS, write_rulebooks
 
         formats = FORMATS if fmt is RulebookFormat.all else (fmt.value,)

@@ -70,9 +70,10 @@ def _sans_twin(face: str) -> str:
 @lru_cache(maxsize=None)
 def _ttfont(face: str):
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
-    font = TTFont(font_name_of(face), str(_file_of(face)))
+    from .fontcache import load_ttfont
+
+    font = load_ttfont(font_name_of(face), _file_of(face))  # parsed once, then kept between runs
     pdfmetrics.registerFont(font)
     return font
 

@@ -106,8 +106,11 @@ def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: 
     width = pt(deck.card_size.width_mm if width_mm is None else width_mm)
     height = pt(deck.card_size.height_mm if height_mm is None else height_mm)
     problems, seen = [], set()
+    with_images: dict[int, bool] = {}  # per layout: only a layout with an image element is placed
     for card in deck.cards:
         for layout in (choose_face(deck, card), choose_back(deck, card)):
+            if not with_images.setdefault(id(layout), any(element.type == "image" for element in layout.elements)):
+                continue
             for item in place(deck, layout, card, width, height, pt(3)):
                 if item.type != "image":
                     continue

@@ -33,7 +33,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -46,6 +45,8 @@ from ..render.fonts import covers, font
 from .paper import Geometry, geometry
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .figures import FigureDrawing
+from .hyphenation import hyphenation_language
+from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, Placement, CardStamps, figure_card
 from .text import PdfWriter
 
@@ -101,13 +102,6 @@ def grid_columns(count: int, choices: tuple[int, ...] = (4, 5, 3)) -> int:
     """Columns for a gallery of `count` cards that leave the fewest empty places in its last row
     (13 cards: 5 + 4 + 4, not 4 + 4 + 4 + 1 with the Ace alone); ties go to the earlier choice."""
     return min(choices, key=lambda columns: (-count % columns, choices.index(columns)))
-
-
-def hyphenation_language(tag: str) -> str:
-    """pyphen's dictionary for a BCP 47 tag (en-GB -> en_GB); "" when it has none."""
-    import pyphen
-
-    return pyphen.language_fallback(tag.replace("-", "_")) or ""
 
 
 def _escape(text: str) -> str:

@@ -10,6 +10,7 @@ only when a figure is asked for.
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -119,15 +120,29 @@ class CardPictures:
 
 def _as_card(image):
     """Rounded corners (transparent outside) and a hairline edge, so a white card reads on white paper."""
+    shape, edges = _card_masks(image.size)
+    card = image.convert("RGBA")
+    card.putalpha(shape)
+    for box, edge in edges:  # the pixels ImageDraw's one-pixel outline sets, set to EDGE
+        card.paste(EDGE, box, mask=edge)
+    return card
+
+
+@lru_cache(maxsize=4)
+def _card_masks(size: tuple[int, int]):
+    """A card's shape (255 inside its rounded corners), drawn once per size, and its one-pixel
+    outline as four bands along the sides (the outline lies within a corner radius of them),
+    so marking it touches only those."""
     from PIL import Image, ImageDraw
 
     from .pdf_cards import CORNER_RADIUS
 
-    width, height = image.size
+    width, height = size
     radius = round(width * CORNER_RADIUS)
-    mask = Image.new("L", image.size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width - 1, height - 1), radius, fill=255)
-    card = image.convert("RGBA")
-    card.putalpha(mask)
-    ImageDraw.Draw(card).rounded_rectangle((0, 0, width - 1, height - 1), radius, outline=EDGE, width=1)
-    return card
+    shape, outline = Image.new("L", size, 0), Image.new("L", size, 0)
+    ImageDraw.Draw(shape).rounded_rectangle((0, 0, width - 1, height - 1), radius, fill=255)
+    ImageDraw.Draw(outline).rounded_rectangle((0, 0, width - 1, height - 1), radius, outline=255, width=1)
+    band = min(radius + 1, width // 2, height // 2)
+    boxes = [(0, 0, width, band), (0, height - band, width, height),
+             (0, band, band, height - band), (width - band, band, width, height - band)]
+    return shape, [(box, outline.crop(box)) for box in boxes if box[2] > box[0] and box[3] > box[1]]

@@ -72,14 +72,61 @@ def _subset(key: str, characters: str) -> bytes:
 
 
 def _woff(font: bytes) -> bytes:
-    """A TrueType font as WOFF (each table deflated), its tables and timestamps as they are."""
-    from fontTools.ttLib import TTFont
+    """A TrueType font as WOFF 1.0: each table deflated (zlib, level 6) where that makes it
+    smaller, in the font's own order, `head` stored as it is but for the checksum adjustment,
+    which is recomputed for the tables' new places. Byte for byte what fontTools writes for
+    `TTFont(font, lazy=True, recalcBBoxes=False, recalcTimestamp=False)` saved with
+    `flavor = "woff"` and `reorderTables=False` (tests/test_webfonts.py compares them),
+    without its round trip: fontTools writes the tables sorted, reads them back and writes them
+    again in the original order, deflating every table twice."""
+    import struct
+    import zlib
 
-    woff = TTFont(io.BytesIO(font), lazy=True, recalcBBoxes=False, recalcTimestamp=False)
-    woff.flavor = "woff"
-    buffer = io.BytesIO()
-    woff.save(buffer, reorderTables=False)
-    return buffer.getvalue()
+    (version, count), tables = struct.unpack(">4sH", font[:6]), []
+    for index in range(count):
+        tag, checksum, offset, length = struct.unpack(">4sLLL", font[12 + 16 * index:28 + 16 * index])
+        tables.append((offset, index, tag, font[offset:offset + length]))
+    tables.sort()  # the font's own order: where its tables are, as fontTools reads them
+    header_size, entry_size = 44, 20
+    sfnt_offset = 12 + 16 * count  # where each table would sit in the uncompressed font
+    woff_offset = header_size + entry_size * count
+    entries, stored, head = {}, [], None
+    for _offset, _index, tag, data in tables:
+        if tag == b"head":
+            checksum, packed, head = _checksum(data[:8] + b"\0\0\0\0" + data[12:]), data, len(stored)
+        else:
+            checksum, deflated = _checksum(data), zlib.compress(data, 6)
+            packed = deflated if len(deflated) < len(data) else data
+        entries[tag] = (woff_offset, len(packed), len(data), checksum, sfnt_offset)
+        stored.append(packed + b"\0" * (-len(packed) % 4))
+        woff_offset += len(stored[-1])
+        sfnt_offset += (len(data) + 3) & ~3
+    ordered = sorted(entries.items())
+    exponent = count.bit_length() - 1
+    sfnt_directory = struct.pack(">4sHHHH", version, count, 16 << exponent, exponent, max(0, 16 * count - (16 << exponent)))
+    for tag, (_woff_at, _packed, length, checksum, sfnt_at) in ordered:
+        sfnt_directory += struct.pack(">4sLLL", tag, checksum, sfnt_at, length)
+    major = minor = 0
+    if head is not None:
+        total = sum(entry[3] for entry in entries.values()) + _checksum(sfnt_directory)
+        adjustment = (0xB1B0AFBA - total) & 0xFFFFFFFF
+        data = stored[head]
+        stored[head] = data[:8] + struct.pack(">L", adjustment) + data[12:]
+        major, minor = struct.unpack(">HH", data[4:8])
+    sfnt_size = 12 + 16 * count + sum((entry[2] + 3) & ~3 for entry in entries.values())
+    header = struct.pack(">4s4sLHHLHHLLLLL", b"wOFF", version, woff_offset, count, 0, sfnt_size, major, minor,
+                         0, 0, 0, 0, 0)
+    directory = b"".join(struct.pack(">4sLLLL", tag, at, packed, length, checksum)
+                         for tag, (at, packed, length, checksum, _sfnt_at) in ordered)
+    return header + directory + b"".join(stored)
+
+
+def _checksum(data: bytes) -> int:
+    """An OpenType table checksum: the sum of its big-endian 32-bit words, zero-padded."""
+    import struct
+
+    data += b"\0" * (-len(data) % 4)
+    return sum(struct.unpack(f">{len(data) // 4}L", data)) & 0xFFFFFFFF
 
 
 def embed_fonts(html: str) -> str:
