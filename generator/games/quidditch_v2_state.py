@@ -8,6 +8,8 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+from itertools import repeat
+from operator import is_
 from bisect import bisect_left
 from typing import Any, Sequence
 
@@ -15,11 +17,12 @@ from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pen
 from .quidditch_v2_cards import (
     ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, FLYHIGH, KEEPER, NERVES, NIPPY, OPPONENT_THINGS, PASS,
     POWBEAT, QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw,
-    EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
+    DRAWS, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of,
+    play_of,
 )
 from .quidditch_v2_steps import (
-    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, below, seat_name,
-    weighted,
+    DECISION_WORDS, MAX_PLAYERS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED, TURN_STEPS_REVERSED,
+    below, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
 
@@ -33,7 +36,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
                  "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
                  "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
                  "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
-                 "actions_applied", "round_ends", "_legal", "stack")
+                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats")
 
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
@@ -43,6 +46,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         self.game = game
         self.params = game.params
         self.num_players = num_players
+        self.opponent_seats = OPPONENTS[num_players]  # `opponents(seat)`, read without a call
         self.draw: dict[str, int] = {}
         self.draw_total = 0
         # every card of the draw pile, copies repeated, sorted (None: build it again from `draw`), so
@@ -120,27 +124,37 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if self.over:
             raise IllegalAction("the game is over", "qv2.end.snitch" if self.end_reason == "finished"
                                 else "qv2.end.turn-cap", (), self.where())
-        frame = self.stack[-1]
-        if frame[1] == "draw":  # the most frequent action: checked without listing every outcome
+        stack = self.stack
+        frame = stack[-1]
+        kind = frame[1]
+        # Card draws and die rolls, the most frequent chance actions, are checked without listing
+        # every outcome; a decision is looked up by identity first (the bots answer with one of the
+        # listed actions, which are shared values), by equality only when that misses.
+        if kind == "draw":
             if type(action) is not Draw or not self.draw.get(action.card):
                 raise self._illegal(action)
-        elif not self._is_legal(action):
-            raise self._illegal(action)
-        self.stack.pop()
+        elif kind == "roll":
+            if type(action) is not Roll or not 1 <= action.value <= 6:
+                raise self._illegal(action)
+        else:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            if not any(map(is_, legal, repeat(action))) and action not in legal:
+                raise self._illegal(action)
+        stack.pop()
         self._legal = None
         self.actions_applied += 1
-        self._answers[frame[1]](self, action, *frame[2:])
+        # Calls spelled out by length: a call with `*args` is several times dearer in CPython 3.11.
+        answer = self._answers[kind]
+        size = len(frame)
+        if size == 3:
+            answer(self, action, frame[2])
+        elif size == 5:
+            answer(self, action, frame[2], frame[3], frame[4])
+        else:
+            answer(self, action, *frame[2:])
         self._advance()
-
-    def _is_legal(self, action) -> bool:
-        frame = self.stack[-1]
-        kind = frame[1]
-        # Card draws are the most frequent actions: check them without listing every outcome.
-        if kind == "draw":
-            return type(action) is Draw and self.draw.get(action.card, 0) > 0
-        if kind == "roll":
-            return type(action) is Roll and 1 <= action.value <= 6
-        return action in self.legal_actions()
 
     def sample_chance(self, rng: random.Random):
         frame = self.stack[-1]
@@ -149,7 +163,15 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             cards = self.draw_cards
             if cards is None:
                 cards = self.draw_cards = sorted(card for card, count in self.draw.items() for _ in range(count))
-            return draw_of(cards[below(self.draw_total, rng)])
+            total = self.draw_total
+            if total <= 0:
+                raise ValueError("nothing to draw from")
+            bits = total.bit_length()  # `below(total, rng)`, inlined: this is every other action
+            point = rng.getrandbits(bits)
+            while point >= total:
+                point = rng.getrandbits(bits)
+            card = cards[point]
+            return DRAWS.get(card) or draw_of(card)
         if kind == "random_discard":
             hand = self.hands[frame[3]]
             return RandomPick(weighted(hand, sum(hand.values()), rng))
@@ -286,7 +308,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order, starting on the seat's left."""
-        return OPPONENTS[self.num_players][seat]
+        return self.opponent_seats[seat]
 
     def locked_out(self, seat: int) -> bool:
         """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
@@ -392,8 +414,13 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             if name == "ask":
                 stack.append(top)
                 return
-            if len(top) == 1:
+            size = len(top)
+            if size == 1:
                 steps[name](self)
+            elif size == 2:
+                steps[name](self, top[1])
+            elif size == 3:
+                steps[name](self, top[1], top[2])
             else:
                 steps[name](self, *top[1:])
 
@@ -464,23 +491,28 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             return
         self.own_turns[seat] += 1
         stack = self.stack
-        stack.extend(TURN_STEPS_REVERSED)
         triggers = self._start_triggers(seat)
         if triggers:
+            stack.extend(TURN_STEPS_REVERSED)
             stack.extend([("start_one", uid) for uid in reversed(triggers)])
+        else:  # nothing acts at the start of the turn: its draw step is next, run here
+            stack.extend(TURN_STEPS_AFTER_DRAW_REVERSED)
+            self._do_draw(seat, "hand")
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
-        self.stack.append(("turn",))
+        self._do_turn()  # as if queued: nothing between the two steps can change the position
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
             self.stack.append(("draw", self.active, "hand"))
 
     def _do_blag_turn(self) -> None:
-        holder = self._blag_holder()
-        if holder is not None and holder != self.active:
-            self._ask("blag", holder, "turn")
+        for holder, hand in enumerate(self.hands):  # `_blag_holder`, inlined: once a turn
+            if hand.get(BLAG):
+                if holder != self.active:
+                    self._ask("blag", holder, "turn")
+                return
 
     def _blag_holder(self) -> int | None:
         for seat, hand in enumerate(self.hands):
@@ -501,7 +533,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             self._legal = (*options, SKIP)
 
     def _do_hand_limit(self) -> None:
-        if self.hand_size(self.active) > self.params["hand_size"]:
+        if sum(self.hands[self.active].values()) > self.params["hand_size"]:
             self.stack.append(("hand_limit",))
             self._ask("discard", self.active, "any", "qv2.turn.hand-limit")
 
@@ -627,7 +659,8 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             del cards[bisect_left(cards, card)]
         self.draw_total -= 1
         if dest == "hand":
-            self._to_hand(seat, card)
+            hand = self.hands[seat]  # `_to_hand`, inlined
+            hand[card] = hand.get(card, 0) + 1
         else:
             self.revealed.append(card)
 
@@ -742,41 +775,53 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def _manoeuvre_options(self, seat: int) -> list:
         dom = self.dom
-        if dom[seat] < 1:
+        mine = dom[seat]
+        if mine < 1:
             return []
         options: list = []
-        opponents = self.opponents(seat)
+        opponents = self.opponent_seats[seat]
         facts = self.game.facts
-        if self.quaffle == seat:
-            margin = (facts[CRACK].props.get("score_margin", 3) if self.has(seat, CRACK)
-                      else self.params["score_margin"])
-            if dom[seat] >= 2 and all(dom[seat] - dom[other] >= margin for other in opponents):
-                options.extend(manoeuvre_of("score", other) for other in opponents)
+        holder = self.quaffle
+        # The seat's working Things, in one pass over the table rather than one `has` per card.
+        flyhigh = self.flyhigh
+        blank = flyhigh.thing if flyhigh is not None and flyhigh.owner == holder else None
+        working = {t.card for t in self.table if t.owner == seat and t.uid != blank}
+        if holder == seat:
+            margin = facts[CRACK].props.get("score_margin", 3) if CRACK in working else self.params["score_margin"]
+            if mine >= 2 and all(mine - dom[other] >= margin for other in opponents):
+                options.extend(SCORE_AT[other] for other in opponents)
         if not self.no_bludger:
             normal = self.params["bludger_margin"]
-            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if self.has(seat, ACCBEAT) else None
-            powerful = self.has(seat, POWBEAT)
+            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if ACCBEAT in working else None
+            powerful = POWBEAT in working
             for other in opponents:
-                lead = dom[seat] - dom[other]
+                lead = mine - dom[other]
                 if lead >= normal:
                     if powerful:
-                        options.append(manoeuvre_of("bludger", other, True))
+                        options.append(RANDOM_BLUDGER_AT[other])
                     if not powerful or accurate is not None:
-                        options.append(manoeuvre_of("bludger", other))
+                        options.append(BLUDGER_AT[other])
                 elif accurate is not None and lead >= accurate:
-                    options.append(manoeuvre_of("bludger", other))
-        holder = self.quaffle
+                    options.append(BLUDGER_AT[other])
         if holder is None:
-            options.append(manoeuvre_of("snatch"))
+            options.append(SNATCH)
         elif holder != seat:
             need = facts[SUREHAND].props.get("snatch_margin", 2) if self.has(holder, SUREHAND) else 1
-            if dom[seat] - dom[holder] >= need:
-                options.append(manoeuvre_of("snatch"))
-        options.extend(manoeuvre_of("outfly", other) for other in opponents)
-        if not self.locked_out(seat):
-            options.append(manoeuvre_of("search"))
+            if mine - dom[holder] >= need:
+                options.append(SNATCH)
+        options.extend(OUTFLY_AT[other] for other in opponents)
+        if self.own_turns[seat] > self.feint_lock[seat]:  # not `locked_out`
+            options.append(SEARCH)
         return options
 
+
+# The manoeuvres, made once (shared values, as `manoeuvre_of` gives them), by target seat.
+SCORE_AT = tuple(manoeuvre_of("score", seat) for seat in range(MAX_PLAYERS))
+BLUDGER_AT = tuple(manoeuvre_of("bludger", seat) for seat in range(MAX_PLAYERS))
+RANDOM_BLUDGER_AT = tuple(manoeuvre_of("bludger", seat, True) for seat in range(MAX_PLAYERS))
+OUTFLY_AT = tuple(manoeuvre_of("outfly", seat) for seat in range(MAX_PLAYERS))
+SNATCH = manoeuvre_of("snatch")
+SEARCH = manoeuvre_of("search")
 
 QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
                            for name in dir(QuidditchV2State) if name.startswith("_do_")}

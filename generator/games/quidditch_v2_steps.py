@@ -22,6 +22,7 @@ SEAT_PATTERN = re.compile(r"[Pp]\d+")
 TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
               ("next",))
 TURN_STEPS_REVERSED = tuple(reversed(TURN_STEPS))
+TURN_STEPS_AFTER_DRAW_REVERSED = TURN_STEPS_REVERSED[:-1]
 
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10
