@@ -21,7 +21,7 @@ from .quidditch_v2_cards import (
     play_of,
 )
 from .quidditch_v2_steps import (
-    DECISION_WORDS, MAX_PLAYERS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED, TURN_STEPS_REVERSED,
+    DECISION_WORDS, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED, TURN_STEPS_REVERSED,
     below, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
@@ -512,7 +512,12 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             if hand.get(BLAG):
                 if holder != self.active:
                     self._ask("blag", holder, "turn")
-                return
+                    return
+                break
+        stack = self.stack
+        if stack[-1] is PLAYS_STEP:  # nothing changed: the play step, run now
+            stack.pop()
+            self._do_plays()
 
     def _blag_holder(self) -> int | None:
         for seat, hand in enumerate(self.hands):
@@ -533,9 +538,13 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             self._legal = (*options, SKIP)
 
     def _do_hand_limit(self) -> None:
+        stack = self.stack
         if sum(self.hands[self.active].values()) > self.params["hand_size"]:
-            self.stack.append(("hand_limit",))
+            stack.append(("hand_limit",))
             self._ask("discard", self.active, "any", "qv2.turn.hand-limit")
+        elif stack and stack[-1] is NEXT_STEP:  # nothing changed: the next turn, started now
+            stack.pop()
+            self._do_next()
 
     def _do_discard_n(self, seat: int, count: int, which: str, rule: str) -> None:
         if count > 0 and self._discardable(seat, which):
@@ -670,7 +679,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
             return
-        self.stack.append(("plays",))
+        self.stack.append(PLAYS_STEP)
         self._play_card(seat, action)
 
     def _answer_manoeuvre(self, action: Manoeuvre, seat: int) -> None:
