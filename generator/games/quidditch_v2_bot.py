@@ -60,8 +60,15 @@ class QuidditchV2Bot(HeuristicBot):
         return self.pick(legal)
 
     def _best(self, options, value):
-        scored = [(value(option), self.rng.random(), option) for option in options]
-        return max(scored, key=lambda item: item[:2])[2]
+        """The option of highest value, ties broken by a random draw per option (one draw each,
+        in order, whatever the values); the first of equal (value, draw) pairs."""
+        draw = self.rng.random
+        best = best_key = None
+        for option in options:
+            key = (value(option), draw())
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        return best
 
     def _hurt(self, state, me: int, legal):
         """Rain: make the strongest opponent lose a point, if anyone has one to lose."""

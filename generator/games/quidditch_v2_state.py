@@ -21,7 +21,7 @@ from .quidditch_v2_cards import (
     play_of,
 )
 from .quidditch_v2_steps import (
-    DECISION_WORDS, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED, TURN_STEPS_REVERSED,
+    DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED,
     below, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
@@ -227,7 +227,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _mark_round(self, complete: bool) -> None:
         number = (self.turn_slots - 1) // self.num_players + 1
         self.round_ends.append((number, complete, tuple(self.score), tuple(self.dom),
-                                tuple(self.hand_size(seat) for seat in range(self.num_players)), self.quaffle))
+                                tuple([sum(hand.values()) for hand in self.hands]), self.quaffle))
 
     def clone(self) -> "QuidditchV2State":
         other = copy.copy(self)
@@ -491,13 +491,22 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             return
         self.own_turns[seat] += 1
         stack = self.stack
+        stack.extend(TURN_STEPS_AFTER_DRAW_REVERSED)
+        # The start-of-turn effects, then the draw step, run here in order as `_advance` would
+        # run their frames (with its Outside Problems check before each but the first: nothing
+        # changed since the last). One that asks (a die roll) leaves the rest queued below it.
+        depth = len(stack)
         triggers = self._start_triggers(seat)
-        if triggers:
-            stack.extend(TURN_STEPS_REVERSED)
-            stack.extend([("start_one", uid) for uid in reversed(triggers)])
-        else:  # nothing acts at the start of the turn: its draw step is next, run here
-            stack.extend(TURN_STEPS_AFTER_DRAW_REVERSED)
-            self._do_draw(seat, "hand")
+        for index, uid in enumerate(triggers):
+            if index and self.outprob is not None:
+                self._check_outside_problems()
+            self._do_start_one(uid)
+            if len(stack) > depth:
+                stack[depth:depth] = [DRAW_STEP, *[("start_one", later) for later in reversed(triggers[index + 1:])]]
+                return
+        if triggers and self.outprob is not None:
+            self._check_outside_problems()
+        self._do_draw(seat, "hand")  # the draw step: no start effect asked, so none stopped the draw
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
