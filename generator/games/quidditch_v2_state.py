@@ -8,26 +8,26 @@ from __future__ import annotations
 import copy
 import itertools
 import random
+from bisect import bisect_left
 from itertools import repeat
 from operator import is_
-from bisect import bisect_left
-from typing import Any, Sequence
+from typing import Any
 
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
 from .quidditch_v2_cards import (
-    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, FLYHIGH, KEEPER, NERVES, NIPPY, OPPONENT_THINGS, PASS,
-    POWBEAT, QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw,
-    DRAWS, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of,
-    play_of,
+    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, POWBEAT,
+    QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw, EndPlays,
+    FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
 )
+from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (
-    DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_AFTER_DRAW_REVERSED,
-    below, seat_name, weighted,
+    DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES,
+    TURN_STEPS_AFTER_DRAW_REVERSED, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
 
 
-class QuidditchV2State(CardEffects, ActionText, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
@@ -313,86 +313,6 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def locked_out(self, seat: int) -> bool:
         """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
         return self.own_turns[seat] <= self.feint_lock[seat]
-
-    # -- hand-built positions (tests, puzzles) -----------------------------------------------
-
-    def set_up_position(self, *, active: int = 0, hands: Sequence[Sequence[str]] = (),
-                        table: Sequence[tuple] = (), draw: Sequence[str] | None = None,
-                        discard: Sequence[str] | None = None, dominance: Sequence[int] | None = None,
-                        scores: Sequence[int] | None = None, quaffle: int | None = None,
-                        step: str = "plays", reshuffles: int = 1) -> None:
-        """Replace this state by a position in the middle of `active`'s turn.
-
-        Cards are given by code or id. `table` lists `(card, owner[, target])`, where a
-        target is a seat number or the index of an earlier table entry. Cards not placed
-        go to the draw pile (or, when `draw` is given, out of the game). `step` is where
-        the turn resumes: "start", "draw", "plays", "manoeuvre", "end" or "hand_limit".
-        """
-        game = self.game
-        remaining = dict(game.counts)
-        remaining[QUAFFLE] -= 1
-
-        def take(ref: str) -> str:
-            card = game.deck.card(ref).id
-            if remaining.get(card, 0) < 1:
-                raise ValueError(f"no copy of {ref} left to place")
-            remaining[card] -= 1
-            return card
-
-        n = self.num_players
-        self.hands = [{} for _ in range(n)]
-        for seat, cards in enumerate(hands):
-            for ref in cards:
-                card = take(ref)
-                self.hands[seat][card] = self.hands[seat].get(card, 0) + 1
-        self.table = []
-        for entry in table:
-            card, owner = take(entry[0]), entry[1]
-            target = entry[2] if len(entry) > 2 else None
-            player = target if card in OPPONENT_THINGS else None
-            thing = self.table[target].uid if card == FLYHIGH and target is not None else None
-            self.table.append(InPlay(len(self.table) + 1, card, owner, player, thing))
-        self.next_uid = len(self.table) + 1
-        self.discard = [take(ref) for ref in (discard or ())]
-        self.draw = {}
-        for ref in (draw or ()):
-            card = take(ref)
-            self.draw[card] = self.draw.get(card, 0) + 1
-        leftover = {card: count for card, count in remaining.items() if count}
-        if draw is None:
-            for card, count in leftover.items():
-                self.draw[card] = self.draw.get(card, 0) + count
-            self.out_of_game = {}
-        else:
-            self.out_of_game = leftover
-        self.draw_total = sum(self.draw.values())
-        self.draw_cards = None
-        self.dom = list(dominance or [0] * n)
-        self.score = list(scores or [0] * n)
-        self.quaffle = quaffle
-        self.active = active
-        self.turn_slots = 1
-        self.own_turns = [1] * n
-        self.reshuffles = reshuffles
-        self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
-        self.missed = [0] * n
-        self.feint_lock = [-1] * n
-        self.revealed, self.committed, self.deferred, self.round_ends = [], {}, [], []
-        self.snitch_zone = self.caught_by = None
-        steps = {"draw": ("draw_step",), "plays": ("plays",), "manoeuvre": ("manoeuvre",),
-                 "end": ("end_destroy",), "hand_limit": ("hand_limit",)}
-        if step not in steps and step != "start":
-            raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
-        self._sync_watched()
-        rest = list(TURN_STEPS)
-        if step == "start":
-            frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
-        else:
-            frames = rest[rest.index(steps[step]):]
-        self.stack = list(reversed(frames))
-        self.over = False
-        self._legal = None
-        self._advance()
 
     # -- running steps ---------------------------------------------------------------------
 
