@@ -317,8 +317,11 @@ class CardEffects:
                 self._gain(seat, 1)
 
     def _do_end_destroy(self) -> None:
-        if self._own_toughs(self.active):
-            self._ask("end", self.active)
+        seat = self.active
+        for thing in self.table:  # `_own_toughs`, stopping at the first: every turn, rarely any
+            if thing.card == TOUGH and thing.owner == seat and not self.is_blank(thing):
+                self.stack.append(("ask", "end", seat))
+                return
 
     def _own_toughs(self, seat: int) -> list[InPlay]:
         return [t for t in self.table if t.card == TOUGH and t.owner == seat and not self.is_blank(t)]

@@ -463,8 +463,9 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
     def _do_manoeuvre(self) -> None:
         options = self._manoeuvre_options(self.active)
         if options:
-            self._ask("manoeuvre", self.active)
-            self._legal = (*options, SKIP)
+            self.stack.append(("ask", "manoeuvre", self.active))  # _ask, inlined: once a turn
+            options.append(SKIP)
+            self._legal = tuple(options)
 
     def _do_hand_limit(self) -> None:
         stack = self.stack
