@@ -199,6 +199,18 @@ def draw_of(card: str) -> Draw:
     return action
 
 
+_DISCARDS: dict[str, "Discard"] = {}
+
+
+def discard_of(card: str) -> "Discard":
+    action = _DISCARDS.get(card)
+    if action is None:
+        action = _DISCARDS[card] = Discard(card)
+    return action
+
+
+ROLLS = {value: Roll(value) for value in range(1, 7)}
+COINS = {heads: Coin(heads) for heads in (True, False)}
 SKIP = manoeuvre_of("skip")
 END = EndPlays()
 ONLY_END = (END,)

@@ -16,13 +16,13 @@ from typing import Any
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
 from .quidditch_v2_cards import (
     ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, POWBEAT,
-    QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw, EndPlays,
-    FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
+    QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, COINS, ROLLS, CardEffects, Decline, Destroy, Discard, Draw, EndPlays,
+    FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of,
 )
 from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (
     DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES,
-    TURN_STEPS_AFTER_DRAW_REVERSED, seat_name, weighted,
+    TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
 
@@ -176,9 +176,9 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
             hand = self.hands[frame[3]]
             return RandomPick(weighted(hand, sum(hand.values()), rng))
         if kind == "roll":
-            return Roll(rng.randint(1, 6))
+            return ROLLS[1 + below(6, rng)]  # `randint(1, 6)`, draw for draw, without making a Roll
         if kind == "coin":
-            return Coin(rng.random() < 0.5)
+            return COINS[rng.random() < 0.5]
         if kind == "first":
             return FirstPlayer(rng.randrange(self.num_players))
         raise ValueError("not a chance node")
@@ -672,9 +672,9 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
         if kind == "draw":
             return tuple(map(draw_of, sorted(self.draw)))
         if kind == "roll":
-            return tuple(Roll(value) for value in range(1, 7))
+            return tuple(ROLLS.values())
         if kind == "coin":
-            return (Coin(True), Coin(False))
+            return (COINS[True], COINS[False])
         if kind == "first":
             return tuple(FirstPlayer(seat) for seat in range(self.num_players))
         if kind == "random_discard":
@@ -684,7 +684,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
         if kind == "manoeuvre":
             return (*self._manoeuvre_options(actor), SKIP)
         if kind == "discard":
-            return tuple(Discard(card) for card in self._discardable(actor, args[0]))
+            return tuple(map(discard_of, self._discardable(actor, args[0])))
         if kind == "saved":
             return (play_of(SAVED), DECLINE)
         if kind == "pass":
@@ -693,14 +693,14 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
             return (*(play_of(BLAG, other) for other in self.opponents(actor)), DECLINE)
         if kind == "block":
             mine = args[1]
-            return (*(Discard(card) for card in self._discardable(actor, "broom")
+            return (*(discard_of(card) for card in self._discardable(actor, "broom")
                       if self.game.facts[card].speed > mine), DECLINE)
         if kind in ("penalty_save", "quiet", "captain"):
             return (ACCEPT, DECLINE)
         if kind == "rain_pick":
-            return (*(Pick(seat) for seat in range(self.num_players)), DECLINE)
+            return (*PICKS[:self.num_players], DECLINE)
         if kind == "penalty_to":
-            return tuple(Pick(seat) for seat in self.opponents(actor))
+            return tuple(PICKS[seat] for seat in self.opponents(actor))
         if kind == "end":
             return (*(Destroy(t.uid) for t in self._own_toughs(actor)), DECLINE)
         if kind == "reveal":
@@ -760,6 +760,7 @@ BLUDGER_AT = tuple(manoeuvre_of("bludger", seat) for seat in range(MAX_PLAYERS))
 RANDOM_BLUDGER_AT = tuple(manoeuvre_of("bludger", seat, True) for seat in range(MAX_PLAYERS))
 OUTFLY_AT = tuple(manoeuvre_of("outfly", seat) for seat in range(MAX_PLAYERS))
 SNATCH = manoeuvre_of("snatch")
+PICKS = tuple(Pick(seat) for seat in range(MAX_PLAYERS))
 SEARCH = manoeuvre_of("search")
 
 QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
