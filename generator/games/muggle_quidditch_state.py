@@ -101,10 +101,12 @@ class MuggleQuidditchState(GameState):
         game = self.game
         team = self.teams[self.active]
         cards = _distinct(hand) if hand.count(JOKER) > 1 else hand
-        kind_of = game.kind_of
+        recruit_of = game.recruit_of  # exactly the team players (Aces, Kings, Queens, Jacks)
+        fresh = self.fresh_jack
         actions: list[Action] = self._goals() if "chaser" in team else []
-        actions += [game.recruit_of[card] for card in cards if kind_of[card] in POSITIONS and card != self.fresh_jack]
-        actions += self._bludgers()
+        actions += [recruit_of[card] for card in cards if card in recruit_of and card != fresh]
+        if self.teams[1 - self.active]:  # `_bludgers` finds no target on an empty team
+            actions += self._bludgers()
         if "seeker" in team and JOKER in hand:
             if not self.snitch:
                 actions.append(Spot())
@@ -118,13 +120,13 @@ class MuggleQuidditchState(GameState):
         me = self.active
         game = self.game
         value_of, goal_of = game.value_of, game.goal_of
-        numbers = [card for card in self.hands[me] if value_of[card] is not None]
+        numbers = [(card, value_of[card]) for card in self.hands[me] if value_of[card] is not None]
         keeper = self.teams[1 - me].get("keeper")
         goals: list[Action] = []
-        for index, first in enumerate(numbers):
-            wanted = GOAL_SUM - value_of[first]
-            for second in numbers[index + 1:]:
-                if value_of[second] != wanted:
+        for index, (first, value) in enumerate(numbers):
+            wanted = GOAL_SUM - value
+            for second, other in numbers[index + 1:]:
+                if other != wanted:
                     continue
                 goal = goal_of[first, second]
                 if keeper is None or game.goal_refusal(goal.cards, self.houses[me], self.houses[1 - me],
@@ -145,8 +147,14 @@ class MuggleQuidditchState(GameState):
         return [bludger_of[jack, target] for jack in jacks for target in targets]
 
     def apply(self, action: Action) -> None:
-        self._check(action)
-        EFFECTS[type(action)](self, action)
+        kind, phase = type(action), self.phase
+        # The two commonest actions are legal on these plain facts (`_refusal` finds nothing to
+        # refuse in them): a draw from the pile in the draw step, and discarding a held card in
+        # the action step. Anything else is checked in full.
+        if not (kind is Draw and phase == DRAW and not action.from_discard
+                or kind is Discard and phase == ACTION and action.card in self.hands[self.active]):
+            self._check(action)
+        EFFECTS[kind](self, action)
 
     # One effect per action type, looked up by type in `EFFECTS` (cheaper than a match).
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from .base import GameState
 from .bots import HeuristicBot
 from .quidditch_v2_cards import (
@@ -53,15 +55,22 @@ class QuidditchV2Bot(HeuristicBot):
             if state.score[me] + state.params["snitch_points"] > leading_rival:
                 return max(legal, key=lambda a: len(a.cards))
             return Reveal(())
-        if kind == "play":
-            return self._best(legal, lambda a: 0.0 if isinstance(a, EndPlays) else self._play_value(state, me, a))
+        if kind == "play":  # (`partial`, not a lambda: one Python call per option, not two)
+            return self._best(legal, partial(self._play_value, state, me))
         if kind == "manoeuvre":
-            return self._best(legal, lambda a: self._manoeuvre_value(state, me, a))
+            return self._best(legal, partial(self._manoeuvre_value, state, me))
         return self.pick(legal)
 
     def _best(self, options, value):
-        scored = [(value(option), self.rng.random(), option) for option in options]
-        return max(scored, key=lambda item: item[:2])[2]
+        """The option of highest value, ties broken by a random draw per option (one draw each,
+        in order, whatever the values); the first of equal (value, draw) pairs."""
+        draw = self.rng.random
+        best = best_key = None
+        for option in options:
+            key = (value(option), draw())
+            if best_key is None or key > best_key:
+                best, best_key = option, key
+        return best
 
     def _hurt(self, state, me: int, legal):
         """Rain: make the strongest opponent lose a point, if anyone has one to lose."""
@@ -78,7 +87,9 @@ class QuidditchV2Bot(HeuristicBot):
     def _leader(self, state, me: int) -> int:
         return max(state.opponents(me), key=lambda o: (state.score[o], state.dom[o]))
 
-    def _play_value(self, state, me: int, action: Play) -> float:
+    def _play_value(self, state, me: int, action: Play | EndPlays) -> float:
+        if isinstance(action, EndPlays):
+            return 0.0
         card, dom = action.card, state.dom
         if card == SNITCH:
             strength = sum(state.hands[me].get(c, 0) for c in state.game.seekers) + state.has(me, NIPPY)

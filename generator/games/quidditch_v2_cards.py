@@ -156,7 +156,7 @@ class Reveal:
 # the legal actions builds no objects and `action in legal` matches by identity first.
 _PLAYS: dict[tuple, Play] = {}
 _MANOEUVRES: dict[tuple, Manoeuvre] = {}
-_DRAWS: dict[str, Draw] = {}
+DRAWS: dict[str, Draw] = {}
 
 
 def play_of(card: str, player: int | None = None, thing: int | None = None, cost: str | None = None) -> Play:
@@ -165,6 +165,23 @@ def play_of(card: str, player: int | None = None, thing: int | None = None, cost
     if action is None:
         action = _PLAYS[key] = Play(card, player, thing, cost)
     return action
+
+
+# The plays offered most often, by card and by (card, opponents in turn order): one lookup each.
+_PLAIN_PLAYS: dict[str, Play] = {}
+_PLAYS_AT: dict[tuple, tuple[Play, ...]] = {}
+
+
+def plain_play(card: str) -> Play:
+    """`play_of(card)`, kept by card."""
+    action = _PLAIN_PLAYS[card] = play_of(card)
+    return action
+
+
+def plays_at(card: str, opponents: tuple[int, ...]) -> tuple[Play, ...]:
+    """The card played at each opponent in turn, kept by card and opponents."""
+    plays = _PLAYS_AT[card, opponents] = tuple(play_of(card, other) for other in opponents)
+    return plays
 
 
 def manoeuvre_of(kind: str, target: int | None = None, random: bool = False) -> Manoeuvre:
@@ -176,14 +193,27 @@ def manoeuvre_of(kind: str, target: int | None = None, random: bool = False) -> 
 
 
 def draw_of(card: str) -> Draw:
-    action = _DRAWS.get(card)
+    action = DRAWS.get(card)
     if action is None:
-        action = _DRAWS[card] = Draw(card)
+        action = DRAWS[card] = Draw(card)
     return action
 
 
+_DISCARDS: dict[str, "Discard"] = {}
+
+
+def discard_of(card: str) -> "Discard":
+    action = _DISCARDS.get(card)
+    if action is None:
+        action = _DISCARDS[card] = Discard(card)
+    return action
+
+
+ROLLS = {value: Roll(value) for value in range(1, 7)}
+COINS = {heads: Coin(heads) for heads in (True, False)}
 SKIP = manoeuvre_of("skip")
 END = EndPlays()
+ONLY_END = (END,)
 ACCEPT = Accept()
 DECLINE = Decline()
 
@@ -262,8 +292,13 @@ class CardEffects:
                 or t.card in START_OF_TARGET_TURN and t.player == seat or t.card == RAIN]
 
     def _do_start_one(self, uid: int) -> None:
-        thing = self.thing(uid)
-        if thing is None or self.is_blank(thing):
+        for thing in self.table:  # `self.thing(uid)` and `is_blank`, inlined: one call a trigger
+            if thing.uid == uid:
+                break
+        else:
+            return
+        flyhigh = self.flyhigh
+        if flyhigh is not None and flyhigh.thing == uid and flyhigh.owner == self.quaffle:
             return
         seat, card, owner = self.active, thing.card, thing.owner
         props = self.game.facts[card].props
@@ -294,8 +329,11 @@ class CardEffects:
                 self._gain(seat, 1)
 
     def _do_end_destroy(self) -> None:
-        if self._own_toughs(self.active):
-            self._ask("end", self.active)
+        seat = self.active
+        for thing in self.table:  # `_own_toughs`, stopping at the first: every turn, rarely any
+            if thing.card == TOUGH and thing.owner == seat and not self.is_blank(thing):
+                self.stack.append(("ask", "end", seat))
+                return
 
     def _own_toughs(self, seat: int) -> list[InPlay]:
         return [t for t in self.table if t.card == TOUGH and t.owner == seat and not self.is_blank(t)]
@@ -466,33 +504,35 @@ class CardEffects:
                 self._gain(seat, -props.get("miss_penalty", 1))
 
     def _play_options(self, seat: int) -> tuple:
+        thing_played, action_played = self.thing_played, self.action_played
+        if thing_played and action_played:
+            return ONLY_END
         options: list = []
         hand = self.hands[seat]
         game = self.game
         kind_of = game.kind_of
-        opponents = self.opponents(seat)
-        thing_played, action_played = self.thing_played, self.action_played
+        opponents = self.opponent_seats[seat]
         for card in sorted(hand):
             kind = kind_of[card]
             if kind == "thing" and not thing_played:
                 if card == SNITCH:
-                    if not self.locked_out(seat):
-                        options.append(play_of(card))
+                    if self.own_turns[seat] > self.feint_lock[seat]:  # not `locked_out`
+                        options.append(_PLAIN_PLAYS.get(card) or plain_play(card))
                 elif card == FLYHIGH:
                     options.extend(play_of(card, None, t.uid) for t in self.table)
                 elif card in OPPONENT_THINGS:
-                    options.extend(play_of(card, other) for other in opponents)
+                    options.extend(_PLAYS_AT.get((card, opponents)) or plays_at(card, opponents))
                 else:
-                    options.append(play_of(card))
+                    options.append(_PLAIN_PLAYS.get(card) or plain_play(card))
             elif kind == "action" and not action_played and card not in RESPONSES:
                 if card in OPPONENT_ACTIONS:
-                    options.extend(play_of(card, other) for other in opponents)
+                    options.extend(_PLAYS_AT.get((card, opponents)) or plays_at(card, opponents))
                 elif card == DOPPLE:
                     costs = [c for c in sorted(hand) if c != DOPPLE or hand[c] > 1]
                     options.extend(play_of(card, other, None, cost) for other in opponents for cost in costs)
                 elif card == STUNNED:
                     options.extend(play_of(card, None, t.uid) for t in self.table if t.card in game.player_cards)
                 else:
-                    options.append(play_of(card))
+                    options.append(_PLAIN_PLAYS.get(card) or plain_play(card))
         options.append(END)
         return tuple(options)

@@ -9,22 +9,25 @@ import copy
 import itertools
 import random
 from bisect import bisect_left
-from typing import Any, Sequence
+from itertools import repeat
+from operator import is_
+from typing import Any
 
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
 from .quidditch_v2_cards import (
-    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, FLYHIGH, KEEPER, NERVES, NIPPY, OPPONENT_THINGS, PASS,
-    POWBEAT, QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, CardEffects, Coin, Decline, Destroy, Discard, Draw,
-    EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, draw_of, manoeuvre_of, play_of,
+    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, POWBEAT,
+    QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, COINS, ROLLS, CardEffects, Decline, Destroy, Discard, Draw, EndPlays,
+    FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of,
 )
+from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (
-    DECISION_WORDS, OPPONENTS, STEP_NAMES, STEP_RULES, TURN_STEPS, TURN_STEPS_REVERSED, below, seat_name,
-    weighted,
+    DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES,
+    TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted,
 )
 from .quidditch_v2_text import ActionText
 
 
-class QuidditchV2State(CardEffects, ActionText, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
@@ -33,7 +36,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
                  "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
                  "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
                  "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
-                 "actions_applied", "round_ends", "_legal", "stack")
+                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats")
 
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
@@ -43,6 +46,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         self.game = game
         self.params = game.params
         self.num_players = num_players
+        self.opponent_seats = OPPONENTS[num_players]  # `opponents(seat)`, read without a call
         self.draw: dict[str, int] = {}
         self.draw_total = 0
         # every card of the draw pile, copies repeated, sorted (None: build it again from `draw`), so
@@ -120,27 +124,37 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if self.over:
             raise IllegalAction("the game is over", "qv2.end.snitch" if self.end_reason == "finished"
                                 else "qv2.end.turn-cap", (), self.where())
-        frame = self.stack[-1]
-        if frame[1] == "draw":  # the most frequent action: checked without listing every outcome
+        stack = self.stack
+        frame = stack[-1]
+        kind = frame[1]
+        # Card draws and die rolls, the most frequent chance actions, are checked without listing
+        # every outcome; a decision is looked up by identity first (the bots answer with one of the
+        # listed actions, which are shared values), by equality only when that misses.
+        if kind == "draw":
             if type(action) is not Draw or not self.draw.get(action.card):
                 raise self._illegal(action)
-        elif not self._is_legal(action):
-            raise self._illegal(action)
-        self.stack.pop()
+        elif kind == "roll":
+            if type(action) is not Roll or not 1 <= action.value <= 6:
+                raise self._illegal(action)
+        else:
+            legal = self._legal
+            if legal is None:
+                legal = self.legal_actions()
+            if not any(map(is_, legal, repeat(action))) and action not in legal:
+                raise self._illegal(action)
+        stack.pop()
         self._legal = None
         self.actions_applied += 1
-        self._answers[frame[1]](self, action, *frame[2:])
+        # Calls spelled out by length: a call with `*args` is several times dearer in CPython 3.11.
+        answer = self._answers[kind]
+        size = len(frame)
+        if size == 3:
+            answer(self, action, frame[2])
+        elif size == 5:
+            answer(self, action, frame[2], frame[3], frame[4])
+        else:
+            answer(self, action, *frame[2:])
         self._advance()
-
-    def _is_legal(self, action) -> bool:
-        frame = self.stack[-1]
-        kind = frame[1]
-        # Card draws are the most frequent actions: check them without listing every outcome.
-        if kind == "draw":
-            return type(action) is Draw and self.draw.get(action.card, 0) > 0
-        if kind == "roll":
-            return type(action) is Roll and 1 <= action.value <= 6
-        return action in self.legal_actions()
 
     def sample_chance(self, rng: random.Random):
         frame = self.stack[-1]
@@ -149,14 +163,22 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             cards = self.draw_cards
             if cards is None:
                 cards = self.draw_cards = sorted(card for card, count in self.draw.items() for _ in range(count))
-            return draw_of(cards[below(self.draw_total, rng)])
+            total = self.draw_total
+            if total <= 0:
+                raise ValueError("nothing to draw from")
+            bits = total.bit_length()  # `below(total, rng)`, inlined: this is every other action
+            point = rng.getrandbits(bits)
+            while point >= total:
+                point = rng.getrandbits(bits)
+            card = cards[point]
+            return DRAWS.get(card) or draw_of(card)
         if kind == "random_discard":
             hand = self.hands[frame[3]]
             return RandomPick(weighted(hand, sum(hand.values()), rng))
         if kind == "roll":
-            return Roll(rng.randint(1, 6))
+            return ROLLS[1 + below(6, rng)]  # `randint(1, 6)`, draw for draw, without making a Roll
         if kind == "coin":
-            return Coin(rng.random() < 0.5)
+            return COINS[rng.random() < 0.5]
         if kind == "first":
             return FirstPlayer(rng.randrange(self.num_players))
         raise ValueError("not a chance node")
@@ -205,7 +227,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _mark_round(self, complete: bool) -> None:
         number = (self.turn_slots - 1) // self.num_players + 1
         self.round_ends.append((number, complete, tuple(self.score), tuple(self.dom),
-                                tuple(self.hand_size(seat) for seat in range(self.num_players)), self.quaffle))
+                                tuple([sum(hand.values()) for hand in self.hands]), self.quaffle))
 
     def clone(self) -> "QuidditchV2State":
         other = copy.copy(self)
@@ -286,91 +308,11 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """The other seats in turn order, starting on the seat's left."""
-        return OPPONENTS[self.num_players][seat]
+        return self.opponent_seats[seat]
 
     def locked_out(self, seat: int) -> bool:
         """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
         return self.own_turns[seat] <= self.feint_lock[seat]
-
-    # -- hand-built positions (tests, puzzles) -----------------------------------------------
-
-    def set_up_position(self, *, active: int = 0, hands: Sequence[Sequence[str]] = (),
-                        table: Sequence[tuple] = (), draw: Sequence[str] | None = None,
-                        discard: Sequence[str] | None = None, dominance: Sequence[int] | None = None,
-                        scores: Sequence[int] | None = None, quaffle: int | None = None,
-                        step: str = "plays", reshuffles: int = 1) -> None:
-        """Replace this state by a position in the middle of `active`'s turn.
-
-        Cards are given by code or id. `table` lists `(card, owner[, target])`, where a
-        target is a seat number or the index of an earlier table entry. Cards not placed
-        go to the draw pile (or, when `draw` is given, out of the game). `step` is where
-        the turn resumes: "start", "draw", "plays", "manoeuvre", "end" or "hand_limit".
-        """
-        game = self.game
-        remaining = dict(game.counts)
-        remaining[QUAFFLE] -= 1
-
-        def take(ref: str) -> str:
-            card = game.deck.card(ref).id
-            if remaining.get(card, 0) < 1:
-                raise ValueError(f"no copy of {ref} left to place")
-            remaining[card] -= 1
-            return card
-
-        n = self.num_players
-        self.hands = [{} for _ in range(n)]
-        for seat, cards in enumerate(hands):
-            for ref in cards:
-                card = take(ref)
-                self.hands[seat][card] = self.hands[seat].get(card, 0) + 1
-        self.table = []
-        for entry in table:
-            card, owner = take(entry[0]), entry[1]
-            target = entry[2] if len(entry) > 2 else None
-            player = target if card in OPPONENT_THINGS else None
-            thing = self.table[target].uid if card == FLYHIGH and target is not None else None
-            self.table.append(InPlay(len(self.table) + 1, card, owner, player, thing))
-        self.next_uid = len(self.table) + 1
-        self.discard = [take(ref) for ref in (discard or ())]
-        self.draw = {}
-        for ref in (draw or ()):
-            card = take(ref)
-            self.draw[card] = self.draw.get(card, 0) + 1
-        leftover = {card: count for card, count in remaining.items() if count}
-        if draw is None:
-            for card, count in leftover.items():
-                self.draw[card] = self.draw.get(card, 0) + count
-            self.out_of_game = {}
-        else:
-            self.out_of_game = leftover
-        self.draw_total = sum(self.draw.values())
-        self.draw_cards = None
-        self.dom = list(dominance or [0] * n)
-        self.score = list(scores or [0] * n)
-        self.quaffle = quaffle
-        self.active = active
-        self.turn_slots = 1
-        self.own_turns = [1] * n
-        self.reshuffles = reshuffles
-        self.thing_played = self.action_played = self.no_bludger = self.no_draw = False
-        self.missed = [0] * n
-        self.feint_lock = [-1] * n
-        self.revealed, self.committed, self.deferred, self.round_ends = [], {}, [], []
-        self.snitch_zone = self.caught_by = None
-        steps = {"draw": ("draw_step",), "plays": ("plays",), "manoeuvre": ("manoeuvre",),
-                 "end": ("end_destroy",), "hand_limit": ("hand_limit",)}
-        if step not in steps and step != "start":
-            raise ValueError(f"unknown step {step!r}; known: start, {', '.join(steps)}")
-        self._sync_watched()
-        rest = list(TURN_STEPS)
-        if step == "start":
-            frames = [("start_one", uid) for uid in self._start_triggers(active)] + rest
-        else:
-            frames = rest[rest.index(steps[step]):]
-        self.stack = list(reversed(frames))
-        self.over = False
-        self._legal = None
-        self._advance()
 
     # -- running steps ---------------------------------------------------------------------
 
@@ -392,8 +334,13 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             if name == "ask":
                 stack.append(top)
                 return
-            if len(top) == 1:
+            size = len(top)
+            if size == 1:
                 steps[name](self)
+            elif size == 2:
+                steps[name](self, top[1])
+            elif size == 3:
+                steps[name](self, top[1], top[2])
             else:
                 steps[name](self, *top[1:])
 
@@ -464,23 +411,42 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             return
         self.own_turns[seat] += 1
         stack = self.stack
-        stack.extend(TURN_STEPS_REVERSED)
+        stack.extend(TURN_STEPS_AFTER_DRAW_REVERSED)
+        # The start-of-turn effects, then the draw step, run here in order as `_advance` would
+        # run their frames (with its Outside Problems check before each but the first: nothing
+        # changed since the last). One that asks (a die roll) leaves the rest queued below it.
+        depth = len(stack)
         triggers = self._start_triggers(seat)
-        if triggers:
-            stack.extend([("start_one", uid) for uid in reversed(triggers)])
+        for index, uid in enumerate(triggers):
+            if index and self.outprob is not None:
+                self._check_outside_problems()
+            self._do_start_one(uid)
+            if len(stack) > depth:
+                stack[depth:depth] = [DRAW_STEP, *[("start_one", later) for later in reversed(triggers[index + 1:])]]
+                return
+        if triggers and self.outprob is not None:
+            self._check_outside_problems()
+        self._do_draw(seat, "hand")  # the draw step: no start effect asked, so none stopped the draw
 
     def _do_next(self) -> None:
         self.active = (self.active + 1) % self.num_players
-        self.stack.append(("turn",))
+        self._do_turn()  # as if queued: nothing between the two steps can change the position
 
     def _do_draw_step(self) -> None:
         if not self.no_draw:
             self.stack.append(("draw", self.active, "hand"))
 
     def _do_blag_turn(self) -> None:
-        holder = self._blag_holder()
-        if holder is not None and holder != self.active:
-            self._ask("blag", holder, "turn")
+        for holder, hand in enumerate(self.hands):  # `_blag_holder`, inlined: once a turn
+            if hand.get(BLAG):
+                if holder != self.active:
+                    self._ask("blag", holder, "turn")
+                    return
+                break
+        stack = self.stack
+        if stack[-1] is PLAYS_STEP:  # nothing changed: the play step, run now
+            stack.pop()
+            self._do_plays()
 
     def _blag_holder(self) -> int | None:
         for seat, hand in enumerate(self.hands):
@@ -497,13 +463,18 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _do_manoeuvre(self) -> None:
         options = self._manoeuvre_options(self.active)
         if options:
-            self._ask("manoeuvre", self.active)
-            self._legal = (*options, SKIP)
+            self.stack.append(("ask", "manoeuvre", self.active))  # _ask, inlined: once a turn
+            options.append(SKIP)
+            self._legal = tuple(options)
 
     def _do_hand_limit(self) -> None:
-        if self.hand_size(self.active) > self.params["hand_size"]:
-            self.stack.append(("hand_limit",))
+        stack = self.stack
+        if sum(self.hands[self.active].values()) > self.params["hand_size"]:
+            stack.append(("hand_limit",))
             self._ask("discard", self.active, "any", "qv2.turn.hand-limit")
+        elif stack and stack[-1] is NEXT_STEP:  # nothing changed: the next turn, started now
+            stack.pop()
+            self._do_next()
 
     def _do_discard_n(self, seat: int, count: int, which: str, rule: str) -> None:
         if count > 0 and self._discardable(seat, which):
@@ -627,7 +598,8 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             del cards[bisect_left(cards, card)]
         self.draw_total -= 1
         if dest == "hand":
-            self._to_hand(seat, card)
+            hand = self.hands[seat]  # `_to_hand`, inlined
+            hand[card] = hand.get(card, 0) + 1
         else:
             self.revealed.append(card)
 
@@ -637,7 +609,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
     def _answer_play(self, action, seat: int) -> None:
         if isinstance(action, EndPlays):
             return
-        self.stack.append(("plays",))
+        self.stack.append(PLAYS_STEP)
         self._play_card(seat, action)
 
     def _answer_manoeuvre(self, action: Manoeuvre, seat: int) -> None:
@@ -700,9 +672,9 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if kind == "draw":
             return tuple(map(draw_of, sorted(self.draw)))
         if kind == "roll":
-            return tuple(Roll(value) for value in range(1, 7))
+            return tuple(ROLLS.values())
         if kind == "coin":
-            return (Coin(True), Coin(False))
+            return (COINS[True], COINS[False])
         if kind == "first":
             return tuple(FirstPlayer(seat) for seat in range(self.num_players))
         if kind == "random_discard":
@@ -712,7 +684,7 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
         if kind == "manoeuvre":
             return (*self._manoeuvre_options(actor), SKIP)
         if kind == "discard":
-            return tuple(Discard(card) for card in self._discardable(actor, args[0]))
+            return tuple(map(discard_of, self._discardable(actor, args[0])))
         if kind == "saved":
             return (play_of(SAVED), DECLINE)
         if kind == "pass":
@@ -721,14 +693,14 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
             return (*(play_of(BLAG, other) for other in self.opponents(actor)), DECLINE)
         if kind == "block":
             mine = args[1]
-            return (*(Discard(card) for card in self._discardable(actor, "broom")
+            return (*(discard_of(card) for card in self._discardable(actor, "broom")
                       if self.game.facts[card].speed > mine), DECLINE)
         if kind in ("penalty_save", "quiet", "captain"):
             return (ACCEPT, DECLINE)
         if kind == "rain_pick":
-            return (*(Pick(seat) for seat in range(self.num_players)), DECLINE)
+            return (*PICKS[:self.num_players], DECLINE)
         if kind == "penalty_to":
-            return tuple(Pick(seat) for seat in self.opponents(actor))
+            return tuple(PICKS[seat] for seat in self.opponents(actor))
         if kind == "end":
             return (*(Destroy(t.uid) for t in self._own_toughs(actor)), DECLINE)
         if kind == "reveal":
@@ -742,41 +714,54 @@ class QuidditchV2State(CardEffects, ActionText, GameState):
 
     def _manoeuvre_options(self, seat: int) -> list:
         dom = self.dom
-        if dom[seat] < 1:
+        mine = dom[seat]
+        if mine < 1:
             return []
         options: list = []
-        opponents = self.opponents(seat)
+        opponents = self.opponent_seats[seat]
         facts = self.game.facts
-        if self.quaffle == seat:
-            margin = (facts[CRACK].props.get("score_margin", 3) if self.has(seat, CRACK)
-                      else self.params["score_margin"])
-            if dom[seat] >= 2 and all(dom[seat] - dom[other] >= margin for other in opponents):
-                options.extend(manoeuvre_of("score", other) for other in opponents)
+        holder = self.quaffle
+        # The seat's working Things, in one pass over the table rather than one `has` per card.
+        flyhigh = self.flyhigh
+        blank = flyhigh.thing if flyhigh is not None and flyhigh.owner == holder else None
+        working = {t.card for t in self.table if t.owner == seat and t.uid != blank}
+        if holder == seat:
+            margin = facts[CRACK].props.get("score_margin", 3) if CRACK in working else self.params["score_margin"]
+            if mine >= 2 and all(mine - dom[other] >= margin for other in opponents):
+                options.extend(SCORE_AT[other] for other in opponents)
         if not self.no_bludger:
             normal = self.params["bludger_margin"]
-            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if self.has(seat, ACCBEAT) else None
-            powerful = self.has(seat, POWBEAT)
+            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if ACCBEAT in working else None
+            powerful = POWBEAT in working
             for other in opponents:
-                lead = dom[seat] - dom[other]
+                lead = mine - dom[other]
                 if lead >= normal:
                     if powerful:
-                        options.append(manoeuvre_of("bludger", other, True))
+                        options.append(RANDOM_BLUDGER_AT[other])
                     if not powerful or accurate is not None:
-                        options.append(manoeuvre_of("bludger", other))
+                        options.append(BLUDGER_AT[other])
                 elif accurate is not None and lead >= accurate:
-                    options.append(manoeuvre_of("bludger", other))
-        holder = self.quaffle
+                    options.append(BLUDGER_AT[other])
         if holder is None:
-            options.append(manoeuvre_of("snatch"))
+            options.append(SNATCH)
         elif holder != seat:
             need = facts[SUREHAND].props.get("snatch_margin", 2) if self.has(holder, SUREHAND) else 1
-            if dom[seat] - dom[holder] >= need:
-                options.append(manoeuvre_of("snatch"))
-        options.extend(manoeuvre_of("outfly", other) for other in opponents)
-        if not self.locked_out(seat):
-            options.append(manoeuvre_of("search"))
+            if mine - dom[holder] >= need:
+                options.append(SNATCH)
+        options.extend(OUTFLY_AT[other] for other in opponents)
+        if self.own_turns[seat] > self.feint_lock[seat]:  # not `locked_out`
+            options.append(SEARCH)
         return options
 
+
+# The manoeuvres, made once (shared values, as `manoeuvre_of` gives them), by target seat.
+SCORE_AT = tuple(manoeuvre_of("score", seat) for seat in range(MAX_PLAYERS))
+BLUDGER_AT = tuple(manoeuvre_of("bludger", seat) for seat in range(MAX_PLAYERS))
+RANDOM_BLUDGER_AT = tuple(manoeuvre_of("bludger", seat, True) for seat in range(MAX_PLAYERS))
+OUTFLY_AT = tuple(manoeuvre_of("outfly", seat) for seat in range(MAX_PLAYERS))
+SNATCH = manoeuvre_of("snatch")
+PICKS = tuple(Pick(seat) for seat in range(MAX_PLAYERS))
+SEARCH = manoeuvre_of("search")
 
 QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
                            for name in dir(QuidditchV2State) if name.startswith("_do_")}

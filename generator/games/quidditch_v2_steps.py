@@ -18,10 +18,12 @@ CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
 NAME_PATTERN = re.compile(r"[^\s:]+")
 SEAT_PATTERN = re.compile(r"[Pp]\d+")
 
-# The steps of a turn after the start-of-turn effects (qv2.turn.order).
-TURN_STEPS = (("draw_step",), ("blag_turn",), ("plays",), ("manoeuvre",), ("end_destroy",), ("hand_limit",),
-              ("next",))
-TURN_STEPS_REVERSED = tuple(reversed(TURN_STEPS))
+# The steps of a turn after the start-of-turn effects (qv2.turn.order). A step that ends without
+# queueing anything may run the one after it at once when it finds that step's frame (these very
+# tuples) on top of the stack: the same order, without a trip through the step loop.
+DRAW_STEP, PLAYS_STEP, NEXT_STEP = ("draw_step",), ("plays",), ("next",)
+TURN_STEPS = (DRAW_STEP, ("blag_turn",), PLAYS_STEP, ("manoeuvre",), ("end_destroy",), ("hand_limit",), NEXT_STEP)
+TURN_STEPS_AFTER_DRAW_REVERSED = tuple(reversed(TURN_STEPS[1:]))
 
 # Upper bounds used to declare score bounds and game length.
 GOALS_PER_TURN_BOUND = 10

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..model import Deck
@@ -23,9 +24,14 @@ FDR = 0.05  # false discovery rate across the cards of one run (Benjamini–Hoch
 
 def rate(count: int, total: int) -> dict:
     """A share with its 95% Wilson interval and the number of games it rests on."""
+    share, low, high = _rounded_rate(count, total)
+    return {"count": count, "of": total, "rate": share, "low": low, "high": high}
+
+
+@lru_cache(maxsize=1 << 16)  # the same few counts recur across the cards and runs of a report
+def _rounded_rate(count: int, total: int) -> tuple[float | None, float, float]:
     low, high = wilson(count, total)
-    return {"count": count, "of": total, "rate": round(count / total, 4) if total else None,
-            "low": round(low, 4), "high": round(high, 4)}
+    return round(count / total, 4) if total else None, round(low, 4), round(high, 4)
 
 
 def _distribution(counts: Counter[int]) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from ..errors import Problem
 from ..loader import _LineFinder, parse_toml, slug
@@ -21,20 +22,7 @@ class Locator:
     def __init__(self, deck: Deck):
         self.deck = deck
         text = deck.source.read_text(encoding="utf-8") if deck.source and deck.source.exists() else ""
-        self._lines = _LineFinder(text)
-        data = parse_toml(text) if text else {}
-        # A card listed under [[cards]] keeps its index; cards a [[card_sets]] table made do not,
-        # so they point at the set that made them.
-        self._card_fields: dict[str, str] = {}
-        for index, raw in enumerate(data.get("cards", ())):
-            self._card_fields.setdefault(raw.get("id") or slug(raw["name"]), f"cards[{index}]")
-        self.cards_field = "card_sets[0]" if data.get("card_sets") else "cards"
-        self._rule_fields: dict[str, str] = {}
-        for s_index, section in enumerate(data.get("sections", ())):
-            self._rule_fields[section["id"]] = f"sections[{s_index}]"
-            for r_index, rule in enumerate(section.get("rules", ())):
-                self._rule_fields[rule["id"]] = f"sections[{s_index}].rules[{r_index}]"
-        self._variant_fields = {v["id"]: f"variants[{i}]" for i, v in enumerate(data.get("variants", ()))}
+        self._lines, self._card_fields, self.cards_field, self._rule_fields, self._variant_fields = _fields(text)
 
     def card_field(self, card: Card, attribute: str = "") -> str:
         field = self._card_fields.get(card.id, self.cards_field)
@@ -83,3 +71,23 @@ class Locator:
         """A problem about one card; the message starts with the card's name and code."""
         return self.problem(self.card_field(card, attribute), f"card {card.name!r} ({card.code}): {message}",
                             hint, severity)
+
+
+@lru_cache(maxsize=8)
+def _fields(text: str) -> tuple[_LineFinder, dict[str, str], str, dict[str, str], dict[str, str]]:
+    """Where each card, rule and variant of a deck file's text is (read only, so shared): a
+    validation builds a Locator for each of its checks, and the file is parsed once, not per check."""
+    data = parse_toml(text) if text else {}
+    # A card listed under [[cards]] keeps its index; cards a [[card_sets]] table made do not,
+    # so they point at the set that made them.
+    card_fields: dict[str, str] = {}
+    for index, raw in enumerate(data.get("cards", ())):
+        card_fields.setdefault(raw.get("id") or slug(raw["name"]), f"cards[{index}]")
+    cards_field = "card_sets[0]" if data.get("card_sets") else "cards"
+    rule_fields: dict[str, str] = {}
+    for s_index, section in enumerate(data.get("sections", ())):
+        rule_fields[section["id"]] = f"sections[{s_index}]"
+        for r_index, rule in enumerate(section.get("rules", ())):
+            rule_fields[rule["id"]] = f"sections[{s_index}].rules[{r_index}]"
+    variant_fields = {v["id"]: f"variants[{i}]" for i, v in enumerate(data.get("variants", ()))}
+    return _LineFinder(text), card_fields, cards_field, rule_fields, variant_fields

@@ -9,7 +9,7 @@ Definitions are in docs/playtesting.md. Reading them back into figures with inte
 
 from __future__ import annotations
 
-import bisect
+from bisect import bisect_right
 from collections import Counter
 from typing import Any, Hashable, Sequence
 
@@ -29,7 +29,7 @@ TENSION = {"lead_change": "rate", "drama": "rate", "decisiveness": "rate", "stab
 
 
 def turn_bucket(turn: int) -> int:
-    return bisect.bisect_right(TURN_EDGES, turn) - 1
+    return bisect_right(TURN_EDGES, turn) - 1
 
 
 class Moments:
@@ -280,15 +280,20 @@ class GameTrace:
                 codes[key] = self.code(self.game, key)
             return codes[key]
 
+        # Keys gathered in the order the counts would be bumped one by one, then counted by
+        # `Counter.update` (in C): the same counts, and the same order of first appearance.
+        seat_games, drawn, played_keys = [], [], []
         for seat in range(self.players):
             won = int(seat in winners)
             length = turn_bucket(max(self.turns[seat], 1))
-            metrics.seat_games[length, won] += 1
-            for key, turn in self.first_held[seat].items():
-                metrics.drawn[code(key), turn_bucket(turn), length, won] += 1
+            seat_games.append((length, won))
+            drawn += [(code(key), bisect_right(TURN_EDGES, turn) - 1, length, won)  # turn_bucket(turn)
+                      for key, turn in self.first_held[seat].items()]
             played = self.plays[seat] if self.card_plays is not None else map(code, self.played[seat])
-            for card in played:
-                metrics.played[card, length, won] += 1
+            played_keys += [(card, length, won) for card in played]
+        metrics.seat_games.update(seat_games)
+        metrics.drawn.update(drawn)
+        metrics.played.update(played_keys)
 
 
 def tension(series: Sequence[Sequence[int]], winners: Sequence[int], lower_wins: bool) -> dict[str, float]:

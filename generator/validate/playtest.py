@@ -328,14 +328,19 @@ def figures_kept() -> Iterator[None]:
 # -- one chunk of games (runs in a worker process) --------------------------------------------
 
 _GAMES: dict[tuple, Game] = {}
+_DECKS: dict[tuple, Deck] = {}
 
 
 def _game(deck_path: str, params: Mapping[str, Any]) -> Game:
-    """The engine for a deck file and parameters, built once per worker process."""
+    """The engine for a deck file and parameters, built once per worker process; the deck is
+    loaded once per file version, for all its settings (engines only read it)."""
     path = Path(deck_path)
-    key = (deck_path, path.stat().st_mtime_ns, json.dumps(params, sort_keys=True, default=str))
+    version = (deck_path, path.stat().st_mtime_ns)
+    key = (*version, json.dumps(params, sort_keys=True, default=str))
     if key not in _GAMES:
-        _GAMES[key] = game_for(load_deck(path), params)
+        if version not in _DECKS:
+            _DECKS[version] = load_deck(path)
+        _GAMES[key] = game_for(_DECKS[version], params)
     return _GAMES[key]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from statistics import NormalDist
 
 Z95 = 1.959964  # two-sided 95%
@@ -16,6 +17,7 @@ def bonferroni_z(tests: int, family_error: float = 0.05) -> float:
     return NormalDist().inv_cdf(1 - family_error / (2 * max(tests, 1)))
 
 
+@lru_cache(maxsize=1 << 16)  # a report asks for the same few (successes, trials) thousands of times
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a proportion: sound at 0%, 100% and small samples."""
     if trials == 0:
