@@ -89,34 +89,45 @@ def shuffled(cards: Sequence[int], rng) -> list[int]:
     return sorted(cards, key=lambda _: draw())
 
 
+def random_below(rng, n: int) -> int:
+    """`rng.randrange(n)` for n > 0, draw for draw, without the library's argument checks
+    and its two Python-level calls."""
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
+
+
 def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
     """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt),
     with the library's per-card Python call to its random-below helper inlined."""
     n = len(population)
     getrandbits = rng.getrandbits
-    result = [0] * k
     setsize = 21  # the library's switch between a shrinking pool and a set of picks
     if k > 5:
         setsize += 4 ** ceil(log(k * 3, 4))
+    result: list[int] = []
+    take = result.append
     if n <= setsize:
         pool = list(population)
-        for i in range(k):
-            left = n - i
-            bits = left.bit_length()
+        lefts = range(n, n - k, -1)  # the pool's size before each pick
+        for left, bits in zip(lefts, map(int.bit_length, lefts)):
             j = getrandbits(bits)
             while j >= left:
                 j = getrandbits(bits)
-            result[i] = pool[j]
+            take(pool[j])
             pool[j] = pool[left - 1]
     else:
         bits = n.bit_length()
         picked: set[int] = set()
-        for i in range(k):
+        for _ in range(k):
             j = getrandbits(bits)
             while j >= n or j in picked:
                 j = getrandbits(bits)
             picked.add(j)
-            result[i] = population[j]
+            take(population[j])
     return result
 
 

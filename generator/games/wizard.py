@@ -40,6 +40,7 @@ from .tricks import (
     read_dealer,
     read_hands,
     read_tricks,
+    random_below,
     sample_cards,
     words,
 )
@@ -98,6 +99,9 @@ class WizardGame(Game):
         self.num_suits = len(deck.suits)
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = CardTables(self._strengths)
+        # claims[trump][led]: the same tables by trump, then by led suit, WIZARD_LED and NO_SUIT
+        # (negative, so they index from the end), for the trick's winner in one lookup
+        self.claims = CardTables(self._claims)
         # what the heuristic bot reads: the suit each card would set if led, each card's power
         # by trump, and the tricks it may take by (trump, players)
         self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
@@ -112,10 +116,17 @@ class WizardGame(Game):
         self.bid_options = tuple(tuple(range(BID, BID + cards + 1)) for cards in range(table.total + 1))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
+        # chance actions are immutable, so sampling hands out shared ones rather than building each
+        self.turn_ups = tuple(map(TurnUp, range(len(table.code))))
+        self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))
+        self.empty_split = ([],) * (self.num_suits + 1)  # a hand's cards by suit before the deal (copied, never filled)
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, key: tuple[int, int]) -> tuple[int, ...]:
         return card_strengths(*key, self.is_wizard, self.table.suit, self.table.rank)
+
+    def _claims(self, trump: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.strengths[trump, led] for led in (*range(self.num_suits), WIZARD_LED, NO_SUIT))
 
     def _bot_power(self, trump: int) -> tuple[int, ...]:
         return tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
@@ -353,6 +364,7 @@ class WizardState(TrickState):
         self.trump = NO_SUIT
         self.turned: int | None = None
         self.led = NO_SUIT
+        self.claims: tuple[tuple[int, ...], ...] = ()  # the game's claims for this round's trump, by led suit
         self.bids: list[int | None] = [None] * num_players
         self.bids_made = 0
         self.totals = [0] * num_players
@@ -434,36 +446,36 @@ class WizardState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            hand = self.hands[seat]
-            try:  # one scan of the hand finds the card and where to take it from
-                position = hand.index(action) if type(action) is int else -1
-            except ValueError:
-                position = -1
-            if position < 0:
-                self._refuse_card(seat, action)
-            suit = self.suit_of[action]
-            led = self.led
             held = self.by_suit[seat]
-            if led >= 0:
-                if suit != led and suit >= 0 and held[led]:
-                    self._refuse_card(seat, action)
-            elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
+            led = self.led
+            if type(action) is not int:
+                self._refuse_card(seat, action)
+            try:
+                suit = self.suit_of[action]
+            except IndexError:
+                self._refuse_card(seat, action)
+            if led >= 0 and suit != led and suit >= 0 and held[led]:  # holds the suit led and does not follow
+                self._refuse_card(seat, action)
+            same = held[suit]
+            try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
+                same.remove(action)
+            except ValueError:
+                self._refuse_card(seat, action)
+            if led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
                 if suit >= 0:
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            same = held[suit]
-            same.remove(action)
             if self.repeats[seat] and action in same:
                 self.repeats[seat] -= 1
-            del hand[position]
+            self.hands[seat].remove(action)
             trick = self.trick
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
             # close_trick(), inlined: every seat has played, the highest claim takes the trick
-            claims = list(map(self.game.strengths[self.trump, self.led].__getitem__, trick))
+            claims = list(map(self.claims[self.led].__getitem__, trick))
             winner = (self.leader + claims.index(max(claims))) % self.num_players
             self.won[winner] += 1
             self.led = NO_SUIT
@@ -555,6 +567,8 @@ class WizardState(TrickState):
         self._start_bidding()
 
     def _start_bidding(self) -> None:
+        """Trump is settled: bidding starts from the dealer's left."""
+        self.claims = self.game.claims[self.trump]
         self.phase = BIDDING
         self.bids = [None] * self.num_players
         self.bids_made = 0
@@ -564,13 +578,14 @@ class WizardState(TrickState):
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
-        where = {"round": self.round + 1}  # for messages
-        if self.chance == "turn" and type(action) is TurnUp:  # the common case first
+        chance = self.chance
+        if chance == "turn" and type(action) is TurnUp:  # the common cases first
             card = action.card
-            if not 0 <= card < len(self.undealt) or not self.undealt[card]:
+            undealt = self.undealt
+            if not 0 <= card < len(undealt) or not undealt[card]:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
-                                    R_COUNTS, where=where)
+                                    R_COUNTS, where={"round": self.round + 1})
             self.turned = card
             if self.game.is_wizard[card]:
                 self.phase = CHOOSE_TRUMP
@@ -580,59 +595,66 @@ class WizardState(TrickState):
             self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
             self._start_bidding()
             return
-        if self.chance == "dealer":
+        if chance == "deal" and isinstance(action, Deal):
+            self._deal(action)
+            return
+        where = {"round": self.round + 1}
+        if chance == "dealer":
             if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
                 raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
                                     where=where)
             self.dealer = action.seat
             self.chance = "deal"
-        elif self.chance == "deal":
-            if not isinstance(action, Deal):
-                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
-            self._deal(action, where)
+        elif chance == "deal":
+            raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
         else:
             raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
 
-    def _deal(self, deal: Deal, where: dict) -> None:
+    def _deal(self, deal: Deal) -> None:
         size = self.round + 1
-        check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
+        hands = deal.hands
+        if len(hands) != self.num_players or set(map(len, hands)) != {size}:
+            check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
+                             {"round": size})
         table = self.table
         undealt = list(table.copies)
-        suit_of, empty = table.suit, ((),) * (len(table.suits) + 1)
+        suit_of, no_lists = table.suit, self.game.empty_split
         by_suit = []
         try:  # one pass over the dealt cards counts them and sorts each hand by suit
-            for hand in deal.hands:
-                split: list[list[int]] = [*map(list, empty)]
+            for hand in hands:
+                split: list[list[int]] = [*map(list.copy, no_lists)]
                 for card in hand:
                     undealt[card] -= 1
                     split[suit_of[card]].append(card)
                 by_suit.append(split)
         except (IndexError, TypeError):
             raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
-                                where=where) from None
+                                where={"round": size}) from None
         if min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
             raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
-                                f"has {table.copies[card]}", R_COUNTS, where=where)
-        self.hands = list(map(list, deal.hands))
+                                f"has {table.copies[card]}", R_COUNTS, where={"round": size})
+        self.hands = list(map(list, hands))
         self.by_suit = by_suit
-        self.repeats = [len(hand) - len(set(hand)) for hand in deal.hands]
+        self.repeats = [len(hand) - len(set(hand)) for hand in hands]
         self.trump = NO_SUIT
         self.turned = None
         self.undealt = undealt
-        if (self.round + 1) * self.num_players < table.total:
+        if size * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
             self._start_bidding()
 
     def sample_chance(self, rng: random.Random) -> Action:
-        if self.chance == "dealer":
-            return ChooseSeat(rng.randrange(self.num_players))
-        if self.chance == "deal":
-            order = tuple(sample_cards(self.table.physical, (self.round + 1) * self.num_players, rng))
-            return Deal(tuple(deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)))
-        position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
-        return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
+        chance = self.chance
+        if chance == "deal":
+            size = self.round + 1
+            order = tuple(sample_cards(self.table.physical, size * self.num_players, rng))
+            return Deal(tuple(deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)))
+        if chance == "turn":
+            position = random_below(rng, self.table.total - (self.round + 1) * self.num_players)
+            return self.game.turn_ups[bisect_right(list(accumulate(self.undealt)), position)]  # the position-th undealt card
+        return self.game.seat_choices[random_below(rng, self.num_players)]
 
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
