@@ -47,6 +47,7 @@ from .tricks import (
     play_answer,
     read_dealer,
     read_hands,
+    random_below,
     read_tricks,
     shuffled,
     split_by_suit,
@@ -55,6 +56,7 @@ from .tricks import (
 
 PASS = 1000
 PASSING = 101  # player phase: choosing cards to pass
+EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
 
 # Rule ids of decks/wizard-hearts.toml
 R_DECK = "wh.components.deck"
@@ -141,6 +143,8 @@ class WizardHeartsGame(Game):
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
         self.bot_orders = CardTables(self._bot_orders)  # by Shun suit
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
+        self.pass_count = p["pass_count"]
+        self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))  # immutable, so shared by every game
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, led: int) -> tuple[int, ...]:
@@ -443,6 +447,7 @@ class WizardHeartsState(TrickState):
         self.passed: list[list[int]] = [[] for _ in range(num_players)]
         self.passes_made = 0
         self.first_card = game.lead_card  # the card that must lead the first trick
+        self.led = EMPTY_TRICK  # the suit of the trick's first card
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
@@ -461,11 +466,11 @@ class WizardHeartsState(TrickState):
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            trick = self.trick
-            if self.trick_number and (trick or not self.game.shun_must_be_broken):
+            if self.trick_number and (self.trick or not self.game.shun_must_be_broken):
                 # after the first trick, following suit or leading anything: `_options`, inlined (the hottest path)
                 seat = self.turn
-                cards = (self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat]) if trick else self.hands[seat]
+                led = self.led
+                cards = (self.by_suit[seat][led] or self.hands[seat]) if led != EMPTY_TRICK else self.hands[seat]
                 return cards[:] if self.table.unique else list(dict.fromkeys(cards))
             return self._options(self.turn)[0]
         if phase == PASSING:
@@ -529,37 +534,45 @@ class WizardHeartsState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            hand = self.hands[seat]
-            try:  # one scan of the hand finds the card and where to take it from
-                position = hand.index(action) if type(action) is int else -1
-            except ValueError:
-                position = -1
-            if position < 0:
-                self._refuse(seat, action)
-            suit_of = self.suit_of
-            suit = suit_of[action]
-            trick = self.trick
             held = self.by_suit[seat]
-            if trick and self.trick_number:  # the common case: follow suit if you can
-                led = suit_of[trick[0]]
+            if type(action) is not int:
+                self._refuse(seat, action)
+            try:
+                suit = self.suit_of[action]
+            except IndexError:
+                self._refuse(seat, action)
+            led = self.led
+            if led != EMPTY_TRICK and self.trick_number:  # the common case: follow suit if you can
                 if suit != led and held[led]:
                     self._refuse(seat, action)
             elif self.trick_number == 0 or self.game.shun_must_be_broken:  # the first trick, or a restricted lead
                 if action not in self._options(seat)[0]:
                     self._refuse(seat, action)
+            try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
+                held[suit].remove(action)
+            except ValueError:
+                self._refuse(seat, action)
             if suit == self.shun:
                 self.broken = True
-            held[suit].remove(action)
-            del hand[position]
+            self.hands[seat].remove(action)
+            trick = self.trick
             trick.append(action)
+            if led == EMPTY_TRICK:
+                self.led = led = suit
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # close_trick(), inlined: the highest card of the suit led takes the trick and its points
-            claims = list(map(self.game.strengths[suit_of[trick[0]]].__getitem__, trick))
-            winner = (self.leader + claims.index(max(claims))) % self.num_players
+            # close_trick() and after_trick(), inlined: the highest card of the suit led takes
+            # the trick and its points
+            strengths = self.game.strengths[led]
+            winner = (self.leader + trick.index(max(trick, key=strengths.__getitem__))) % self.num_players
             self.won[winner] += 1
-            self.after_trick(winner, trick)
+            self.hand_points[winner] += sum(map(self.points.__getitem__, trick))
+            self.captured[winner] += len(trick)
+            if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
+                self.hand_points[winner] += sum(map(self.points.__getitem__, self.cauldron))
+                self.captured[winner] += len(self.cauldron)
+            self.led = EMPTY_TRICK
             self.trick = []
             self.trick_number += 1
             self.leader = self.turn = winner
@@ -627,14 +640,15 @@ class WizardHeartsState(TrickState):
     def _pass(self, action: Action) -> None:
         seat = self.turn
         card = action - PASS if type(action) is int else -1
-        if not 0 <= card < len(self.table.code) or card not in self.hands[seat]:
+        try:  # no hand holds a negative card
+            self.hands[seat].remove(card)
+        except ValueError:
             shown = self.table.code[card] if 0 <= card < len(self.table.code) else repr(action)
             raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_OWN_CARDS,
-                                self.table.codes(sorted(set(self.hands[seat]))), self.where(seat))
-        self.hands[seat].remove(card)
-        self.passed[seat].append(card)
-        count = self.game.params["pass_count"]
-        if len(self.passed[seat]) < count:
+                                self.table.codes(sorted(set(self.hands[seat]))), self.where(seat)) from None
+        passed = self.passed[seat]
+        passed.append(card)
+        if len(passed) < self.game.pass_count:
             return
         self.passes_made += 1
         if self.passes_made < self.num_players:
@@ -679,7 +693,8 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
+        if len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}:
+            check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
         if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))
@@ -694,6 +709,7 @@ class WizardHeartsState(TrickState):
         self.hands = list(map(list, deal.hands))
         self.cauldron = tuple(deal.aside)
         self.trick = []
+        self.led = EMPTY_TRICK
         self.trick_number = 0
         self.won = [0] * self.num_players
         self.hand_points = [0] * self.num_players
@@ -701,7 +717,7 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.passed = [[] for _ in range(self.num_players)]
         self.passes_made = 0
-        if self.direction == "hold" or self.game.params["pass_count"] == 0:
+        if self.direction == "hold" or self.game.pass_count == 0:
             self._start_play()
         else:
             self.phase = PASSING
@@ -709,19 +725,18 @@ class WizardHeartsState(TrickState):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.chance == "dealer":
-            return ChooseSeat(rng.randrange(self.num_players))
+            return self.game.seat_choices[random_below(rng, self.num_players)]
         physical = self.table.physical
         if self.chance == "shun":
             suit_of, luck = self.table.suit, self.game.luck
             while True:  # turn cards until one is not Luck
-                card = physical[rng.randrange(len(physical))]
+                card = physical[random_below(rng, len(physical))]
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
-        order = shuffled(physical, rng)
+        order = tuple(shuffled(physical, rng))
         size = self.game.hand_size(self.num_players)
-        cut = size * self.num_players
-        hands = deal_hands(order[:cut], self.num_players, size, (self.dealer + 1) % self.num_players)
-        return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
+        hands = deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)  # slices: tuples
+        return Deal(tuple(hands), order[size * self.num_players:])
 
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
