@@ -259,6 +259,9 @@ class TrickState(GameState):
         self.turn = 0
         self.trick_number = 0
         self.won = [0] * num_players
+        # the last deal `sample_chance` drew here: drawn from this deck for these seats, it
+        # needs no checking when applied (any deal applied clears it)
+        self.sampled_deal: Deal | None = None
 
     # -- the play phase ---------------------------------------------------------------------
     def where(self, seat: int | None = None) -> dict:

@@ -367,6 +367,7 @@ class WizardState(TrickState):
         self.claims: tuple[tuple[int, ...], ...] = ()  # the game's claims for this round's trump, by led suit
         self.bids: list[int | None] = [None] * num_players
         self.bids_made = 0
+        self.bids_total = 0  # the sum of this round's bids so far
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.undealt: list[int] = []  # copies of each card still in the deck after the deal
@@ -513,9 +514,9 @@ class WizardState(TrickState):
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
         self.totals = [total + p for total, p in zip(self.totals, points)]
+        # no copies: the next round starts new bid, trick and total lists, so these stay as they are
         self.history.append({"dealer": self.dealer, "turned": self.turned, "trump": self.trump,
-                             "bids": list(self.bids), "won": list(self.won), "points": points,
-                             "totals": list(self.totals)})
+                             "bids": self.bids, "won": self.won, "points": points, "totals": self.totals})
         if self.round + 1 == self.rounds_total:
             self.phase = TERMINAL
             return
@@ -542,7 +543,9 @@ class WizardState(TrickState):
             shown = bid if bid is not None else action
             raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
                                 [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
-        forbidden, rule = self.forbidden() if self.bids_made == self.num_players - 1 else (None, "")
+        # only the last bidder's bid that makes the bids add up to the tricks can be forbidden
+        last = self.bids_made == self.num_players - 1
+        forbidden, rule = self.forbidden() if last and bid == hand - self.bids_total else (None, "")
         if bid == forbidden:
             why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
                    else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
@@ -551,6 +554,7 @@ class WizardState(TrickState):
                                 ruling="wizard.ruling.leader")
         self.bids[seat] = bid
         self.bids_made += 1
+        self.bids_total += bid
         if self.bids_made == self.num_players:
             self.phase = PLAY
             self.leader = self.turn = (self.dealer + 1) % self.num_players
@@ -572,6 +576,7 @@ class WizardState(TrickState):
         self.phase = BIDDING
         self.bids = [None] * self.num_players
         self.bids_made = 0
+        self.bids_total = 0
         self.won = [0] * self.num_players
         self.trick_number = 0
         self.turn = (self.dealer + 1) % self.num_players
@@ -613,7 +618,9 @@ class WizardState(TrickState):
     def _deal(self, deal: Deal) -> None:
         size = self.round + 1
         hands = deal.hands
-        if len(hands) != self.num_players or set(map(len, hands)) != {size}:
+        checked = deal is self.sampled_deal
+        self.sampled_deal = None
+        if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
             check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
                              {"round": size})
         table = self.table
@@ -630,7 +637,7 @@ class WizardState(TrickState):
         except (IndexError, TypeError):
             raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
                                 where={"round": size}) from None
-        if min(undealt) < 0:
+        if not checked and min(undealt) < 0:
             card = next(card for card, left in enumerate(undealt) if left < 0)
             raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
                                 f"has {table.copies[card]}", R_COUNTS, where={"round": size})
@@ -650,7 +657,9 @@ class WizardState(TrickState):
         if chance == "deal":
             size = self.round + 1
             order = tuple(sample_cards(self.table.physical, size * self.num_players, rng))
-            return Deal(tuple(deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)))
+            deal = self.sampled_deal = Deal(tuple(deal_hands(order, self.num_players, size,
+                                                             (self.dealer + 1) % self.num_players)))
+            return deal
         if chance == "turn":
             position = random_below(rng, self.table.total - (self.round + 1) * self.num_players)
             return self.game.turn_ups[bisect_right(list(accumulate(self.undealt)), position)]  # the position-th undealt card
