@@ -101,34 +101,37 @@ def random_below(rng, n: int) -> int:
 
 
 def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
-    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt),
-    with the library's per-card Python call to its random-below helper inlined."""
+    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt)."""
+    return draw_cards(population, k, rng)[0]
+
+
+def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[int]]:
+    """The cards `rng.sample(population, k)` draws, draw for draw, with the library's per-card
+    Python call to its random-below helper inlined; and the cards left (in no order)."""
     n = len(population)
     getrandbits = rng.getrandbits
     setsize = 21  # the library's switch between a shrinking pool and a set of picks
     if k > 5:
         setsize += 4 ** ceil(log(k * 3, 4))
-    result: list[int] = []
-    take = result.append
     if n <= setsize:
+        # the library moves the last card of the pool into each gap; swapping the drawn card
+        # there instead leaves the same pool to draw from, the draws at its end, last first
         pool = list(population)
-        lefts = range(n, n - k, -1)  # the pool's size before each pick
-        for left, bits in zip(lefts, map(int.bit_length, lefts)):
+        lasts = range(n - 1, n - k - 1, -1)  # the pool's last position before each draw
+        for last, bits in zip(lasts, map(int.bit_length, range(n, n - k, -1))):
             j = getrandbits(bits)
-            while j >= left:
+            while j > last:
                 j = getrandbits(bits)
-            take(pool[j])
-            pool[j] = pool[left - 1]
-    else:
-        bits = n.bit_length()
-        picked: set[int] = set()
-        for _ in range(k):
+            pool[j], pool[last] = pool[last], pool[j]
+        return pool[n - k:][::-1], pool[:n - k]
+    bits = n.bit_length()
+    picked: dict[int, None] = {}  # positions drawn, in draw order
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in picked:
             j = getrandbits(bits)
-            while j >= n or j in picked:
-                j = getrandbits(bits)
-            picked.add(j)
-            take(population[j])
-    return result
+        picked[j] = None
+    return [population[j] for j in picked], [card for j, card in enumerate(population) if j not in picked]
 
 
 def distinct(cards: list[int], unique: bool) -> list[int]:

@@ -16,9 +16,8 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import chain, repeat
 
 from ..errors import DeckgenError
 from . import wizard_questions
@@ -36,12 +35,12 @@ from .tricks import (
     check_hand_sizes,
     count_cards,
     deal_hands,
+    draw_cards,
     log_played_card,
     read_dealer,
     read_hands,
     read_tricks,
     random_below,
-    sample_cards,
     words,
 )
 from .wizard_rules import (
@@ -370,7 +369,8 @@ class WizardState(TrickState):
         self.bids_total = 0  # the sum of this round's bids so far
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
-        self.undealt: list[int] = []  # copies of each card still in the deck after the deal
+        self.deck_left: list[int] = []  # the cards not dealt, in card order: one of them is turned
+        self.sampled_left: list[int] = []  # the cards `sampled_deal` leaves in the deck, in card order
         # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
         # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
         self.by_suit: list[list[list[int]]] = []
@@ -586,8 +586,7 @@ class WizardState(TrickState):
         chance = self.chance
         if chance == "turn" and type(action) is TurnUp:  # the common cases first
             card = action.card
-            undealt = self.undealt
-            if not 0 <= card < len(undealt) or not undealt[card]:
+            if card not in self.deck_left:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
                                     R_COUNTS, where={"round": self.round + 1})
@@ -624,29 +623,38 @@ class WizardState(TrickState):
             check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
                              {"round": size})
         table = self.table
-        undealt = list(table.copies)
         suit_of, no_lists = table.suit, self.game.empty_split
         by_suit = []
-        try:  # one pass over the dealt cards counts them and sorts each hand by suit
-            for hand in hands:
+        if checked:
+            for hand in hands:  # sort each hand by suit
                 split: list[list[int]] = [*map(list.copy, no_lists)]
                 for card in hand:
-                    undealt[card] -= 1
                     split[suit_of[card]].append(card)
                 by_suit.append(split)
-        except (IndexError, TypeError):
-            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
-                                where={"round": size}) from None
-        if not checked and min(undealt) < 0:
-            card = next(card for card, left in enumerate(undealt) if left < 0)
-            raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
-                                f"has {table.copies[card]}", R_COUNTS, where={"round": size})
+            deck_left = self.sampled_left
+        else:
+            undealt = list(table.copies)
+            try:  # one pass over the dealt cards counts them and sorts each hand by suit
+                for hand in hands:
+                    split = [*map(list.copy, no_lists)]
+                    for card in hand:
+                        undealt[card] -= 1
+                        split[suit_of[card]].append(card)
+                    by_suit.append(split)
+            except (IndexError, TypeError):
+                raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
+                                    where={"round": size}) from None
+            if min(undealt) < 0:
+                card = next(card for card, left in enumerate(undealt) if left < 0)
+                raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; "
+                                    f"the deck has {table.copies[card]}", R_COUNTS, where={"round": size})
+            deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit
         self.repeats = [len(hand) - len(set(hand)) for hand in hands]
         self.trump = NO_SUIT
         self.turned = None
-        self.undealt = undealt
+        self.deck_left = deck_left
         if size * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
@@ -656,13 +664,15 @@ class WizardState(TrickState):
         chance = self.chance
         if chance == "deal":
             size = self.round + 1
-            order = tuple(sample_cards(self.table.physical, size * self.num_players, rng))
-            deal = self.sampled_deal = Deal(tuple(deal_hands(order, self.num_players, size,
+            drawn, left = draw_cards(self.table.physical, size * self.num_players, rng)
+            left.sort()
+            self.sampled_left = left
+            deal = self.sampled_deal = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
                                                              (self.dealer + 1) % self.num_players)))
             return deal
         if chance == "turn":
-            position = random_below(rng, self.table.total - (self.round + 1) * self.num_players)
-            return self.game.turn_ups[bisect_right(list(accumulate(self.undealt)), position)]  # the position-th undealt card
+            left = self.deck_left
+            return self.game.turn_ups[left[random_below(rng, len(left))]]
         return self.game.seat_choices[random_below(rng, self.num_players)]
 
     # -- results -------------------------------------------------------------------------
