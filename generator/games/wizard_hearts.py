@@ -474,7 +474,8 @@ class WizardHeartsState(TrickState):
                 return cards[:] if self.table.unique else list(dict.fromkeys(cards))
             return self._options(self.turn)[0]
         if phase == PASSING:
-            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
+            hand = self.hands[self.turn]
+            return list(map(PASS.__add__, hand if self.table.unique else dict.fromkeys(hand)))  # PASS + each card
         return []
 
     def pending(self) -> Pending | None:
