@@ -24,6 +24,7 @@ from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
+from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
@@ -41,10 +42,7 @@ from .tricks import (
     deal_hands,
     log_played_card,
     distinct,
-    parse_play_question,
-    parse_trick_question,
     pass_target,
-    play_answer,
     read_dealer,
     read_hands,
     random_below,
@@ -54,25 +52,26 @@ from .tricks import (
     words,
 )
 
+from .wizard_hearts_rules import (
+    R_BROKEN,
+    R_DEAL,
+    R_DEALER,
+    R_DECK,
+    R_END,
+    R_FIRST_LEAD,
+    R_FIRST_TRICK,
+    R_FOLLOW,
+    R_LEAD,
+    R_OWN_CARDS,
+    R_PASSING,
+    R_SHUN,
+    trick_winner,
+)
+
 PASS = 1000
 PASSING = 101  # player phase: choosing cards to pass
 EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
 
-# Rule ids of decks/wizard-hearts.toml
-R_DECK = "wh.components.deck"
-R_DEALER = "wh.setup.dealer"
-R_SHUN = "wh.setup.shun"
-R_DEAL = "wh.setup.deal"
-R_PASSING = "wh.setup.passing"
-R_FIRST_LEAD = "wh.play.first-lead"
-R_FOLLOW = "wh.play.follow"
-R_FIRST_TRICK = "wh.play.first-trick"
-R_WINNER = "wh.play.winner"
-R_LEAD = "wh.play.lead"
-R_OWN_CARDS = "wh.play.own-cards"
-R_HAND = "wh.scoring.hand"
-R_END = "wh.scoring.end"
-R_BROKEN = "wh.variants.broken"
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
@@ -338,102 +337,11 @@ class WizardHeartsGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
-        tokens = words(question)
-        if tokens and tokens[0].casefold() == "play":
-            return self._play_question(tokens)
-        return self._trick_question(question)
-
-    def _shun_setting(self, word: str | None) -> int | None:
-        shun = None if word is None else self.table.suit_from_text(word)
-        if word is not None and shun not in self.opposite_queen:
-            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
-        return shun
-
-    def _play_question(self, tokens: list[str]) -> dict:
-        """May this card be played: the first lead, following suit, the clean first trick, and
-        (with the variant) leading Shun before it is broken."""
-        table = self.table
-        asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"))
-        shun = self._shun_setting(asked.settings.get("shun"))
-        first = "first" in asked.flags
-        hand, trick = asked.hand, asked.trick
-        if len(trick) >= self.max_players:
-            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
-        if first and not trick:
-            lead = self.lead_card
-            if lead in hand:
-                return play_answer(table, asked, [lead], R_FIRST_LEAD,
-                                   f"whoever holds {table.name[lead]} leads it to the first trick")
-            luck = [card for card in hand if table.suit[card] == self.luck]
-            if not luck:
-                raise DeckgenError(f"the first trick is led by whoever holds {table.name[lead]} (or, with it in the "
-                                   "Cauldron, the lowest Luck card in play); this hand holds no Luck card")
-            lowest = min(luck, key=table.rank.__getitem__)
-            return play_answer(table, asked, [lowest], R_FIRST_LEAD,
-                               f"without {table.name[lead]}, the lowest Luck card in play leads (taking it that "
-                               f"{table.code[lowest]} is the lowest and the Two lies in the Cauldron)",
-                               ["wh.ruling.luck-two"])
-        if not trick:
-            if self.shun_must_be_broken and shun is not None and "broken" not in asked.flags:
-                unbroken = [card for card in hand if table.suit[card] != shun]
-                if unbroken:
-                    return play_answer(table, asked, unbroken, R_BROKEN,
-                                       "the Shun suit may not be led before it is broken while other cards are held")
-            return play_answer(table, asked, hand, R_LEAD, "the winner of the last trick may lead any card")
-        led = table.suit[trick[0]]
-        suit = self.deck.suits[led].name
-        options = [card for card in hand if table.suit[card] == led] or list(hand)
-        how = (f"{suit} was led and the hand holds {suit}: follow suit" if table.suit[options[0]] == led
-               else f"{suit} was led and the hand holds none, so any card goes")
-        if first:
-            if shun is None:
-                raise DeckgenError("on the first trick the Shun suit matters: add `shun SUIT`")
-            queen = self.opposite_queen[shun]
-            clean = [card for card in options if table.suit[card] != shun and card != queen]
-            if clean and len(clean) < len(options):
-                return play_answer(table, asked, clean, [R_FIRST_TRICK, R_FOLLOW],
-                                   f"{how}, but no Shun card and not the Opposite Queen "
-                                   f"({table.code[queen]}) on the first trick", ["wh.ruling.first-trick"])
-        return play_answer(table, asked, options, R_FOLLOW, how)
-
-    def _trick_question(self, question: Sequence[str]) -> dict:
-        table = self.table
-        asked = parse_trick_question(question, table, ("shun",))
-        shun = self._shun_setting(asked.settings.get("shun"))
-        cards = [card for _, card in asked.cards]
-        winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
-        card = cards[winner]
-        led = self.deck.suits[table.suit[cards[0]]].name
-        who = asked.player(winner)
-        reasons = [f"{table.name[card]} is the highest {led} card in the trick; other suits never win "
-                   f"(order A K Q J Wizard 10 ... 2)"]
-        rules = [R_WINNER]
-        answer = f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
-        result: dict[str, Any] = {"question": "trick",
-                                  "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
-                                  "winner": {"position": winner + 1, "player": who, "card": table.code[card]}}
-        if shun is not None:
-            points = self._points[shun]
-            total = sum(points[c] for c in cards)
-            parts = [f"{table.code[c]} {points[c]:+d}" for c in cards if points[c]]
-            answer += f" With {self.deck.suits[shun].name} as the Shun suit the trick is worth {total:+d} points"
-            answer += f" ({', '.join(parts)})." if parts else "."
-            rules.append(R_HAND)
-            result.update(shun=self.deck.suits[shun].id, points=total,
-                          opposite_queen=table.code[self.opposite_queen[shun]])
-        result.update(answer=answer, reasons=reasons, rules=rules, rulings=[])
-        return result
+        return wizard_hearts_questions.ask(self, question)
 
 
 def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
     return table.by_id[log.card(code, field).id]
-
-
-def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
-    """Position of the highest card of the led suit (wh.play.winner), given the strengths
-    for the suit of the first card (the first of equal cards wins)."""
-    claims = [strengths[card] for card in cards]
-    return claims.index(max(claims))
 
 
 class WizardHeartsState(TrickState):
@@ -612,14 +520,6 @@ class WizardHeartsState(TrickState):
 
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.game.strengths[self.suit_of[cards[0]]])
-
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        points = self.points.__getitem__
-        self.hand_points[winner] += sum(map(points, cards))
-        self.captured[winner] += len(cards)
-        if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
-            self.hand_points[winner] += sum(map(points, self.cauldron))
-            self.captured[winner] += len(self.cauldron)
 
     def end_round(self) -> None:
         self.totals = [total + p for total, p in zip(self.totals, self.hand_points)]
