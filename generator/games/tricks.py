@@ -239,12 +239,13 @@ class TrickState(GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it
-    from the hand to `trick` and pass the turn on, calling `close_trick` once every seat
-    has played (written out in each engine: it is the hottest path of a simulation). They
-    implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
-    `after_trick` and `end_round`. Tuples held by a state (card tables, points) are
-    never changed, so clones share them. Keep a state's attributes under 30: past that
-    CPython 3.11 stops sharing instance dictionary keys and every attribute read slows."""
+    from the hand to `trick` and pass the turn on; once every seat has played, the trick's
+    winner takes it and leads, and the round ends when the hands are empty (written out in
+    each engine: it is the hottest path of a simulation). They implement
+    `play_options(seat)`, `trick_winner(cards)` (index into the trick) and `end_round`.
+    Tuples held by a state (card tables, points) are never changed, so clones share them.
+    Keep a state's attributes under 30: past that CPython 3.11 stops sharing instance
+    dictionary keys and every attribute read slows."""
 
     PLAY = PLAY
 
@@ -280,19 +281,6 @@ class TrickState(GameState):
             raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
                                 self.table.codes(self.play_options(seat)), self.where(seat))
 
-    def close_trick(self) -> None:
-        """Every seat has played to the trick: score it, let the winner lead, end the round
-        when the hands are empty."""
-        trick = self.trick
-        winner = (self.leader + self.trick_winner(trick)) % self.num_players
-        self.won[winner] += 1
-        self.after_trick(winner, trick)
-        self.trick = []
-        self.trick_number += 1
-        self.leader = self.turn = winner
-        if not self.hands[winner]:
-            self.end_round()
-
     def table_view(self) -> dict:
         table = self.table
         n = self.num_players
@@ -309,9 +297,6 @@ class TrickState(GameState):
     def view_counters(self) -> dict:
         """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
         return {}
-
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        """Hook: a trick was completed and won."""
 
     def trick_winner(self, cards: list[int]) -> int:
         raise NotImplementedError

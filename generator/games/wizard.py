@@ -475,7 +475,7 @@ class WizardState(TrickState):
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # close_trick(), inlined: every seat has played, the highest claim takes the trick
+            # every seat has played: the highest claim takes the trick
             claims = list(map(self.claims[self.led].__getitem__, trick))
             winner = (self.leader + claims.index(max(claims))) % self.num_players
             self.won[winner] += 1

@@ -471,8 +471,7 @@ class WizardHeartsState(TrickState):
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # close_trick() and after_trick(), inlined: the highest card of the suit led takes
-            # the trick and its points
+            # every seat has played: the highest card of the suit led takes the trick and its points
             strengths = self.game.strengths[led]
             winner = (self.leader + trick.index(max(trick, key=strengths.__getitem__))) % self.num_players
             self.won[winner] += 1
