@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from functools import partial
+from itertools import repeat, starmap
 from math import ceil, log
 
 from ..errors import DeckgenError
@@ -84,9 +86,10 @@ class CardTables(dict):
 
 def shuffled(cards: Sequence[int], rng) -> list[int]:
     """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
-    several times faster than `random.shuffle` for a deck."""
-    draw = rng.random
-    return sorted(cards, key=lambda _: draw())
+    several times faster than `random.shuffle` for a deck. Each card's key is
+    `next(draws, card)`: sorting asks for the keys card by card, so the draws come in card
+    order, without a Python-level call per card."""
+    return sorted(cards, key=partial(next, starmap(rng.random, repeat(()))))
 
 
 def random_below(rng, n: int) -> int:

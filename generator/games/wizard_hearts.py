@@ -554,8 +554,9 @@ class WizardHeartsState(TrickState):
         if self.passes_made < self.num_players:
             self.turn = (seat + 1) % self.num_players
             return
+        direction = self.direction
         for giver in range(self.num_players):
-            self.hands[pass_target(giver, self.direction, self.num_players)].extend(self.passed[giver])
+            self.hands[pass_target(giver, direction, self.num_players)].extend(self.passed[giver])
         self._start_play()
 
     def _start_play(self) -> None:
