@@ -3,8 +3,6 @@ and who wins a trick (and for how many points), without a game log."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 from ..errors import DeckgenError
 from .base import Game
 from .tricks import parse_play_question, parse_trick_question, play_answer, words
@@ -18,6 +16,10 @@ from .wizard_hearts_rules import (
     R_WINNER,
     trick_winner,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Sequence
 
 
 def ask(game: Game, question: Sequence[str]) -> dict:

@@ -4,7 +4,9 @@ rule ids and who wins a trick."""
 
 from __future__ import annotations
 
-from typing import Sequence
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 # Rule ids of decks/wizard-hearts.toml
 R_DECK = "wh.components.deck"
