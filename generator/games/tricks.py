@@ -13,6 +13,8 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass
+from functools import partial
+from itertools import repeat, starmap
 from math import ceil, log
 
 from ..errors import DeckgenError
@@ -84,40 +86,55 @@ class CardTables(dict):
 
 def shuffled(cards: Sequence[int], rng) -> list[int]:
     """A uniformly shuffled copy: sorting by random keys costs one C-level draw per card,
-    several times faster than `random.shuffle` for a deck."""
-    draw = rng.random
-    return sorted(cards, key=lambda _: draw())
+    several times faster than `random.shuffle` for a deck. Each card's key is
+    `next(draws, card)`: sorting asks for the keys card by card, so the draws come in card
+    order, without a Python-level call per card."""
+    return sorted(cards, key=partial(next, starmap(rng.random, repeat(()))))
+
+
+def random_below(rng, n: int) -> int:
+    """`rng.randrange(n)` for n > 0, draw for draw, without the library's argument checks
+    and its two Python-level calls."""
+    getrandbits = rng.getrandbits
+    bits = n.bit_length()
+    r = getrandbits(bits)
+    while r >= n:
+        r = getrandbits(bits)
+    return r
 
 
 def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
-    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt),
-    with the library's per-card Python call to its random-below helper inlined."""
+    """`rng.sample(population, k)`, draw for draw (so a seed deals what it always dealt)."""
+    return draw_cards(population, k, rng)[0]
+
+
+def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[int]]:
+    """The cards `rng.sample(population, k)` draws, draw for draw, with the library's per-card
+    Python call to its random-below helper inlined; and the cards left (in no order)."""
     n = len(population)
     getrandbits = rng.getrandbits
-    result = [0] * k
     setsize = 21  # the library's switch between a shrinking pool and a set of picks
     if k > 5:
         setsize += 4 ** ceil(log(k * 3, 4))
     if n <= setsize:
+        # the library moves the last card of the pool into each gap; swapping the drawn card
+        # there instead leaves the same pool to draw from, the draws at its end, last first
         pool = list(population)
-        for i in range(k):
-            left = n - i
-            bits = left.bit_length()
+        lasts = range(n - 1, n - k - 1, -1)  # the pool's last position before each draw
+        for last, bits in zip(lasts, map(int.bit_length, range(n, n - k, -1))):
             j = getrandbits(bits)
-            while j >= left:
+            while j > last:
                 j = getrandbits(bits)
-            result[i] = pool[j]
-            pool[j] = pool[left - 1]
-    else:
-        bits = n.bit_length()
-        picked: set[int] = set()
-        for i in range(k):
+            pool[j], pool[last] = pool[last], pool[j]
+        return pool[n - k:][::-1], pool[:n - k]
+    bits = n.bit_length()
+    picked: dict[int, None] = {}  # positions drawn, in draw order
+    for _ in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in picked:
             j = getrandbits(bits)
-            while j >= n or j in picked:
-                j = getrandbits(bits)
-            picked.add(j)
-            result[i] = population[j]
-    return result
+        picked[j] = None
+    return [population[j] for j in picked], [card for j, card in enumerate(population) if j not in picked]
 
 
 def distinct(cards: list[int], unique: bool) -> list[int]:
@@ -225,12 +242,13 @@ class TrickState(GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it
-    from the hand to `trick` and pass the turn on, calling `close_trick` once every seat
-    has played (written out in each engine: it is the hottest path of a simulation). They
-    implement `play_options(seat)`, `trick_winner(cards)` (index into the trick),
-    `after_trick` and `end_round`. Tuples held by a state (card tables, points) are
-    never changed, so clones share them. Keep a state's attributes under 30: past that
-    CPython 3.11 stops sharing instance dictionary keys and every attribute read slows."""
+    from the hand to `trick` and pass the turn on; once every seat has played, the trick's
+    winner takes it and leads, and the round ends when the hands are empty (written out in
+    each engine: it is the hottest path of a simulation). They implement
+    `play_options(seat)`, `trick_winner(cards)` (index into the trick) and `end_round`.
+    Tuples held by a state (card tables, points) are never changed, so clones share them.
+    Keep a state's attributes under 30: past that CPython 3.11 stops sharing instance
+    dictionary keys and every attribute read slows."""
 
     PLAY = PLAY
 
@@ -248,6 +266,9 @@ class TrickState(GameState):
         self.turn = 0
         self.trick_number = 0
         self.won = [0] * num_players
+        # the last deal `sample_chance` drew here: drawn from this deck for these seats, it
+        # needs no checking when applied (any deal applied clears it)
+        self.sampled_deal: Deal | None = None
 
     # -- the play phase ---------------------------------------------------------------------
     def where(self, seat: int | None = None) -> dict:
@@ -262,19 +283,6 @@ class TrickState(GameState):
         if card not in self.hands[seat]:
             raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
                                 self.table.codes(self.play_options(seat)), self.where(seat))
-
-    def close_trick(self) -> None:
-        """Every seat has played to the trick: score it, let the winner lead, end the round
-        when the hands are empty."""
-        trick = self.trick
-        winner = (self.leader + self.trick_winner(trick)) % self.num_players
-        self.won[winner] += 1
-        self.after_trick(winner, trick)
-        self.trick = []
-        self.trick_number += 1
-        self.leader = self.turn = winner
-        if not self.hands[winner]:
-            self.end_round()
 
     def table_view(self) -> dict:
         table = self.table
@@ -292,9 +300,6 @@ class TrickState(GameState):
     def view_counters(self) -> dict:
         """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
         return {}
-
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        """Hook: a trick was completed and won."""
 
     def trick_winner(self, cards: list[int]) -> int:
         raise NotImplementedError

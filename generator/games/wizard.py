@@ -16,9 +16,8 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import chain, repeat
 
 from ..errors import DeckgenError
 from . import wizard_questions
@@ -36,11 +35,12 @@ from .tricks import (
     check_hand_sizes,
     count_cards,
     deal_hands,
+    draw_cards,
     log_played_card,
     read_dealer,
     read_hands,
     read_tricks,
-    sample_cards,
+    random_below,
     words,
 )
 from .wizard_rules import (
@@ -98,6 +98,9 @@ class WizardGame(Game):
         self.num_suits = len(deck.suits)
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = CardTables(self._strengths)
+        # claims[trump][led]: the same tables by trump, then by led suit, WIZARD_LED and NO_SUIT
+        # (negative, so they index from the end), for the trick's winner in one lookup
+        self.claims = CardTables(self._claims)
         # what the heuristic bot reads: the suit each card would set if led, each card's power
         # by trump, and the tricks it may take by (trump, players)
         self.sets_led = tuple(trick_led_suit((card,), self.is_wizard, self.is_jester, table.suit)
@@ -112,10 +115,17 @@ class WizardGame(Game):
         self.bid_options = tuple(tuple(range(BID, BID + cards + 1)) for cards in range(table.total + 1))
         # Hidden and delayed bids have no last bidder, so no restriction applies (wizard.variants.*).
         self.restriction = self.params["bid_restriction"] if self.params["bidding"] == "open" else "none"
+        # chance actions are immutable, so sampling hands out shared ones rather than building each
+        self.turn_ups = tuple(map(TurnUp, range(len(table.code))))
+        self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))
+        self.empty_split = ([],) * (self.num_suits + 1)  # a hand's cards by suit before the deal (copied, never filled)
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, key: tuple[int, int]) -> tuple[int, ...]:
         return card_strengths(*key, self.is_wizard, self.table.suit, self.table.rank)
+
+    def _claims(self, trump: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(self.strengths[trump, led] for led in (*range(self.num_suits), WIZARD_LED, NO_SUIT))
 
     def _bot_power(self, trump: int) -> tuple[int, ...]:
         return tuple(1000 if wizard else -1 if jester else rank + (100 if suit == trump else 0)
@@ -353,11 +363,14 @@ class WizardState(TrickState):
         self.trump = NO_SUIT
         self.turned: int | None = None
         self.led = NO_SUIT
+        self.claims: tuple[tuple[int, ...], ...] = ()  # the game's claims for this round's trump, by led suit
         self.bids: list[int | None] = [None] * num_players
         self.bids_made = 0
+        self.bids_total = 0  # the sum of this round's bids so far
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
-        self.undealt: list[int] = []  # copies of each card still in the deck after the deal
+        self.deck_left: list[int] = []  # the cards not dealt, in card order: one of them is turned
+        self.sampled_left: list[int] = []  # the cards `sampled_deal` leaves in the deck, in card order
         # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
         # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
         self.by_suit: list[list[list[int]]] = []
@@ -434,36 +447,36 @@ class WizardState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            hand = self.hands[seat]
-            try:  # one scan of the hand finds the card and where to take it from
-                position = hand.index(action) if type(action) is int else -1
-            except ValueError:
-                position = -1
-            if position < 0:
-                self._refuse_card(seat, action)
-            suit = self.suit_of[action]
-            led = self.led
             held = self.by_suit[seat]
-            if led >= 0:
-                if suit != led and suit >= 0 and held[led]:
-                    self._refuse_card(seat, action)
-            elif led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
+            led = self.led
+            if type(action) is not int:
+                self._refuse_card(seat, action)
+            try:
+                suit = self.suit_of[action]
+            except IndexError:
+                self._refuse_card(seat, action)
+            if led >= 0 and suit != led and suit >= 0 and held[led]:  # holds the suit led and does not follow
+                self._refuse_card(seat, action)
+            same = held[suit]
+            try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
+                same.remove(action)
+            except ValueError:
+                self._refuse_card(seat, action)
+            if led == NO_SUIT:  # nothing set yet: the first card that is not a Jester sets it
                 if suit >= 0:
                     self.led = suit
                 elif self.game.is_wizard[action]:
                     self.led = WIZARD_LED
-            same = held[suit]
-            same.remove(action)
             if self.repeats[seat] and action in same:
                 self.repeats[seat] -= 1
-            del hand[position]
+            self.hands[seat].remove(action)
             trick = self.trick
             trick.append(action)
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # close_trick(), inlined: every seat has played, the highest claim takes the trick
-            claims = list(map(self.game.strengths[self.trump, self.led].__getitem__, trick))
+            # every seat has played: the highest claim takes the trick
+            claims = list(map(self.claims[self.led].__getitem__, trick))
             winner = (self.leader + claims.index(max(claims))) % self.num_players
             self.won[winner] += 1
             self.led = NO_SUIT
@@ -501,9 +514,9 @@ class WizardState(TrickState):
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
         self.totals = [total + p for total, p in zip(self.totals, points)]
+        # no copies: the next round starts new bid, trick and total lists, so these stay as they are
         self.history.append({"dealer": self.dealer, "turned": self.turned, "trump": self.trump,
-                             "bids": list(self.bids), "won": list(self.won), "points": points,
-                             "totals": list(self.totals)})
+                             "bids": self.bids, "won": self.won, "points": points, "totals": self.totals})
         if self.round + 1 == self.rounds_total:
             self.phase = TERMINAL
             return
@@ -530,7 +543,9 @@ class WizardState(TrickState):
             shown = bid if bid is not None else action
             raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
                                 [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
-        forbidden, rule = self.forbidden() if self.bids_made == self.num_players - 1 else (None, "")
+        # only the last bidder's bid that makes the bids add up to the tricks can be forbidden
+        last = self.bids_made == self.num_players - 1
+        forbidden, rule = self.forbidden() if last and bid == hand - self.bids_total else (None, "")
         if bid == forbidden:
             why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
                    else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
@@ -539,6 +554,7 @@ class WizardState(TrickState):
                                 ruling="wizard.ruling.leader")
         self.bids[seat] = bid
         self.bids_made += 1
+        self.bids_total += bid
         if self.bids_made == self.num_players:
             self.phase = PLAY
             self.leader = self.turn = (self.dealer + 1) % self.num_players
@@ -555,22 +571,25 @@ class WizardState(TrickState):
         self._start_bidding()
 
     def _start_bidding(self) -> None:
+        """Trump is settled: bidding starts from the dealer's left."""
+        self.claims = self.game.claims[self.trump]
         self.phase = BIDDING
         self.bids = [None] * self.num_players
         self.bids_made = 0
+        self.bids_total = 0
         self.won = [0] * self.num_players
         self.trick_number = 0
         self.turn = (self.dealer + 1) % self.num_players
 
     # -- chance --------------------------------------------------------------------------
     def _chance(self, action: Action) -> None:
-        where = {"round": self.round + 1}  # for messages
-        if self.chance == "turn" and type(action) is TurnUp:  # the common case first
+        chance = self.chance
+        if chance == "turn" and type(action) is TurnUp:  # the common cases first
             card = action.card
-            if not 0 <= card < len(self.undealt) or not self.undealt[card]:
+            if card not in self.deck_left:
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
-                                    R_COUNTS, where=where)
+                                    R_COUNTS, where={"round": self.round + 1})
             self.turned = card
             if self.game.is_wizard[card]:
                 self.phase = CHOOSE_TRUMP
@@ -580,59 +599,81 @@ class WizardState(TrickState):
             self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
             self._start_bidding()
             return
-        if self.chance == "dealer":
+        if chance == "deal" and isinstance(action, Deal):
+            self._deal(action)
+            return
+        where = {"round": self.round + 1}
+        if chance == "dealer":
             if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
                 raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
                                     where=where)
             self.dealer = action.seat
             self.chance = "deal"
-        elif self.chance == "deal":
-            if not isinstance(action, Deal):
-                raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
-            self._deal(action, where)
+        elif chance == "deal":
+            raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
         else:
             raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
 
-    def _deal(self, deal: Deal, where: dict) -> None:
+    def _deal(self, deal: Deal) -> None:
         size = self.round + 1
-        check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL, where)
+        hands = deal.hands
+        checked = deal is self.sampled_deal
+        self.sampled_deal = None
+        if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
+            check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
+                             {"round": size})
         table = self.table
-        undealt = list(table.copies)
-        suit_of, empty = table.suit, ((),) * (len(table.suits) + 1)
+        suit_of, no_lists = table.suit, self.game.empty_split
         by_suit = []
-        try:  # one pass over the dealt cards counts them and sorts each hand by suit
-            for hand in deal.hands:
-                split: list[list[int]] = [*map(list, empty)]
+        if checked:
+            for hand in hands:  # sort each hand by suit
+                split: list[list[int]] = [*map(list.copy, no_lists)]
                 for card in hand:
-                    undealt[card] -= 1
                     split[suit_of[card]].append(card)
                 by_suit.append(split)
-        except (IndexError, TypeError):
-            raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
-                                where=where) from None
-        if min(undealt) < 0:
-            card = next(card for card, left in enumerate(undealt) if left < 0)
-            raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; the deck "
-                                f"has {table.copies[card]}", R_COUNTS, where=where)
-        self.hands = list(map(list, deal.hands))
+            deck_left = self.sampled_left
+        else:
+            undealt = list(table.copies)
+            try:  # one pass over the dealt cards counts them and sorts each hand by suit
+                for hand in hands:
+                    split = [*map(list.copy, no_lists)]
+                    for card in hand:
+                        undealt[card] -= 1
+                        split[suit_of[card]].append(card)
+                    by_suit.append(split)
+            except (IndexError, TypeError):
+                raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
+                                    where={"round": size}) from None
+            if min(undealt) < 0:
+                card = next(card for card, left in enumerate(undealt) if left < 0)
+                raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; "
+                                    f"the deck has {table.copies[card]}", R_COUNTS, where={"round": size})
+            deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
+        self.hands = list(map(list, hands))
         self.by_suit = by_suit
-        self.repeats = [len(hand) - len(set(hand)) for hand in deal.hands]
+        self.repeats = [len(hand) - len(set(hand)) for hand in hands]
         self.trump = NO_SUIT
         self.turned = None
-        self.undealt = undealt
-        if (self.round + 1) * self.num_players < table.total:
+        self.deck_left = deck_left
+        if size * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
             self._start_bidding()
 
     def sample_chance(self, rng: random.Random) -> Action:
-        if self.chance == "dealer":
-            return ChooseSeat(rng.randrange(self.num_players))
-        if self.chance == "deal":
-            order = tuple(sample_cards(self.table.physical, (self.round + 1) * self.num_players, rng))
-            return Deal(tuple(deal_hands(order, self.num_players, self.round + 1, (self.dealer + 1) % self.num_players)))
-        position = rng.randrange(self.table.total - (self.round + 1) * self.num_players)
-        return TurnUp(bisect_right(list(accumulate(self.undealt)), position))  # the position-th undealt card
+        chance = self.chance
+        if chance == "deal":
+            size = self.round + 1
+            drawn, left = draw_cards(self.table.physical, size * self.num_players, rng)
+            left.sort()
+            self.sampled_left = left
+            deal = self.sampled_deal = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
+                                                             (self.dealer + 1) % self.num_players)))
+            return deal
+        if chance == "turn":
+            left = self.deck_left
+            return self.game.turn_ups[left[random_below(rng, len(left))]]
+        return self.game.seat_choices[random_below(rng, self.num_players)]
 
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:

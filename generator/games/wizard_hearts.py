@@ -24,6 +24,7 @@ from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
+from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
@@ -41,36 +42,36 @@ from .tricks import (
     deal_hands,
     log_played_card,
     distinct,
-    parse_play_question,
-    parse_trick_question,
     pass_target,
-    play_answer,
     read_dealer,
     read_hands,
+    random_below,
     read_tricks,
     shuffled,
     split_by_suit,
     words,
 )
 
+from .wizard_hearts_rules import (
+    R_BROKEN,
+    R_DEAL,
+    R_DEALER,
+    R_DECK,
+    R_END,
+    R_FIRST_LEAD,
+    R_FIRST_TRICK,
+    R_FOLLOW,
+    R_LEAD,
+    R_OWN_CARDS,
+    R_PASSING,
+    R_SHUN,
+    trick_winner,
+)
+
 PASS = 1000
 PASSING = 101  # player phase: choosing cards to pass
+EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
 
-# Rule ids of decks/wizard-hearts.toml
-R_DECK = "wh.components.deck"
-R_DEALER = "wh.setup.dealer"
-R_SHUN = "wh.setup.shun"
-R_DEAL = "wh.setup.deal"
-R_PASSING = "wh.setup.passing"
-R_FIRST_LEAD = "wh.play.first-lead"
-R_FOLLOW = "wh.play.follow"
-R_FIRST_TRICK = "wh.play.first-trick"
-R_WINNER = "wh.play.winner"
-R_LEAD = "wh.play.lead"
-R_OWN_CARDS = "wh.play.own-cards"
-R_HAND = "wh.scoring.hand"
-R_END = "wh.scoring.end"
-R_BROKEN = "wh.variants.broken"
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
@@ -141,6 +142,8 @@ class WizardHeartsGame(Game):
         self.shun_must_be_broken = bool(p["shun_must_be_broken"])
         self.bot_orders = CardTables(self._bot_orders)  # by Shun suit
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
+        self.pass_count = p["pass_count"]
+        self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))  # immutable, so shared by every game
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, led: int) -> tuple[int, ...]:
@@ -334,102 +337,11 @@ class WizardHeartsGame(Game):
         return super().bot(kind, rng)
 
     def quick_ruling(self, question: Sequence[str]) -> dict:
-        tokens = words(question)
-        if tokens and tokens[0].casefold() == "play":
-            return self._play_question(tokens)
-        return self._trick_question(question)
-
-    def _shun_setting(self, word: str | None) -> int | None:
-        shun = None if word is None else self.table.suit_from_text(word)
-        if word is not None and shun not in self.opposite_queen:
-            raise DeckgenError(f"the Shun suit must be one of {', '.join(self.deck.suits[s].name for s in self.shun_suits)}")
-        return shun
-
-    def _play_question(self, tokens: list[str]) -> dict:
-        """May this card be played: the first lead, following suit, the clean first trick, and
-        (with the variant) leading Shun before it is broken."""
-        table = self.table
-        asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"))
-        shun = self._shun_setting(asked.settings.get("shun"))
-        first = "first" in asked.flags
-        hand, trick = asked.hand, asked.trick
-        if len(trick) >= self.max_players:
-            raise DeckgenError(f"a trick has at most {self.max_players} cards before yours")
-        if first and not trick:
-            lead = self.lead_card
-            if lead in hand:
-                return play_answer(table, asked, [lead], R_FIRST_LEAD,
-                                   f"whoever holds {table.name[lead]} leads it to the first trick")
-            luck = [card for card in hand if table.suit[card] == self.luck]
-            if not luck:
-                raise DeckgenError(f"the first trick is led by whoever holds {table.name[lead]} (or, with it in the "
-                                   "Cauldron, the lowest Luck card in play); this hand holds no Luck card")
-            lowest = min(luck, key=table.rank.__getitem__)
-            return play_answer(table, asked, [lowest], R_FIRST_LEAD,
-                               f"without {table.name[lead]}, the lowest Luck card in play leads (taking it that "
-                               f"{table.code[lowest]} is the lowest and the Two lies in the Cauldron)",
-                               ["wh.ruling.luck-two"])
-        if not trick:
-            if self.shun_must_be_broken and shun is not None and "broken" not in asked.flags:
-                unbroken = [card for card in hand if table.suit[card] != shun]
-                if unbroken:
-                    return play_answer(table, asked, unbroken, R_BROKEN,
-                                       "the Shun suit may not be led before it is broken while other cards are held")
-            return play_answer(table, asked, hand, R_LEAD, "the winner of the last trick may lead any card")
-        led = table.suit[trick[0]]
-        suit = self.deck.suits[led].name
-        options = [card for card in hand if table.suit[card] == led] or list(hand)
-        how = (f"{suit} was led and the hand holds {suit}: follow suit" if table.suit[options[0]] == led
-               else f"{suit} was led and the hand holds none, so any card goes")
-        if first:
-            if shun is None:
-                raise DeckgenError("on the first trick the Shun suit matters: add `shun SUIT`")
-            queen = self.opposite_queen[shun]
-            clean = [card for card in options if table.suit[card] != shun and card != queen]
-            if clean and len(clean) < len(options):
-                return play_answer(table, asked, clean, [R_FIRST_TRICK, R_FOLLOW],
-                                   f"{how}, but no Shun card and not the Opposite Queen "
-                                   f"({table.code[queen]}) on the first trick", ["wh.ruling.first-trick"])
-        return play_answer(table, asked, options, R_FOLLOW, how)
-
-    def _trick_question(self, question: Sequence[str]) -> dict:
-        table = self.table
-        asked = parse_trick_question(question, table, ("shun",))
-        shun = self._shun_setting(asked.settings.get("shun"))
-        cards = [card for _, card in asked.cards]
-        winner = trick_winner(cards, self.strengths[table.suit[cards[0]]])
-        card = cards[winner]
-        led = self.deck.suits[table.suit[cards[0]]].name
-        who = asked.player(winner)
-        reasons = [f"{table.name[card]} is the highest {led} card in the trick; other suits never win "
-                   f"(order A K Q J Wizard 10 ... 2)"]
-        rules = [R_WINNER]
-        answer = f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
-        result: dict[str, Any] = {"question": "trick",
-                                  "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
-                                  "winner": {"position": winner + 1, "player": who, "card": table.code[card]}}
-        if shun is not None:
-            points = self._points[shun]
-            total = sum(points[c] for c in cards)
-            parts = [f"{table.code[c]} {points[c]:+d}" for c in cards if points[c]]
-            answer += f" With {self.deck.suits[shun].name} as the Shun suit the trick is worth {total:+d} points"
-            answer += f" ({', '.join(parts)})." if parts else "."
-            rules.append(R_HAND)
-            result.update(shun=self.deck.suits[shun].id, points=total,
-                          opposite_queen=table.code[self.opposite_queen[shun]])
-        result.update(answer=answer, reasons=reasons, rules=rules, rulings=[])
-        return result
+        return wizard_hearts_questions.ask(self, question)
 
 
 def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
     return table.by_id[log.card(code, field).id]
-
-
-def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
-    """Position of the highest card of the led suit (wh.play.winner), given the strengths
-    for the suit of the first card (the first of equal cards wins)."""
-    claims = [strengths[card] for card in cards]
-    return claims.index(max(claims))
 
 
 class WizardHeartsState(TrickState):
@@ -443,6 +355,7 @@ class WizardHeartsState(TrickState):
         self.passed: list[list[int]] = [[] for _ in range(num_players)]
         self.passes_made = 0
         self.first_card = game.lead_card  # the card that must lead the first trick
+        self.led = EMPTY_TRICK  # the suit of the trick's first card
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
@@ -461,15 +374,16 @@ class WizardHeartsState(TrickState):
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == PLAY:
-            trick = self.trick
-            if self.trick_number and (trick or not self.game.shun_must_be_broken):
+            if self.trick_number and (self.trick or not self.game.shun_must_be_broken):
                 # after the first trick, following suit or leading anything: `_options`, inlined (the hottest path)
                 seat = self.turn
-                cards = (self.by_suit[seat][self.suit_of[trick[0]]] or self.hands[seat]) if trick else self.hands[seat]
+                led = self.led
+                cards = (self.by_suit[seat][led] or self.hands[seat]) if led != EMPTY_TRICK else self.hands[seat]
                 return cards[:] if self.table.unique else list(dict.fromkeys(cards))
             return self._options(self.turn)[0]
         if phase == PASSING:
-            return [PASS + card for card in distinct(self.hands[self.turn], self.table.unique)]
+            hand = self.hands[self.turn]
+            return list(map(PASS.__add__, hand if self.table.unique else dict.fromkeys(hand)))  # PASS + each card
         return []
 
     def pending(self) -> Pending | None:
@@ -529,37 +443,44 @@ class WizardHeartsState(TrickState):
         phase = self.phase
         if phase == PLAY:
             seat = self.turn
-            hand = self.hands[seat]
-            try:  # one scan of the hand finds the card and where to take it from
-                position = hand.index(action) if type(action) is int else -1
-            except ValueError:
-                position = -1
-            if position < 0:
-                self._refuse(seat, action)
-            suit_of = self.suit_of
-            suit = suit_of[action]
-            trick = self.trick
             held = self.by_suit[seat]
-            if trick and self.trick_number:  # the common case: follow suit if you can
-                led = suit_of[trick[0]]
+            if type(action) is not int:
+                self._refuse(seat, action)
+            try:
+                suit = self.suit_of[action]
+            except IndexError:
+                self._refuse(seat, action)
+            led = self.led
+            if led != EMPTY_TRICK and self.trick_number:  # the common case: follow suit if you can
                 if suit != led and held[led]:
                     self._refuse(seat, action)
             elif self.trick_number == 0 or self.game.shun_must_be_broken:  # the first trick, or a restricted lead
                 if action not in self._options(seat)[0]:
                     self._refuse(seat, action)
+            try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
+                held[suit].remove(action)
+            except ValueError:
+                self._refuse(seat, action)
             if suit == self.shun:
                 self.broken = True
-            held[suit].remove(action)
-            del hand[position]
+            self.hands[seat].remove(action)
+            trick = self.trick
             trick.append(action)
+            if led == EMPTY_TRICK:
+                self.led = led = suit
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # close_trick(), inlined: the highest card of the suit led takes the trick and its points
-            claims = list(map(self.game.strengths[suit_of[trick[0]]].__getitem__, trick))
-            winner = (self.leader + claims.index(max(claims))) % self.num_players
+            # every seat has played: the highest card of the suit led takes the trick and its points
+            strengths = self.game.strengths[led]
+            winner = (self.leader + trick.index(max(trick, key=strengths.__getitem__))) % self.num_players
             self.won[winner] += 1
-            self.after_trick(winner, trick)
+            self.hand_points[winner] += sum(map(self.points.__getitem__, trick))
+            self.captured[winner] += len(trick)
+            if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
+                self.hand_points[winner] += sum(map(self.points.__getitem__, self.cauldron))
+                self.captured[winner] += len(self.cauldron)
+            self.led = EMPTY_TRICK
             self.trick = []
             self.trick_number += 1
             self.leader = self.turn = winner
@@ -599,14 +520,6 @@ class WizardHeartsState(TrickState):
     def trick_winner(self, cards: list[int]) -> int:
         return trick_winner(cards, self.game.strengths[self.suit_of[cards[0]]])
 
-    def after_trick(self, winner: int, cards: list[int]) -> None:
-        points = self.points.__getitem__
-        self.hand_points[winner] += sum(map(points, cards))
-        self.captured[winner] += len(cards)
-        if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
-            self.hand_points[winner] += sum(map(points, self.cauldron))
-            self.captured[winner] += len(self.cauldron)
-
     def end_round(self) -> None:
         self.totals = [total + p for total, p in zip(self.totals, self.hand_points)]
         self.history.append({"dealer": self.dealer, "shun": self.shun, "direction": self.direction,
@@ -627,21 +540,23 @@ class WizardHeartsState(TrickState):
     def _pass(self, action: Action) -> None:
         seat = self.turn
         card = action - PASS if type(action) is int else -1
-        if not 0 <= card < len(self.table.code) or card not in self.hands[seat]:
+        try:  # no hand holds a negative card
+            self.hands[seat].remove(card)
+        except ValueError:
             shown = self.table.code[card] if 0 <= card < len(self.table.code) else repr(action)
             raise IllegalAction(f"{self.player_name(seat)} passes {shown}, which is not in their hand", R_OWN_CARDS,
-                                self.table.codes(sorted(set(self.hands[seat]))), self.where(seat))
-        self.hands[seat].remove(card)
-        self.passed[seat].append(card)
-        count = self.game.params["pass_count"]
-        if len(self.passed[seat]) < count:
+                                self.table.codes(sorted(set(self.hands[seat]))), self.where(seat)) from None
+        passed = self.passed[seat]
+        passed.append(card)
+        if len(passed) < self.game.pass_count:
             return
         self.passes_made += 1
         if self.passes_made < self.num_players:
             self.turn = (seat + 1) % self.num_players
             return
+        direction = self.direction
         for giver in range(self.num_players):
-            self.hands[pass_target(giver, self.direction, self.num_players)].extend(self.passed[giver])
+            self.hands[pass_target(giver, direction, self.num_players)].extend(self.passed[giver])
         self._start_play()
 
     def _start_play(self) -> None:
@@ -679,8 +594,11 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
-        if sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy exactly once
+        checked = deal is self.sampled_deal
+        self.sampled_deal = None
+        if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
+            check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
+        if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))
             if min(left) < 0:
@@ -694,6 +612,7 @@ class WizardHeartsState(TrickState):
         self.hands = list(map(list, deal.hands))
         self.cauldron = tuple(deal.aside)
         self.trick = []
+        self.led = EMPTY_TRICK
         self.trick_number = 0
         self.won = [0] * self.num_players
         self.hand_points = [0] * self.num_players
@@ -701,7 +620,7 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.passed = [[] for _ in range(self.num_players)]
         self.passes_made = 0
-        if self.direction == "hold" or self.game.params["pass_count"] == 0:
+        if self.direction == "hold" or self.game.pass_count == 0:
             self._start_play()
         else:
             self.phase = PASSING
@@ -709,19 +628,19 @@ class WizardHeartsState(TrickState):
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.chance == "dealer":
-            return ChooseSeat(rng.randrange(self.num_players))
+            return self.game.seat_choices[random_below(rng, self.num_players)]
         physical = self.table.physical
         if self.chance == "shun":
             suit_of, luck = self.table.suit, self.game.luck
             while True:  # turn cards until one is not Luck
-                card = physical[rng.randrange(len(physical))]
+                card = physical[random_below(rng, len(physical))]
                 if suit_of[card] != luck:
                     return Shun(suit_of[card])
-        order = shuffled(physical, rng)
+        order = tuple(shuffled(physical, rng))
         size = self.game.hand_size(self.num_players)
-        cut = size * self.num_players
-        hands = deal_hands(order[:cut], self.num_players, size, (self.dealer + 1) % self.num_players)
-        return Deal(tuple(tuple(hand) for hand in hands), tuple(order[cut:]))
+        hands = deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)  # slices: tuples
+        deal = self.sampled_deal = Deal(tuple(hands), order[size * self.num_players:])
+        return deal
 
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
