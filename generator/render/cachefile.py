@@ -20,8 +20,6 @@ try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL
 except ImportError:  # a Python built without it
     from hashlib import blake2b
 
-_DIGEST = 32  # bytes of an entry's checksum
-
 
 def entry_path(kind: str, source: str, *versions: str) -> Path | None:
     """Where the entry for `source` (an absolute file name, or another key) goes: one per
@@ -44,18 +42,12 @@ def file_stamp(handle) -> tuple:
 
 def read_entry(place: Path, magic: bytes):
     """The entry's data, or None for a missing, foreign, corrupt or unreadable one."""
+    from ..deckcache import read_sealed
+
+    body = read_sealed(place, magic)
+    if body is None:
+        return None
     try:
-        with open(place, "rb") as handle:
-            if hasattr(os, "getuid"):  # an entry only this user could have written
-                info = os.fstat(handle.fileno())
-                if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                    return None
-            raw = handle.read()
-        if not raw.startswith(magic):
-            return None
-        checksum, body = raw[len(magic):len(magic) + _DIGEST], raw[len(magic) + _DIGEST:]
-        if blake2b(body, digest_size=_DIGEST).digest() != checksum:
-            return None
         return marshal.loads(body)
     except Exception:  # noqa: BLE001 - any unreadable entry is a miss, never an error
         return None
@@ -64,17 +56,6 @@ def read_entry(place: Path, magic: bytes):
 def write_entry(place: Path, magic: bytes, body: bytes) -> None:
     """Write `body` (marshal data) as the entry at `place`; a folder that cannot be written only
     costs the speed."""
-    entry = magic + blake2b(body, digest_size=_DIGEST).digest() + body
-    temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
-    try:
-        place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # 0o600 whatever the umask: entries that others may write are never read
-        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
-                  "wb") as handle:
-            handle.write(entry)
-        os.replace(temporary, place)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    from ..deckcache import write_sealed
+
+    write_sealed(place, magic, body)
