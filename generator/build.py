@@ -31,7 +31,7 @@ except ImportError:  # not on Windows: builds there are not locked
     fcntl = None
 
 from .errors import DeckgenError, Problem
-from .loader import deck_paths, load_deck, parse_toml, read_input
+from .loader import checks_kept, deck_paths, load_deck, parse_toml, read_input
 from .model import Deck
 from .output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
 from .render.art import MAX_ART_BYTES
@@ -132,8 +132,9 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
     comes back as the deck's failed result, so one deck never stops the others."""
     label = deck_path.stem + (f" [{lang}]" if lang else "")
     try:
-        return _build_deck(deck_path, output_dir, STEPS if steps is None else steps, code or _code_fingerprint(),
-                           base_url, lang, advance or _worker_advance)
+        with checks_kept():  # the deck file is checked once, not again by the validation step
+            return _build_deck(deck_path, output_dir, STEPS if steps is None else steps,
+                               code or _code_fingerprint(), base_url, lang, advance or _worker_advance)
     except DeckgenError as error:
         return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
     except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
