@@ -82,15 +82,14 @@ _temp_numbers = itertools.count()  # next() is atomic: the images step writes fr
 
 def write_bytes(path: Path, data: bytes) -> Path:
     """Write `data` to a temporary file next to `path`, then rename it into place in one step.
-    Plain system calls: a build writes hundreds of files, and mkstemp's random names, a chmod and
+    Few system calls: a build writes hundreds of files, and mkstemp's random names, a chmod and
     a failing unlink each cost more than the write of a small file."""
     if path.is_symlink():
         raise OutputError(f"refusing to write {path}: it is a symbolic link")
     with writing(path):
-        handle, temp = _new_temp(path)
+        temp = _new_temp(path)
         try:
-            with open(handle, "wb") as file:
-                file.write(data)
+            temp.write_bytes(data)
             os.replace(temp, path)
         except BaseException:
             with suppress(OSError):
@@ -99,19 +98,19 @@ def write_bytes(path: Path, data: bytes) -> Path:
     return path
 
 
-def _new_temp(path: Path) -> tuple[int, str]:
-    """A new file `.<name>.<pid>-<n>.tmp` beside `path` (its folder made when missing), open for
-    writing, with the mode the umask gives; a name a killed run left behind is skipped."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    folder = str(path.parent)
+def _new_temp(path: Path) -> Path:
+    """A new empty file `.<name>.<pid>-<n>.tmp` beside `path` (its folder made when missing),
+    with the mode the umask gives; a name a killed run left behind is skipped."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
-        temp = os.path.join(folder, f".{path.name}.{os.getpid()}-{next(_temp_numbers)}{TEMP_SUFFIX}")
+        temp = path.with_name(f".{path.name}.{os.getpid()}-{next(_temp_numbers)}{TEMP_SUFFIX}")
         try:
-            return os.open(temp, flags, 0o666), temp
+            os.close(os.open(temp, flags, 0o666))
+            return temp
         except FileExistsError:
             continue
         except (FileNotFoundError, NotADirectoryError):
-            if Path(folder).is_dir():
+            if path.parent.is_dir():
                 raise
             make_folder(path.parent)  # raises the clearer error when a file is in the way
 
