@@ -102,6 +102,7 @@ def _new_temp(path: Path) -> Path:
     """A new empty file `.<name>.<pid>-<n>.tmp` beside `path` (its folder made when missing),
     with the mode the umask gives; a name a killed run left behind is skipped."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    folder_made = False
     while True:
         temp = path.with_name(f".{path.name}.{os.getpid()}-{next(_temp_numbers)}{TEMP_SUFFIX}")
         try:
@@ -110,9 +111,11 @@ def _new_temp(path: Path) -> Path:
         except FileExistsError:
             continue
         except (FileNotFoundError, NotADirectoryError):
-            if path.parent.is_dir():
+            if folder_made:
                 raise
+            # Another thread may be making it too (the images step writes from two).
             make_folder(path.parent)  # raises the clearer error when a file is in the way
+            folder_made = True
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:

@@ -346,3 +346,23 @@ def test_the_build_process_prints_everything_before_it_ends(decks, tmp_path):
     assert failed.returncode == 1
     assert "tiny: built nothing, reused" in failed.stdout
     assert "broken: FAILED, previous outputs kept" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_threads_writing_into_a_folder_not_yet_there_all_succeed(tmp_path):
+    """The images step writes from two threads; the first files of a new folder (images/backs/)
+    may ask for the folder at once, and none may fail because the other made it first."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    for attempt in range(20):
+        folder = tmp_path / str(attempt) / "backs"
+        start = Barrier(4)
+
+        def write(number: int) -> Path:
+            start.wait()
+            return output.write_bytes(folder / f"{number}.png", b"x" * number)
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            written = list(pool.map(write, range(4)))
+        assert [path.read_bytes() for path in written] == [b"x" * number for number in range(4)]
+        assert sorted(path.name for path in folder.iterdir()) == [f"{number}.png" for number in range(4)]
