@@ -383,7 +383,8 @@ class WizardHeartsState(TrickState):
             return self._options(self.turn)[0]
         if phase == PASSING:
             hand = self.hands[self.turn]
-            return list(map(PASS.__add__, hand if self.table.unique else dict.fromkeys(hand)))  # PASS + each card
+            # a comprehension: several times cheaper than map(PASS.__add__, ...) on a hand of 24
+            return [PASS + card for card in (hand if self.table.unique else dict.fromkeys(hand))]
         return []
 
     def pending(self) -> Pending | None:
