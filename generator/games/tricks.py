@@ -134,7 +134,10 @@ def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[
         while j >= n or j in picked:
             j = getrandbits(bits)
         picked[j] = None
-    return [population[j] for j in picked], [card for j, card in enumerate(population) if j not in picked]
+    left = list(population)
+    for j in sorted(picked, reverse=True):  # a few deletions, cheaper than filtering the whole population
+        del left[j]
+    return [population[j] for j in picked], left
 
 
 def distinct(cards: list[int], unique: bool) -> list[int]:
@@ -190,11 +193,8 @@ def count_cards(cards: Iterable[int], size: int) -> list[int]:
 def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[Sequence[int]]:
     """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`;
     each hand is a slice of `order` (a list from a list, a tuple from a tuple)."""
-    hands: list[Sequence[int]] = [()] * num_players
     end = num_players * hand_size
-    for offset in range(num_players):
-        hands[(first_seat + offset) % num_players] = order[offset:end:num_players]
-    return hands
+    return [order[(seat - first_seat) % num_players:end:num_players] for seat in range(num_players)]
 
 
 PASS_OFFSETS = {"left": 1, "right": -1, "across": 0, "hold": None}
@@ -266,9 +266,9 @@ class TrickState(GameState):
         self.turn = 0
         self.trick_number = 0
         self.won = [0] * num_players
-        # the last deal `sample_chance` drew here: drawn from this deck for these seats, it
-        # needs no checking when applied (any deal applied clears it)
-        self.sampled_deal: Deal | None = None
+        # the chance action `sample_chance` last drew here: drawn from this state's deck for
+        # these seats, it needs no checking when applied (applying a chance action clears it)
+        self.sampled: Any = None
 
     # -- the play phase ---------------------------------------------------------------------
     def where(self, seat: int | None = None) -> dict:

@@ -595,8 +595,8 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        checked = deal is self.sampled_deal
-        self.sampled_deal = None
+        checked = deal is self.sampled
+        self.sampled = None
         if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
             check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
         if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
@@ -640,7 +640,7 @@ class WizardHeartsState(TrickState):
         order = tuple(shuffled(physical, rng))
         size = self.game.hand_size(self.num_players)
         hands = deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)  # slices: tuples
-        deal = self.sampled_deal = Deal(tuple(hands), order[size * self.num_players:])
+        deal = self.sampled = Deal(tuple(hands), order[size * self.num_players:])
         return deal
 
     # -- results -------------------------------------------------------------------------
