@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
@@ -473,10 +474,11 @@ class WizardHeartsState(TrickState):
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
             # every seat has played: the highest card of the suit led takes the trick and its points
-            strengths = self.game.strengths[led]
-            winner = (self.leader + trick.index(max(trick, key=strengths.__getitem__))) % self.num_players
+            of_trick = itemgetter(*trick)  # reads the trick's cards in a card table at C speed
+            ranks = of_trick(self.game.strengths[led])
+            winner = (self.leader + ranks.index(max(ranks))) % self.num_players
             self.won[winner] += 1
-            self.hand_points[winner] += sum(map(self.points.__getitem__, trick))
+            self.hand_points[winner] += sum(of_trick(self.points))
             self.captured[winner] += len(trick)
             if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
                 self.hand_points[winner] += sum(map(self.points.__getitem__, self.cauldron))
