@@ -108,20 +108,36 @@ def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
     return draw_cards(population, k, rng)[0]
 
 
+_SET_SIZES: dict[int, int] = {}  # by sample size k: the library's switch between a pool and a set
+_POOL_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # by pool size n: each draw's last position and bits
+
+
+def _set_size(k: int) -> int:
+    size = _SET_SIZES.get(k)
+    if size is None:
+        size = _SET_SIZES[k] = 21 + (4 ** ceil(log(k * 3, 4)) if k > 5 else 0)
+    return size
+
+
+def _pool_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """For draws from a pool of n cards: the pool's last position before each draw and the bits
+    drawn for it (the bit length of the pool's size), from n-1 down."""
+    steps = _POOL_STEPS.get(n)
+    if steps is None:
+        steps = _POOL_STEPS[n] = tuple(zip(range(n - 1, -1, -1), map(int.bit_length, range(n, 0, -1))))
+    return steps
+
+
 def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[int]]:
     """The cards `rng.sample(population, k)` draws, draw for draw, with the library's per-card
     Python call to its random-below helper inlined; and the cards left (in no order)."""
     n = len(population)
     getrandbits = rng.getrandbits
-    setsize = 21  # the library's switch between a shrinking pool and a set of picks
-    if k > 5:
-        setsize += 4 ** ceil(log(k * 3, 4))
-    if n <= setsize:
+    if n <= _set_size(k):
         # the library moves the last card of the pool into each gap; swapping the drawn card
         # there instead leaves the same pool to draw from, the draws at its end, last first
         pool = list(population)
-        lasts = range(n - 1, n - k - 1, -1)  # the pool's last position before each draw
-        for last, bits in zip(lasts, map(int.bit_length, range(n, n - k, -1))):
+        for last, bits in _pool_steps(n)[:k]:
             j = getrandbits(bits)
             while j > last:
                 j = getrandbits(bits)

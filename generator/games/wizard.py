@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import itemgetter
+from operator import add, itemgetter
 
 from ..errors import DeckgenError
 from . import wizard_questions
@@ -97,6 +97,8 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
+        # whether only cards without a suit (Wizards, Jesters) come in copies, so a hand's repeats are among them
+        self.only_free_cards_repeat = all(copies == 1 or suit == NO_SUIT for copies, suit in zip(table.copies, table.suit))
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = CardTables(self._strengths)
         # claims[trump][led]: the same tables by trump, then by led suit, WIZARD_LED and NO_SUIT
@@ -514,7 +516,7 @@ class WizardState(TrickState):
 
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
-        self.totals = [total + p for total, p in zip(self.totals, points)]
+        self.totals = list(map(add, self.totals, points))
         # no copies: the next round starts new bid, trick and total lists, so these stay as they are
         self.history.append({"dealer": self.dealer, "turned": self.turned, "trump": self.trump,
                              "bids": self.bids, "won": self.won, "points": points, "totals": self.totals})
@@ -655,7 +657,11 @@ class WizardState(TrickState):
             deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit
-        self.repeats = [len(hand) - len(set(hand)) for hand in hands]
+        if self.game.only_free_cards_repeat:  # a set of the few Wizards and Jesters held, not of the hand
+            self.repeats = [len(free) - len(set(free)) if len(free) > 1 else 0
+                            for free in map(itemgetter(NO_SUIT), by_suit)]
+        else:
+            self.repeats = [len(hand) - len(set(hand)) for hand in hands]
         self.trump = NO_SUIT
         self.turned = None
         self.deck_left = deck_left
