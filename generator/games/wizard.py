@@ -98,7 +98,8 @@ class WizardGame(Game):
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
         # whether only cards without a suit (Wizards, Jesters) come in copies, so a hand's repeats are among them
-        self.only_free_cards_repeat = all(copies == 1 or suit == NO_SUIT for copies, suit in zip(table.copies, table.suit))
+        self.only_free_cards_repeat = all(copies == 1 or suit == NO_SUIT
+                                          for copies, suit in zip(table.copies, table.suit))
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = CardTables(self._strengths)
         # claims[trump][led]: the same tables by trump, then by led suit, WIZARD_LED and NO_SUIT
