@@ -185,18 +185,18 @@ def count_suits(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[i
     return counts
 
 
-def split_by_suit(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[list[int]]]:
-    """For each hand, its cards of each suit in hand order, by suit index; cards without a
-    suit go in a spare last list, so `[NO_SUIT]` finds them."""
-    suit_of = table.suit
-    width = len(table.suits) + 1
-    split = []
-    for hand in hands:
-        by_suit: list[list[int]] = [[] for _ in range(width)]
+def empty_by_suit(num_players: int, table: CardTable) -> list[list[list[int]]]:
+    """Per seat, an empty list for each suit by suit index and a spare last one for cards
+    without a suit (so `[NO_SUIT]` finds them), for `fill_by_suit`."""
+    return [[[] for _ in range(len(table.suits) + 1)] for _ in range(num_players)]
+
+
+def fill_by_suit(by_suit: list[list[list[int]]], hands: Iterable[Sequence[int]], suit_of: Sequence[int]) -> None:
+    """Add each hand's cards, in hand order, to its seat's lists by suit. A round emptied
+    the lists as it played the cards, so a state refills the same lists every round."""
+    for split, hand in zip(by_suit, hands):
         for card in hand:
-            by_suit[suit_of[card]].append(card)
-        split.append(by_suit)
-    return split
+            split[suit_of[card]].append(card)
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:

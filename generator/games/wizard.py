@@ -37,6 +37,8 @@ from .tricks import (
     count_cards,
     deal_hands,
     draw_cards,
+    empty_by_suit,
+    fill_by_suit,
     log_played_card,
     read_dealer,
     read_hands,
@@ -376,7 +378,7 @@ class WizardState(TrickState):
         self.sampled_left: list[int] = []  # the cards a sampled deal leaves in the deck, in card order
         # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
         # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
-        self.by_suit: list[list[list[int]]] = [[[] for _ in range(game.num_suits + 1)] for _ in range(num_players)]
+        self.by_suit = empty_by_suit(num_players, game.table)
         self.repeats: list[int] = []
 
     # -- GameState API -------------------------------------------------------------------
@@ -633,10 +635,8 @@ class WizardState(TrickState):
         table = self.table
         suit_of = table.suit
         if checked:
-            by_suit = self.by_suit  # the round before emptied every list: refilled in place, suit by suit
-            for split, hand in zip(by_suit, hands):
-                for card in hand:
-                    split[suit_of[card]].append(card)
+            by_suit = self.by_suit
+            fill_by_suit(by_suit, hands, suit_of)  # the round before emptied the lists
             deck_left = self.sampled_left
         else:  # new lists, so a refused deal leaves the state as it was
             by_suit = []

@@ -43,13 +43,14 @@ from .tricks import (
     deal_hands,
     log_played_card,
     distinct,
+    empty_by_suit,
+    fill_by_suit,
     pass_target,
     read_dealer,
     read_hands,
     random_below,
     read_tricks,
     shuffled,
-    split_by_suit,
     words,
 )
 
@@ -361,9 +362,9 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
-        # per seat and suit, the cards held in hand order (set once passing is done): following
+        # per seat and suit, the cards held in hand order (filled once passing is done): following
         # suit is a copy of one list
-        self.by_suit: list[list[list[int]]] = []
+        self.by_suit = empty_by_suit(num_players, self.table)
         self.totals = [0] * num_players
         self.history: list[dict] = []
 
@@ -572,7 +573,7 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
-        self.by_suit = split_by_suit(self.hands, self.table)
+        fill_by_suit(self.by_suit, self.hands, self.suit_of)  # the hand before emptied the lists
         self.phase = PLAY
 
     # -- chance --------------------------------------------------------------------------
