@@ -679,7 +679,7 @@ class WizardState(TrickState):
             left.sort()
             self.sampled_left = left
             deal = self.sampled = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
-                                                             (self.dealer + 1) % self.num_players)))
+                                                        (self.dealer + 1) % self.num_players)))
             return deal
         if chance == "turn":
             left = self.deck_left
