@@ -7,10 +7,14 @@ errors are imported only when one is raised (they pull in dataclasses).
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
 DECKS_DIR = Path("decks")
+MAX_DECK_BYTES = 4 * 1024 * 1024  # a deck file (generator.schema lists the limits)
+TRANSLATIONS_DIR = "translations"
+LANG_PATTERN = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
 
 def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
@@ -44,6 +48,20 @@ def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
         raise UnreadableInput(Problem("--decks-dir is not a folder", file=decks_dir,
                                       hint="give the folder that holds the deck .toml files"))
     return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
+
+
+def build_languages(deck_path: Path, wanted: str | None) -> list[str | None]:
+    """For `build --lang`: None (the deck itself) without it; the deck and each of its
+    translations for 'all'; the one language if this deck has it, else nothing."""
+    if wanted is None:
+        return [None]
+    folder = deck_path.parent / TRANSLATIONS_DIR
+    stem = deck_path.stem
+    known = [path.name[len(stem) + 1:-len(".toml")] for path in sorted(folder.glob(f"{stem}.*.toml"))]
+    known = [lang for lang in known if LANG_PATTERN.fullmatch(lang)]
+    if wanted == "all":
+        return [None, *known]
+    return [wanted] if wanted in known else []
 
 
 def read_input(path: Path, limit: int, what: str = "file") -> bytes:
