@@ -67,28 +67,33 @@ def build_languages(deck_path: Path, wanted: str | None) -> list[str | None]:
 def read_input(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
     refused before it is opened (reading one could block or never end)."""
-    from .errors import Problem, UnreadableInput
-
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise UnreadableInput(Problem(f"{what} not found", file=path)) from None
+        raise _unreadable(f"{what} not found", path) from None
     except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(Problem(f"{what} is not a regular file ({_file_type(info.st_mode)})", file=path,
-                                      hint="give the path of an ordinary file"))
+        raise _unreadable(f"{what} is not a regular file ({_file_type(info.st_mode)})", path,
+                          "give the path of an ordinary file")
     if info.st_size > limit:
-        raise UnreadableInput(Problem(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", file=path,
-                                      hint="see the limits in docs/deck-format.md"))
+        raise _unreadable(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", path,
+                          "see the limits in docs/deck-format.md")
     try:
         with path.open("rb") as handle:
             raw = handle.read(limit + 1)
     except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
     if len(raw) > limit:
-        raise UnreadableInput(Problem(f"{what} is larger than the limit of {limit:,} bytes", file=path))
+        raise _unreadable(f"{what} is larger than the limit of {limit:,} bytes", path)
     return raw
+
+
+def _unreadable(message: str, path: Path, hint: str = ""):
+    """The error for an input that cannot be read (the errors module only when one is raised)."""
+    from .errors import Problem, UnreadableInput
+
+    return UnreadableInput(Problem(message, file=path, hint=hint))
 
 
 def _file_type(mode: int) -> str:
