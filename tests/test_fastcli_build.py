@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from generator import cli, fastcli, uptodate
+from generator import cli, deckcache, fastcli, uptodate
 from tests.badinput import TINY
 from tests.conftest import ROOT
 
@@ -383,3 +385,41 @@ def test_remembered_deck_ids_are_checked_and_kept_by_hash(work, capsys, monkeypa
     assert quick_only(BUILD, capsys, monkeypatch) == expected
     _deck_id_changed(work)
     assert falls_back(BUILD, capsys, monkeypatch)
+
+
+def test_code_rewritten_with_its_size_and_time_put_back_is_new_code(work, capsys, monkeypatch, tmp_path):
+    """The code fingerprint is kept under each code file's stamp, its change time included, so
+    a template edited in place with its old size and modification time is still new code."""
+    monkeypatch.setattr(uptodate, "SETTLE_NS", 0)  # kept at once, though the copied files are fresh
+    _code_changed(work, monkeypatch)
+    assert falls_back(BUILD, capsys, monkeypatch)
+    assert typer_path(BUILD, capsys)[0] == 0  # built under the copied templates
+    kept = fingerprint_kept()
+    assert not falls_back(BUILD, capsys, monkeypatch) and fingerprint_kept() == kept
+    with monkeypatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path / "none"))
+        assert uptodate.code_fingerprint() == kept[1], "the kept fingerprint is the files' own"
+    time.sleep(0.05)  # past the grain of the file system's clock
+    _flip_a_byte(sorted((work / "templates").rglob("*.j2"))[0])
+    assert falls_back(BUILD, capsys, monkeypatch)
+    assert fingerprint_kept()[1] != kept[1]
+
+
+def fingerprint_kept() -> tuple:
+    """(stamp, fingerprint) kept in the cache folder."""
+    body = deckcache.read_sealed(deckcache.cache_folder() / "code-fingerprint", uptodate._CODE_MAGIC)
+    assert body is not None
+    return marshal.loads(body)
+
+
+def test_a_damaged_kept_fingerprint_is_ignored(work, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(uptodate, "SETTLE_NS", 0)
+    fingerprint = uptodate.code_fingerprint()
+    kept = tmp_path / "deckgen" / "code-fingerprint"
+    raw = bytearray(kept.read_bytes())
+    raw[-5] ^= 0xFF
+    kept.write_bytes(bytes(raw))
+    assert uptodate.code_fingerprint() == fingerprint
+    assert kept.read_bytes() != bytes(raw), "written again"
+    assert not falls_back(BUILD, capsys, monkeypatch)
