@@ -7,7 +7,9 @@ output folder's manifest has every step, each recorded under the key its inputs 
 deckgen's code and templates (`code_fingerprint`), the bytes of every file the deck was built
 from (the manifest lists them: the deck file, its spreadsheets, shared layouts, translation
 overlay, art, fonts and icons), --base-url and the language; and every file the steps wrote is
-still there with the bytes they wrote. Nothing is loaded or written to decide it.
+still there with the bytes they wrote. No deck is loaded and nothing in the output folder is
+written to decide it; the cache folder keeps the code fingerprint and each deck file's id (by
+the file's hash) between runs.
 
 Light on purpose: only the standard library's small modules and deckgen's light ones (no
 dataclasses, no typer, no model).
@@ -306,7 +308,7 @@ def _locked(output_dir: Path) -> int | bool | None:
     True where builds are not locked, None when it cannot be (missing, or another build has it)."""
     try:
         import fcntl
-    except ImportError:  # not on Windows
+    except ImportError:  # Windows has no fcntl: builds there are not locked
         return True
     try:
         handle = os.open(output_dir, os.O_RDONLY)
