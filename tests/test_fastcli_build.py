@@ -423,3 +423,13 @@ def test_a_damaged_kept_fingerprint_is_ignored(work, capsys, monkeypatch, tmp_pa
     assert uptodate.code_fingerprint() == fingerprint
     assert kept.read_bytes() != bytes(raw), "written again"
     assert not falls_back(BUILD, capsys, monkeypatch)
+
+
+def test_a_build_with_a_base_url_is_a_no_op_under_the_same_url_only(work, capsys, monkeypatch):
+    """--base-url is part of each step's key, as the build checks it (a trailing '/' dropped)."""
+    url = [*BUILD, "--base-url", "https://example.org/cards"]
+    assert typer_path(url, capsys)[0] == 0
+    again = [*BUILD, "--base-url", "https://example.org/cards/", "--json"]
+    assert quick_only(again, capsys, monkeypatch) == typer_path(again, capsys)
+    assert falls_back(BUILD, capsys, monkeypatch)
+    assert falls_back([*BUILD, "--base-url", "https://example.org/other"], capsys, monkeypatch)
