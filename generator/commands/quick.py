@@ -109,7 +109,8 @@ def build(decks_dir: Path, output: Path, as_json: bool, jobs: int, base_url: str
     """`deckgen build` when every deck is up to date (`generator.uptodate` decides as the build
     does): its report, with nothing built and no worker started; None when anything is to be
     built or reported otherwise, for the full build (generator.cli) to do. `jobs` changes only
-    how decks are built."""
+    how decks are built. At a terminal the full build would also draw its progress bars on
+    stderr, which it erases when it ends: with nothing to build there is nothing to draw."""
     from ..uptodate import everything_up_to_date
 
     if base_url is not None:
