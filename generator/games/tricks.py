@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from functools import partial
 from itertools import repeat, starmap
 from math import ceil, log
 
 from ..errors import DeckgenError
 from ..model import Deck
+from ..records import record
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep
 
@@ -208,7 +208,7 @@ def pass_target(seat: int, direction: str, num_players: int) -> int | None:
     return None if offset is None else (seat + offset) % num_players
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deal:
     """Chance: every hand, by seat (and any cards set aside)."""
 
@@ -216,7 +216,7 @@ class Deal:
     aside: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseSeat:
     """Chance: the first dealer."""
 
@@ -397,7 +397,7 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
 
 
 
-@dataclass
+@record(frozen=False)
 class TrickQuestion:
     """A trick typed at the table: settings (trump, shun...), the leader's name, and the cards
     in play order with the name of whoever played each (None when not said)."""
@@ -480,7 +480,7 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 
 
-@dataclass
+@record(frozen=False)
 class PlayQuestion:
     """"May I play this?": the card, the hand it comes from (the card included), the trick so
     far in play order, suit settings (trump, shun) and flags (first, broken)."""

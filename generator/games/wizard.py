@@ -16,10 +16,10 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import chain, repeat
 
 from ..errors import DeckgenError
+from ..records import record
 from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from typing import Any, Iterator, Sequence
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnUp:
     """Chance: the card turned after the deal to set trump."""
 

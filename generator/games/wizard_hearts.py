@@ -19,11 +19,11 @@ Chance actions: `ChooseSeat` (first dealer), `Shun` (the revealed suit), `Deal`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
+from ..records import record
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
@@ -75,7 +75,7 @@ EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is th
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shun:
     """Chance: the suit revealed as this hand's Shun suit."""
 
@@ -704,7 +704,7 @@ class WizardHeartsHeuristicBot(HeuristicBot):
         return max(legal, key=by_rank)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BotOrders:
     """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
     with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
