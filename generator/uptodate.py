@@ -46,7 +46,7 @@ STEPS: list[tuple[str, str]] = [
 ]
 
 MANIFEST = ".manifest.json"
-_LSTAT_AT = os.lstat in os.supports_dir_fd
+_LSTAT_AT = os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks  # lstat = stat without following
 _CODE_SUFFIXES = frozenset({".py", ".j2", ".html", ".css", ".md", ".txt", ".toml"})
 _IDS_MAGIC = b"deckgen deck ids 1\n"
 _CODE_MAGIC = b"deckgen code fingerprint 1\n"
