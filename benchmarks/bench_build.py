@@ -1,13 +1,22 @@
-"""`deckgen build` speed: a cold build of every deck at --jobs 1 and on every core, each step's
-CPU time per deck, a no-op rebuild (nothing changed) against `deckgen --help`, and the peak
-memory of the whole process tree.
+"""`deckgen build` speed: at --jobs 1 and on every core, a first build (empty output and cache
+folders, as on a designer's first run), a cold build (empty output folder, the cache folder
+warm: parsed decks, fonts, hyphenation patterns and templates kept by earlier runs) and a no-op
+rebuild (nothing changed); each step's CPU time per deck; the peak memory of the process tree.
 
-Every build runs as its own `deckgen build --json` process, so each cold
-build starts with nothing imported or cached, as a designer's does. CPU time (all
+Every build runs as its own `deckgen build --json` process, as a designer's does. CPU time (all
 processes and threads) is printed beside wall-clock time: on a shared machine the wall
 clock grows with whatever else runs, CPU time much less.
 
-Run: python benchmarks/bench_build.py [--repeats N] [--jobs J] [--decks-dir DIR]
+The no-op rebuild is then timed again, many times, interleaved with its peers: `deckgen --help`
+as it is served (the help kept from an earlier run: the issue's yardstick), `python -c pass`
+(the floor of any Python command), and the typer app's own --help and no-op rebuild (every
+command's cost before the quick entry point). `--against CHECKOUT` (e.g. `git worktree add
+--detach /tmp/base main`) adds that checkout's no-op rebuild and --help to those rounds, run
+with it first on PYTHONPATH, on outputs and a cache folder of its own: before and after under
+the same load. The cache folders are the benchmark's own, never the user's.
+
+Run: python benchmarks/bench_build.py [--repeats N] [--quick-repeats N] [--jobs J] [--decks-dir DIR]
+                                      [--against CHECKOUT]
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from wholeprocess import Sample, deckgen_command, run, user_environment  # noqa: E402
+from wholeprocess import deckgen_command, interleaved, run, table, user_environment  # noqa: E402
 
 
 def _tree_pss_kib(root: int) -> int:
@@ -47,12 +57,11 @@ def _tree_pss_kib(root: int) -> int:
 class Run:
     """One `deckgen build` process: wall and CPU seconds, peak memory, its --json report."""
 
-    def __init__(self, output: Path, decks_dir: Path, jobs: int):
+    def __init__(self, output: Path, decks_dir: Path, jobs: int, env: dict[str, str]):
         command = deckgen_command() + ["build", "--output", str(output),
-                   "--decks-dir", str(decks_dir), "--json", "--jobs", str(jobs)]
+                                       "--decks-dir", str(decks_dir), "--json", "--jobs", str(jobs)]
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=ROOT, env=user_environment(), stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         peak = [0]
         done = threading.Event()
 
@@ -81,65 +90,116 @@ def _median(values) -> float:
     return statistics.median(values) if values else 0.0
 
 
-def _help_run() -> "Sample":
-    return run(deckgen_command() + ["--help"])
+def _nothing_rebuilt(build: Run) -> Run:
+    rebuilt = {deck["deck"]: deck["built"] for deck in build.decks if deck["built"]}
+    if rebuilt:
+        raise SystemExit(f"the no-op rebuild redid work: {rebuilt}")
+    return build
+
+
+# The typer app itself (generator.cli.main), what every command ran through before the quick
+# entry point; -P: the installed deckgen, as the script runs it.
+TYPER_MAIN = [sys.executable, "-P", "-c", "import sys; from generator.cli import main; sys.argv[0] = 'deckgen'; main()"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds to take the medians of")
+    parser.add_argument("--repeats", type=int, default=3, help="interleaved rounds of builds to take the medians of")
+    parser.add_argument("--quick-repeats", type=int, default=15,
+                        help="interleaved rounds of the no-op rebuild and its peers (each a fraction of a second)")
     parser.add_argument("--jobs", type=int, default=0,
                         help="decks built at once by the parallel builds (0: one per core)")
     parser.add_argument("--decks-dir", type=Path, default=ROOT / "decks")
+    parser.add_argument("--against", type=Path,
+                        help="a checkout of older deckgen: its no-op rebuild and --help too, in the same rounds")
     args = parser.parse_args()
     jobs = args.jobs or os.cpu_count() or 1
     decks_dir = args.decks_dir.resolve()
-    cold: dict[int, list[Run]] = {1: [], jobs: []}
+    against = args.against.resolve() if args.against else None
+    if against is not None and not (against / "generator" / "build.py").is_file():
+        raise SystemExit(f"--against {args.against}: not a deckgen checkout")
+    first: dict[int, list[Run]] = {1: [], jobs: []}  # output and cache folders empty: a designer's first run
+    cold: dict[int, list[Run]] = {1: [], jobs: []}  # the output folder empty, the cache folder warm
     warm: dict[int, list[Run]] = {1: [], jobs: []}
-    helps: list = []
     loads: list[float] = []
-    for _ in range(args.repeats):  # each round: --help, then per --jobs a cold build and a no-op rebuild
-        helps.append(_help_run())
-        for count in cold:
-            loads.append(os.getloadavg()[0])
-            with tempfile.TemporaryDirectory(prefix="bench-build-") as folder:
-                output = Path(folder) / "output"
-                cold[count].append(Run(output, decks_dir, count))
-                warm[count].append(Run(output, decks_dir, count))
-                rebuilt = {deck["deck"]: deck["built"] for deck in warm[count][-1].decks if deck["built"]}
-                if rebuilt:
-                    raise SystemExit(f"the no-op rebuild redid work: {rebuilt}")
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as scratch:
+        def environment(cache: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+            return {**user_environment(), "XDG_CACHE_HOME": str(Path(scratch) / cache), **(extra or {})}
+
+        # Unmeasured: the cache folder as every run but a designer's first finds it (decks, parsed
+        # fonts, hyphenation patterns, compiled templates, deck ids, the help).
+        Run(Path(scratch) / "warm-up", decks_dir, jobs, environment("cache"))
+        run(deckgen_command() + ["--help"], env=environment("cache"))
+        for round_ in range(args.repeats):  # each round, per --jobs: a first build, a cold build, a no-op rebuild
+            for count in cold:
+                loads.append(os.getloadavg()[0])
+                first[count].append(Run(Path(scratch) / f"first-{round_}-{count}", decks_dir, count,
+                                        environment(f"empty-{round_}-{count}")))
+                output = Path(scratch) / f"output-{count}"
+                shutil.rmtree(output, ignore_errors=True)
+                cold[count].append(Run(output, decks_dir, count, environment("cache")))
+                warm[count].append(_nothing_rebuilt(Run(output, decks_dir, count, environment("cache"))))
+        build = ["build", "--output", str(Path(scratch) / "output-1"), "--decks-dir", str(decks_dir), "--json",
+                 "--jobs", "1"]
+        cache = environment("cache")
+        quick = {
+            "no-op rebuild (--jobs 1)": deckgen_command() + build,
+            "no-op rebuild, typer app": TYPER_MAIN + build,
+            "deckgen --help (as served)": deckgen_command() + ["--help"],
+            "deckgen --help, typer app": TYPER_MAIN + ["--help"],
+            "python -c pass": [sys.executable, "-c", "pass"],
+        }
+        commands = {name: (lambda argv=argv: run(argv, env=cache)) for name, argv in quick.items()}
+        if against is not None:  # its own outputs and cache: the older code's stamps are others
+            before = environment("cache-before", {"PYTHONPATH": str(against)})
+            Run(Path(scratch) / "output-before", decks_dir, jobs, before)
+            old_build = [*build[:2], str(Path(scratch) / "output-before"), *build[3:]]
+            commands["  before: no-op rebuild (--jobs 1)"] = lambda: run(deckgen_command() + old_build, env=before)
+            commands["  before: deckgen --help"] = lambda: run(deckgen_command() + ["--help"], env=before)
+        quick_loads = [os.getloadavg()[0]]
+        series = interleaved(commands, args.quick_repeats)
+        quick_loads.append(os.getloadavg()[0])
 
     runs = cold[1]
-    steps = list(dict.fromkeys(step for run in runs for deck in run.decks for step in deck["seconds"]))
+    steps = list(dict.fromkeys(step for run_ in runs for deck in run_.decks for step in deck["seconds"]))
     decks = [deck["deck"] for deck in runs[0].decks]
-    help_wall, help_cpu = _median([h.wall for h in helps]), _median([h.cpu for h in helps])
-    print(f"deckgen build of {len(decks)} decks, {args.repeats} interleaved rounds (deckgen --help, then for "
-          f"--jobs 1 and --jobs {jobs}: a cold build and a no-op rebuild), each a fresh process, {os.cpu_count()} cores")
+    print(f"deckgen build of {len(decks)} decks, {args.repeats} interleaved rounds (for --jobs 1 and --jobs {jobs}: "
+          f"a first build, a cold build, a no-op rebuild), each a fresh process, {os.cpu_count()} cores; "
+          "CPU of all its processes")
     for count in cold:
-        c, w = cold[count], warm[count]
-        print(f"--jobs {count}: cold build median wall {_median([r.wall for r in c]):.2f} s "
-              f"(spread {min(r.wall for r in c):.2f}-{max(r.wall for r in c):.2f}), "
-              f"CPU {_median([r.cpu for r in c]):.2f} s (all processes); "
-              f"no-op rebuild wall {_median([r.wall for r in w]):.3f} s, CPU {_median([r.cpu for r in w]):.3f} s")
+        print(f"--jobs {count}:")
+        for name, each in (("first build (empty output and cache folders)", first[count]),
+                           ("cold build (empty output folder, warm cache)", cold[count]),
+                           ("no-op rebuild (nothing changed)", warm[count])):
+            print(f"  {name:<46} wall {_median([r.wall for r in each]):6.3f} s "
+                  f"(spread {min(r.wall for r in each):.3f}-{max(r.wall for r in each):.3f}), "
+                  f"CPU {_median([r.cpu for r in each]):6.3f} s")
     if jobs != 1:
-        ratio = _median([r.wall for r in cold[1]]) / _median([r.wall for r in cold[jobs]])
-        print(f"--jobs {jobs} is {ratio:.2f}x faster in wall time than --jobs 1 (goal >= 1.8x on an idle machine)")
-    noop = _median([r.wall for r in warm[1]])
-    print(f"no-op rebuild (--jobs 1) / deckgen --help: wall {noop:.3f} / {help_wall:.3f} s = {noop / help_wall:.2f}x, "
-          f"CPU {_median([r.cpu for r in warm[1]]):.3f} / {help_cpu:.3f} s = "
-          f"{_median([r.cpu for r in warm[1]]) / help_cpu:.2f}x (goal <= 1.5x)")
+        for name, each in (("first", first), ("cold", cold)):
+            ratio = _median([r.wall for r in each[1]]) / _median([r.wall for r in each[jobs]])
+            print(f"--jobs {jobs} is {ratio:.2f}x faster in wall time than --jobs 1 ({name} build; goal >= 1.8x "
+                  "on an idle machine)")
+    print(f"\nthe no-op rebuild and its peers, {args.quick_repeats} interleaved rounds, medians (load "
+          f"{quick_loads[0]:.2f} before them, {quick_loads[1]:.2f} after):")
+    print(table(series))
+    noop = series["no-op rebuild (--jobs 1)"]
+    peers = ["deckgen --help (as served)", "python -c pass", "deckgen --help, typer app", "no-op rebuild, typer app"]
+    for peer in peers + (["  before: no-op rebuild (--jobs 1)"] if against else []):
+        other = series[peer]
+        goal = " (the issue's goal: <= 1.5x)" if peer == peers[0] else ""
+        print(f"no-op rebuild / {peer.strip()}: wall {noop.wall / other.wall:.2f}x, "
+              f"CPU {noop.cpu / other.cpu:.2f}x{goal}")
     print(f"peak memory: process tree {max(r.tree_peak_mib for r in runs):.0f} MiB (--jobs 1; "
           f"{max(r.tree_peak_mib for r in cold[jobs]):.0f} MiB at --jobs {jobs}; PSS summed, sampled every 10 ms), "
           f"largest single process {max(r.largest_process_mib for r in runs):.0f} MiB (ru_maxrss)")
-    print("\nmedian CPU seconds per step, --jobs 1 (wall in the step's process in brackets):")
+    print("\nmedian CPU seconds per step, --jobs 1 cold build (wall in the step's process in brackets):")
     width = max(len(deck) for deck in decks + ["total"])
     print(f"{'deck':<{width}}" + "".join(f"{step:>16}" for step in steps) + f"{'sum':>10}")
     totals = {step: 0.0 for step in steps}
     for name in decks:
         row, deck_sum = f"{name:<{width}}", 0.0
         for step in steps:
-            entries = [deck["seconds"][step] for run in runs for deck in run.decks
+            entries = [deck["seconds"][step] for run_ in runs for deck in run_.decks
                        if deck["deck"] == name and step in deck["seconds"]]
             cpu, wall = _median([e["cpu"] for e in entries]), _median([e["wall"] for e in entries])
             totals[step] += cpu

@@ -13,7 +13,8 @@ there by an earlier run: a deck's first run after an edit) and cold (an empty ca
 each run, as on a user's first run or the first after deckgen changed: load, check and write
 it all). `--help` too: warm,
 the help typer printed before is kept (generator.helpcache); cold, typer prints it and it is
-kept. Neither touches the user's own cache. The same commands through the typer app (`generator.cli.main`, what every
+kept. `build, nothing to do` is a `deckgen build --jobs 1` of the shipped decks into an output
+folder the first (unmeasured) run filled. Neither touches the user's own cache. The same commands through the typer app (`generator.cli.main`, what every
 command cost before the quick entry point) are measured warm too, for comparison.
 
 The header says whether deckgen is an editable install (README's `pip install -e .`), where
@@ -52,9 +53,10 @@ DECK_COMMANDS: dict[str, list[str]] = {
                           "North", "JE", "East", "5C", "South", "KC", "West", "2H"],
     "referee wizard (one log)": ["referee", "wizard", "examples/wizard-4p.toml"],
 }
+NOOP_BUILD = "build, nothing to do"
 
 
-def runs(against: Path | None) -> dict[str, tuple[list[str], str, dict[str, str]]]:
+def runs(against: Path | None, scratch: Path) -> dict[str, tuple[list[str], str, dict[str, str]]]:
     """name -> (argv, cache: "warm", "edited", "cold" or "" for none, environment to add)."""
     deckgen = deckgen_command()
     commands = {"--version": (["--version"], ""), "--help": (["--help"], "warm"), "--help [cold]": (["--help"], "cold")}
@@ -62,15 +64,25 @@ def runs(against: Path | None) -> dict[str, tuple[list[str], str, dict[str, str]
         commands[name] = (words, "warm")
         commands[f"{name} [edited]"] = (words, "edited")
         commands[f"{name} [cold]"] = (words, "cold")
+    # Every deck built by the unmeasured first run (its own output folder for the older code,
+    # whose code stamp is another): the measured runs have nothing to do.
+    commands[NOOP_BUILD] = (["build", "--output", "{output}", "--jobs", "1"], "warm")
     table: dict[str, tuple[list[str], str, dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], "", {})}
     for name, (words, cache) in commands.items():
-        table[f"deckgen {name}"] = (deckgen + words, cache, {})
+        table[f"deckgen {name}"] = (deckgen + _output(words, scratch / "output"), cache, {})
         if against is not None:
-            table[f"  before: deckgen {name}"] = (deckgen + words, cache, {"PYTHONPATH": str(against)})
-    for name, words in DECK_COMMANDS.items():
+            table[f"  before: deckgen {name}"] = (deckgen + _output(words, scratch / "output-before"), cache,
+                                                  {"PYTHONPATH": str(against)})
+    for name, (words, _) in {**{name: (words, "") for name, words in DECK_COMMANDS.items()},
+                             NOOP_BUILD: commands[NOOP_BUILD]}.items():
         # -P: the installed deckgen, as the script runs it, not the checkout in the working folder
-        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + words, "warm", {})
+        table[f"typer path: {name}"] = ([sys.executable, "-P", "-c", TYPER_MAIN] + _output(words, scratch / "output"),
+                                        "warm", {})
     return table
+
+
+def _output(words: list[str], folder: Path) -> list[str]:
+    return [str(folder) if word == "{output}" else word for word in words]
 
 
 def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
@@ -93,9 +105,9 @@ def main() -> None:
     against = args.against.resolve() if args.against else None
     if against is not None and not (against / "generator" / "fastcli.py").is_file():
         raise SystemExit(f"--against {args.against}: not a deckgen checkout (no generator/fastcli.py)")
-    table = runs(against)
     base_env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
     with tempfile.TemporaryDirectory(prefix="deckgen-bench-") as scratch:
+        table = runs(against, Path(scratch))
         warm_env = {**base_env, "XDG_CACHE_HOME": str(Path(scratch) / "warm")}
 
         def env_for(cache: str, extra: dict[str, str]) -> dict[str, str]:

@@ -11,8 +11,8 @@ import stat
 import warnings
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op build reads a limit here)
 if TYPE_CHECKING:
     from .layouts.place import Placed
 

@@ -12,7 +12,6 @@ folder; every deck is built or fails on its own.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -31,30 +30,18 @@ except ImportError:  # not on Windows: builds there are not locked
     fcntl = None
 
 from .errors import DeckgenError, Problem
-from .loader import checks_kept, deck_paths, load_deck, parse_toml, read_input
+from .loader import checks_kept, deck_paths, load_deck
 from .model import Deck
 from .output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
-from .render.art import MAX_ART_BYTES
-from .resources import TEMPLATES
-from .schema import MAX_DECK_BYTES
+from .uptodate import MANIFEST, STEPS, up_to_date
+from .uptodate import code_fingerprint as _code_fingerprint, deck_ids as _deck_ids, file_hash as _file_hash
+from .uptodate import file_stat as _stat, input_digests as _input_digests, input_key as _input_key
+from .uptodate import read_manifest as _read_manifest, unchanged as _unchanged
 
 if TYPE_CHECKING:
     from .progress import Advance
 
-# Build steps in order: (name, "module:function"). Each function takes (deck, out_dir)
-# and returns the paths it wrote, all inside out_dir.
-STEPS: list[tuple[str, str]] = [
-    ("summary", "generator.summary:write_summary"),
-    ("validate", "generator.validate.report:build_validation"),
-    ("print", "generator.render.sheets:build_print"),
-    ("images", "generator.render.images:build_images"),
-    ("exports", "generator.export:write_all"),
-    ("rulebook", "generator.rulebook:build_step"),
-]
-
-MANIFEST = ".manifest.json"
 STAGING = ".staging"
-_PACKAGE_ROOT = Path(__file__).resolve().parent
 
 
 @dataclass
@@ -79,19 +66,6 @@ def _step_function(target: str) -> Callable[[Deck, Path], list[Path]]:
     return getattr(importlib.import_module(module), name)
 
 
-def _code_fingerprint() -> str:
-    """Hash of deckgen's own code and templates: new code invalidates old outputs."""
-    digest = hashlib.sha256()
-    for root in (_PACKAGE_ROOT, TEMPLATES):
-        if not root.is_dir():
-            continue
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and path.suffix in {".py", ".j2", ".html", ".css", ".md", ".txt", ".toml"}:
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 def _input_files(deck: Deck) -> list[Path]:
     """Every file a deck's outputs are made from: the deck file, its spreadsheets, layouts and
     translation overlay, its art, fonts and icons."""
@@ -101,25 +75,6 @@ def _input_files(deck: Deck) -> list[Path]:
     paths += [Path(file) for family in deck.fonts for file in family.files.values() if file]
     paths += [icon.path for icon in deck.icons]
     return list(dict.fromkeys(paths))
-
-
-def _input_digests(paths) -> dict[str, str]:
-    """Each input file's hash ("absent" when it is missing; art too large to use is known by its size)."""
-    digests = {}
-    for path in map(Path, paths):
-        try:
-            size = path.stat().st_size
-        except OSError:
-            digests[str(path)] = "absent"
-            continue
-        digests[str(path)] = f"size:{size}" if size > MAX_ART_BYTES else _file_hash(path)
-    return digests
-
-
-def _input_key(step: str, code: str, base_url: str | None, lang: str | None, inputs: dict[str, str]) -> str:
-    digest = hashlib.sha256(f"{step}\0{code}\0{base_url or ''}\0{lang or ''}\0".encode())
-    digest.update(json.dumps(sorted(inputs.items())).encode())
-    return digest.hexdigest()
 
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
@@ -213,69 +168,19 @@ def _fault_point(name: str) -> None:
     """Where the tests inject a crash (e.g. a kill between building and publishing)."""
 
 
-def _read_manifest(final: Path) -> dict:
-    try:
-        manifest = json.loads((final / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return {}
-    return manifest if isinstance(manifest, dict) else {}
-
-
-def _file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _stat(path: Path) -> list[int]:
-    """What changes whenever a file is rewritten or replaced: size, modification time, inode."""
-    status = path.lstat()
-    return [status.st_size, status.st_mtime_ns, status.st_ino]
-
-
 def _stats(folder: Path, names) -> dict[str, list[int]]:
     return {name: _stat(folder / name) for name in names}
 
 
-def _unchanged(final: Path, files, stats=None) -> bool:
-    """Whether every file a step wrote is still there with the bytes it wrote (a single command
-    such as `deckgen images --dpi 30` may have replaced it since). A file whose size, time and
-    inode are as recorded is taken as unchanged; any other is hashed."""
-    if not isinstance(files, dict):
-        return False  # a manifest from before files carried hashes
-    stats = stats if isinstance(stats, dict) else {}
-    for name, digest in files.items():
-        path = final / name
-        if path.is_symlink() or not path.is_file():
-            return False
-        if stats.get(name) != _stat(path) and _file_hash(path) != digest:
-            return False
-    return True
-
-
 def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
                   base_url: str | None = None, lang: str | None = None) -> DeckResult | None:
-    """The result of building a deck whose every step is up to date, found from its manifest
-    alone (nothing loaded, nothing touched), or None when anything needs building."""
-    final = output_dir / deck_id / lang if lang else output_dir / deck_id
-    if final.is_symlink() or not final.is_dir() or any(final.parent.glob(f".{final.name}.old-*")):
+    """The result of building a deck whose every step is up to date (`generator.uptodate`
+    decides), or None when anything needs building."""
+    found = up_to_date(deck_path, deck_id, output_dir, steps, code, base_url, lang)
+    if found is None:
         return None
-    manifest = _read_manifest(final)
-    entries = [manifest.get(name) for name, _ in steps]
-    if not all(isinstance(entry, dict) and isinstance(entry.get("inputs"), dict) for entry in entries):
-        return None
-    recorded = entries[0]["inputs"]
-    if str(deck_path) not in recorded or any(entry["inputs"] != recorded for entry in entries):
-        return None
-    inputs = _input_digests(recorded)
-    for (name, _), entry in zip(steps, entries):
-        if entry.get("key") != _input_key(name, code, base_url, lang, inputs) or \
-                not _unchanged(final, entry.get("files"), entry.get("stats")):
-            return None
     label = deck_id + (f" [{lang}]" if lang else "")
-    return DeckResult(label, reused=[name for name, _ in steps], folder=final, note=str(entries[0].get("note", "")))
+    return DeckResult(label, reused=[name for name, _ in steps], folder=found[0], note=found[1])
 
 
 def _carry_over(final: Path, staging: Path, names) -> None:
@@ -372,19 +277,6 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
-
-
-def _deck_ids(paths: list[Path]) -> dict[Path, str]:
-    """Each readable deck file's [deck] id."""
-    ids = {}
-    for path in paths:
-        try:
-            deck_id = parse_toml(read_input(path, MAX_DECK_BYTES).decode("utf-8"))["deck"]["id"]
-        except (DeckgenError, ValueError, KeyError, TypeError):
-            continue  # the deck's own build reports why it cannot be read
-        if isinstance(deck_id, str):
-            ids[path] = deck_id
-    return ids
 
 
 def _duplicate_ids(ids: dict[Path, str]) -> dict[Path, str]:

@@ -111,10 +111,11 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
               help="http(s) address the output folder will be served from: the Lackey plugins get "
                    "auto-update files and the Tabletop Simulator decks image URLs there "
                    "(overrides each deck's [publish] base_url)."),
-          lang: Optional[str] = LangOption) -> None:
+          lang: Optional[str] = LangOption) -> int:
     """Build every deck in the decks folder into the output folder (translations with --lang,
     into OUTPUT/<deck>/<lang>/)."""
     from .build import build_all
+    from .commands import quick
     from .export import check_base_url
     from .progress import progress_bar
 
@@ -124,20 +125,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
         results = build_all(decks_dir, output, jobs=jobs or None,
                             base_url=check_base_url(base_url) if base_url is not None else None,
                             lang=lang, advance=advance)
-    if as_json:
-        _print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
-                      "error": r.error, "seconds": r.seconds} for r in results])
-    for result in results:
-        if as_json:
-            continue
-        if result.ok:
-            reused = f", reused {', '.join(result.reused)}" if result.reused else ""
-            typer.echo(f"{result.deck_id}: built {', '.join(result.built) or 'nothing'}{reused} "
-                       f"-> {result.folder}/{result.note}")
-        else:
-            typer.echo(f"{result.deck_id}: FAILED, previous outputs kept\n{result.error}", err=True)
-    if not all(r.ok for r in results):
-        raise typer.Exit(1)
+    return quick.report_build(results, as_json)
 
 
 for _module in COMMAND_MODULES:

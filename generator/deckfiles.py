@@ -7,10 +7,14 @@ errors are imported only when one is raised (they pull in dataclasses).
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
 DECKS_DIR = Path("decks")
+MAX_DECK_BYTES = 4 * 1024 * 1024  # a deck file (generator.schema lists the limits)
+TRANSLATIONS_DIR = "translations"
+LANG_PATTERN = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
 
 def resolve_deck_path(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Path:
@@ -46,31 +50,50 @@ def deck_paths(decks_dir: Path = DECKS_DIR) -> list[Path]:
     return sorted(decks_dir.glob("*.toml")) if decks_dir.is_dir() else []
 
 
+def build_languages(deck_path: Path, wanted: str | None) -> list[str | None]:
+    """For `build --lang`: None (the deck itself) without it; the deck and each of its
+    translations for 'all'; the one language if this deck has it, else nothing."""
+    if wanted is None:
+        return [None]
+    folder = deck_path.parent / TRANSLATIONS_DIR
+    stem = deck_path.stem
+    known = [path.name[len(stem) + 1:-len(".toml")] for path in sorted(folder.glob(f"{stem}.*.toml"))]
+    known = [lang for lang in known if LANG_PATTERN.fullmatch(lang)]
+    if wanted == "all":
+        return [None, *known]
+    return [wanted] if wanted in known else []
+
+
 def read_input(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
     refused before it is opened (reading one could block or never end)."""
-    from .errors import Problem, UnreadableInput
-
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise UnreadableInput(Problem(f"{what} not found", file=path)) from None
+        raise _unreadable(f"{what} not found", path) from None
     except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableInput(Problem(f"{what} is not a regular file ({_file_type(info.st_mode)})", file=path,
-                                      hint="give the path of an ordinary file"))
+        raise _unreadable(f"{what} is not a regular file ({_file_type(info.st_mode)})", path,
+                          "give the path of an ordinary file")
     if info.st_size > limit:
-        raise UnreadableInput(Problem(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", file=path,
-                                      hint="see the limits in docs/deck-format.md"))
+        raise _unreadable(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", path,
+                          "see the limits in docs/deck-format.md")
     try:
         with path.open("rb") as handle:
             raw = handle.read(limit + 1)
     except OSError as error:
-        raise UnreadableInput(Problem(f"cannot read {what}: {error.strerror}", file=path)) from None
+        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
     if len(raw) > limit:
-        raise UnreadableInput(Problem(f"{what} is larger than the limit of {limit:,} bytes", file=path))
+        raise _unreadable(f"{what} is larger than the limit of {limit:,} bytes", path)
     return raw
+
+
+def _unreadable(message: str, path: Path, hint: str = ""):
+    """The error for an input that cannot be read (the errors module only when one is raised)."""
+    from .errors import Problem, UnreadableInput
+
+    return UnreadableInput(Problem(message, file=path, hint=hint))
 
 
 def _file_type(mode: int) -> str:

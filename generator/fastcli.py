@@ -2,7 +2,9 @@
 
 `deckgen --version`, `list`, `show`, `rule` and `referee` are run from here, loading neither
 typer, click nor rich, when this module understands every word of the command line: the
-command's own options, spelt as click reads them. `deckgen --help` prints the help typer printed
+command's own options, spelt as click reads them. So is `deckgen build` when every deck is up
+to date (`generator.uptodate` decides, as the build itself does); with anything to build it
+goes to typer, which builds. `deckgen --help` prints the help typer printed
 before under the same conditions (`generator.helpcache`; typer the first time). Every other
 command line (another command, another `--help`, an option it does not know or a value that
 looks like one, a missing or extra argument, `--`) goes unchanged to the typer app,
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from . import __version__
 
-FLAG, VALUE, PATH, MULTI = "flag", "value", "path", "multi"
+FLAG, VALUE, PATH, MULTI, COUNT = "flag", "value", "path", "multi", "count"  # COUNT: a whole number >= 0
 _COMPLETE = "_DECKGEN_COMPLETE"  # set by a shell asking typer for completions
 # Answered with the help typer printed before (generator.helpcache, which imports typer on a miss).
 HELP_COMMAND_LINES = (["--help"],)
@@ -57,6 +59,10 @@ COMMANDS: dict[str, Command] = {
                         "--output": ("output", PATH), "-o": ("output", PATH)},
                        {"decks_dir": Path("decks"), "as_json": False, "lang": None, "as_html": False,
                         "output": None}),
+    "build": Command("build", (), {**_DECKS_DIR, **_JSON, **_LANG, "--output": ("output", PATH), "-o": ("output", PATH),
+                                   "--jobs": ("jobs", COUNT), "-j": ("jobs", COUNT), "--base-url": ("base_url", VALUE)},
+                     {"decks_dir": Path("decks"), "output": Path("output"), "as_json": False, "jobs": 0,
+                      "base_url": None, "lang": None}),
     "rule": Command("rule", (("deck", VALUE),), {**_DECKS_DIR, **_JSON, **_LANG, "--variant": ("variant", MULTI)},
                     {"decks_dir": Path("decks"), "as_json": False, "lang": None, "variant": None},
                     rest="question", unknown_are_arguments=True),
@@ -76,6 +82,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return typer_main(argv)
     code = _run(*planned, args)
+    if code is None:  # a quick command that found work only the full command does (a build)
+        from .cli import main as typer_main
+
+        return typer_main(argv)
     if argv is None:
         exit_at_once(code)
     return code
@@ -153,6 +163,10 @@ def _parse(command: Command, words: list[str]) -> dict | None:
             return None
         if kind == MULTI:
             values[name] = [*(values[name] or ()), value]
+        elif kind == COUNT:
+            if not (value.isascii() and value.isdigit()):  # a sign, spaces, '_': click's int() decides
+                return None
+            values[name] = int(value)
         else:
             values[name] = Path(value) if kind == PATH else value
     if len(arguments) < len(command.arguments) + bool(command.rest):

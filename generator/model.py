@@ -7,11 +7,10 @@ engines all read the same object.
 
 from __future__ import annotations
 
-from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
 
-from .records import record  # @dataclass(frozen=True, slots=True), cheaper to define
+from .records import field, record  # @dataclass(frozen=True, slots=True) without the dataclasses module
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:

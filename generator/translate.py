@@ -22,8 +22,7 @@ from . import figures, markup
 from .errors import InvalidDeck, OptionError, Problem, ProblemList, UnreadableInput
 from .model import Card, Deck
 
-TRANSLATIONS_DIR = "translations"
-LANG_PATTERN = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
+from .deckfiles import LANG_PATTERN, TRANSLATIONS_DIR, build_languages  # noqa: F401 (re-exported)
 
 # Overlay table -> (fields a translation may give, the deck items it is keyed by).
 _TABLES: dict[str, tuple[str, ...]] = {
@@ -82,20 +81,6 @@ def languages(deck: Deck, wanted: str | None) -> list[str | None]:
         raise OptionError(f"--lang {wanted!r}: deck {deck.id!r} has no such translation; known: {listing}, all "
                           f"(overlays live in {deck.folder / TRANSLATIONS_DIR}/{deck.source.stem if deck.source else deck.id}.LANG.toml)")
     return [wanted]
-
-
-def build_languages(deck_path: Path, wanted: str | None) -> list[str | None]:
-    """For `build --lang`: None (the deck itself) without it; the deck and each of its
-    translations for 'all'; the one language if this deck has it, else nothing."""
-    if wanted is None:
-        return [None]
-    folder = deck_path.parent / TRANSLATIONS_DIR
-    stem = deck_path.stem
-    known = [path.name[len(stem) + 1:-len(".toml")] for path in sorted(folder.glob(f"{stem}.*.toml"))]
-    known = [lang for lang in known if LANG_PATTERN.fullmatch(lang)]
-    if wanted == "all":
-        return [None, *known]
-    return [wanted] if wanted in known else []
 
 
 def add_translation_problems(report, wanted: str) -> None:

@@ -154,6 +154,9 @@ def test_the_quick_table_declares_what_the_typer_commands_declare():
                 else:
                     arguments.append((param.name, kind))
                 continue
+            if type(param.type).__name__ == "IntRange":  # --jobs: click's IntRange(min=0), nothing else
+                assert (param.type.min, param.type.max, param.type.clamp) == (0, None, False), name
+                kind = fastcli.COUNT
             kind = fastcli.FLAG if param.is_flag else fastcli.MULTI if param.multiple else kind
             options.update({spelling: (param.name, kind) for spelling in param.opts + param.secondary_opts})
             defaults[param.name] = param.default

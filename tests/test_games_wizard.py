@@ -236,7 +236,7 @@ def test_bid_range():
     ("never-even", 3, [2, 1], True, False, False, 0),      # even a zero
 ])
 def test_forbidden_bid(restriction, tricks, earlier, last, ahead, final, expected):
-    assert forbidden_bid(restriction, tricks, earlier, last, ahead, final)[0] == expected
+    assert forbidden_bid(restriction, tricks, sum(earlier), last, ahead, final)[0] == expected
 
 
 def test_leader_restriction_in_play():

@@ -162,6 +162,20 @@ def test_passing_moves_cards(hand_number, offset):
     assert [len(h) for h in state.hands] == [24] * n
 
 
+def test_a_pass_may_be_any_card_held_down_to_the_last():
+    n = 7  # hands of 14, and pass_count 14 passes every card: the last pass is from a hand of one
+    state = game(pass_count=14).new_state(n)
+    state.apply(ChooseSeat(0))
+    state.apply(Shun(0))
+    state.apply(state.sample_chance(random.Random(5)))
+    while state.phase == PASSING:
+        hand = state.hands[state.current_player()]
+        legal = state.legal_actions()
+        assert legal == [PASS + c for c in hand]
+        state.apply(legal[-1])
+    assert [len(h) for h in state.hands] == [14] * n
+
+
 def test_hold_hand_skips_passing_and_bad_passes_are_refused():
     state = game().new_state(4)
     state.apply(ChooseSeat(0))

@@ -1,4 +1,4 @@
-"""The work of the quick commands (list, show, referee, rule), free of typer.
+"""The work of the quick commands (list, show, referee, rule; build with nothing to do), free of typer.
 
 The typer commands (`generator.cli`, `generator.commands.games`) and the quick entry point
 (`generator.fastcli`) both call these functions, so the two paths print the same and exit the
@@ -102,6 +102,45 @@ def rule(deck: str, question: list[str], variant: list[str] | None, decks_dir: P
     else:
         echo(answer_text(loaded, answer))
     return 1 if answer.get("allowed") is False else 0
+
+
+def build(decks_dir: Path, output: Path, as_json: bool, jobs: int, base_url: str | None,
+          lang: str | None) -> int | None:
+    """`deckgen build` when every deck is up to date (`generator.uptodate` decides as the build
+    does): its report, with nothing built and no worker started; None when anything is to be
+    built or reported otherwise, for the full build (generator.cli) to do. `jobs` changes only
+    how decks are built. At a terminal the full build would also draw its progress bars on
+    stderr, which it erases when it ends: with nothing to build there is nothing to draw."""
+    from ..uptodate import everything_up_to_date
+
+    if base_url is not None:
+        from ..errors import OptionError
+        from ..export import check_base_url
+
+        try:
+            base_url = check_base_url(base_url)
+        except OptionError:  # the full command reports it
+            return None
+    results = everything_up_to_date(decks_dir, output, base_url, lang)
+    return None if results is None else report_build(results, as_json)
+
+
+def report_build(results, as_json: bool) -> int:
+    """Print a build's results (generator.build.DeckResult, or generator.uptodate.Reused);
+    return its exit code."""
+    if as_json:
+        print_json([{"deck": r.deck_id, "ok": r.ok, "built": r.built, "reused": r.reused,
+                     "error": r.error, "seconds": r.seconds} for r in results])
+    for result in results:
+        if as_json:
+            continue
+        if result.ok:
+            reused = f", reused {', '.join(result.reused)}" if result.reused else ""
+            echo(f"{result.deck_id}: built {', '.join(result.built) or 'nothing'}{reused} "
+                 f"-> {result.folder}/{result.note}")
+        else:
+            echo(f"{result.deck_id}: FAILED, previous outputs kept\n{result.error}", err=True)
+    return 0 if all(r.ok for r in results) else 1
 
 
 def load(deck: str, decks_dir: Path, lang: str | None = None, layouts: bool = True):

@@ -47,11 +47,10 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
 
 from ..errors import DeckgenError, OptionError
 from ..model import Deck
-from ..records import record
+from ..records import field, record
 from .logs import GameLog, LogStep
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -61,7 +60,7 @@ if TYPE_CHECKING:
 CHANCE = -1
 TERMINAL = -2
 
-Action = Hashable  # each engine defines its own frozen dataclasses
+Action = Hashable  # each engine defines its own frozen records
 
 
 @record
@@ -306,7 +305,7 @@ def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
     return engine_class(deck)(deck, params)
 
 
-@dataclass
+@record(frozen=False)
 class Bot:
     """A player program: picks one of the legal actions."""
 

@@ -5,7 +5,7 @@ players and chance take, the phases of a turn and what a turn records. Shared by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 
 POSITIONS = ("seeker", "keeper", "chaser", "beater")
 JOKER = "JK"
@@ -19,58 +19,58 @@ DIVE_BONUS_NEUTRAL = 1
 
 # --- actions -----------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseHouse:
     suit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shuffle:
     order: tuple[str, ...]  # the new draw pile, top card first
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Draw:
     from_discard: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Goal:
     cards: tuple[str, str]  # canonical order: see MuggleQuidditchGame.goal_pair
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recruit:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bludger:
     jack: str
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Lose:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Spot:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dive:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Discard:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pass:
     pass
 
@@ -80,7 +80,7 @@ DRAW_FROM_PILE, TAKE_DISCARD = Draw(False), Draw(True)
 TURN_ACTIONS = frozenset({Goal, Recruit, Bludger, Spot, Dive, Discard, Pass})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Refusal:
     """Why the rules refuse something: the words, the rule id, and the ruling id if one decided it."""
 
@@ -97,7 +97,7 @@ HOUSES, SHUFFLING, DRAW, ACTION, RESPONSE, EXTRA_DISCARD, OVER = (
 DEAL, DRAWING, DIVING = "deal", "drawing", "diving"
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class TurnRecord:
     """What a turn did besides its decisions: the facts a log writes down and the referee checks."""
 
@@ -108,7 +108,7 @@ class TurnRecord:
     dive_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the dive
 
 
-@dataclass(slots=True)
+@record(frozen=False, slots=True)
 class DiveRows:
     starter: int
     quotas: list[int]

@@ -8,11 +8,11 @@ logs raise `MalformedLog` (exit 2); a broken rule is a result, not an exception 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model import Deck
 from ..errors import DeckgenError
+from ..records import field, record
 from .base import Game, GameState, IllegalAction, engine_class, game_for
 from .logs import GameLog, field_path, read_log
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .replay import ReplayRecorder
 
 
-@dataclass
+@record(frozen=False)
 class Violation:
     """The first rule a log breaks: where, which rule (with its text), what was legal."""
 
@@ -51,7 +51,7 @@ class Violation:
         }
 
 
-@dataclass
+@record(frozen=False)
 class RefereeReport:
     """What the referee found in one log: the rounds, scores and standings, or the violation."""
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass
 from functools import partial
 from itertools import repeat, starmap
 from math import ceil, log
 
 from ..errors import DeckgenError
 from ..model import Deck
+from ..records import record
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep
 
@@ -108,20 +108,36 @@ def sample_cards(population: Sequence[int], k: int, rng) -> list[int]:
     return draw_cards(population, k, rng)[0]
 
 
+_SET_SIZES: dict[int, int] = {}  # by sample size k: the library's switch between a pool and a set
+_POOL_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}  # by pool size n: each draw's last position and bits
+
+
+def _set_size(k: int) -> int:
+    size = _SET_SIZES.get(k)
+    if size is None:
+        size = _SET_SIZES[k] = 21 + (4 ** ceil(log(k * 3, 4)) if k > 5 else 0)
+    return size
+
+
+def _pool_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """For draws from a pool of n cards: the pool's last position before each draw and the bits
+    drawn for it (the bit length of the pool's size), from n-1 down."""
+    steps = _POOL_STEPS.get(n)
+    if steps is None:
+        steps = _POOL_STEPS[n] = tuple(zip(range(n - 1, -1, -1), map(int.bit_length, range(n, 0, -1))))
+    return steps
+
+
 def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[int]]:
     """The cards `rng.sample(population, k)` draws, draw for draw, with the library's per-card
     Python call to its random-below helper inlined; and the cards left (in no order)."""
     n = len(population)
     getrandbits = rng.getrandbits
-    setsize = 21  # the library's switch between a shrinking pool and a set of picks
-    if k > 5:
-        setsize += 4 ** ceil(log(k * 3, 4))
-    if n <= setsize:
+    if n <= _set_size(k):
         # the library moves the last card of the pool into each gap; swapping the drawn card
         # there instead leaves the same pool to draw from, the draws at its end, last first
         pool = list(population)
-        lasts = range(n - 1, n - k - 1, -1)  # the pool's last position before each draw
-        for last, bits in zip(lasts, map(int.bit_length, range(n, n - k, -1))):
+        for last, bits in _pool_steps(n)[:k]:
             j = getrandbits(bits)
             while j > last:
                 j = getrandbits(bits)
@@ -134,7 +150,10 @@ def draw_cards(population: Sequence[int], k: int, rng) -> tuple[list[int], list[
         while j >= n or j in picked:
             j = getrandbits(bits)
         picked[j] = None
-    return [population[j] for j in picked], [card for j, card in enumerate(population) if j not in picked]
+    left = list(population)
+    for j in sorted(picked, reverse=True):  # a few deletions, cheaper than filtering the whole population
+        del left[j]
+    return [population[j] for j in picked], left
 
 
 def distinct(cards: list[int], unique: bool) -> list[int]:
@@ -166,18 +185,18 @@ def count_suits(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[i
     return counts
 
 
-def split_by_suit(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[list[int]]]:
-    """For each hand, its cards of each suit in hand order, by suit index; cards without a
-    suit go in a spare last list, so `[NO_SUIT]` finds them."""
-    suit_of = table.suit
-    width = len(table.suits) + 1
-    split = []
-    for hand in hands:
-        by_suit: list[list[int]] = [[] for _ in range(width)]
+def empty_by_suit(num_players: int, table: CardTable) -> list[list[list[int]]]:
+    """Per seat, an empty list for each suit by suit index and a spare last one for cards
+    without a suit (so `[NO_SUIT]` finds them), for `fill_by_suit`."""
+    return [[[] for _ in range(len(table.suits) + 1)] for _ in range(num_players)]
+
+
+def fill_by_suit(by_suit: list[list[list[int]]], hands: Iterable[Sequence[int]], suit_of: Sequence[int]) -> None:
+    """Add each hand's cards, in hand order, to its seat's lists by suit. A round emptied
+    the lists as it played the cards, so a state refills the same lists every round."""
+    for split, hand in zip(by_suit, hands):
         for card in hand:
-            by_suit[suit_of[card]].append(card)
-        split.append(by_suit)
-    return split
+            split[suit_of[card]].append(card)
 
 
 def count_cards(cards: Iterable[int], size: int) -> list[int]:
@@ -190,11 +209,8 @@ def count_cards(cards: Iterable[int], size: int) -> list[int]:
 def deal_hands(order: Sequence[int], num_players: int, hand_size: int, first_seat: int) -> list[Sequence[int]]:
     """Deal `hand_size` cards each from `order`, one at a time clockwise from `first_seat`;
     each hand is a slice of `order` (a list from a list, a tuple from a tuple)."""
-    hands: list[Sequence[int]] = [()] * num_players
     end = num_players * hand_size
-    for offset in range(num_players):
-        hands[(first_seat + offset) % num_players] = order[offset:end:num_players]
-    return hands
+    return [order[(seat - first_seat) % num_players:end:num_players] for seat in range(num_players)]
 
 
 PASS_OFFSETS = {"left": 1, "right": -1, "across": 0, "hold": None}
@@ -208,7 +224,7 @@ def pass_target(seat: int, direction: str, num_players: int) -> int | None:
     return None if offset is None else (seat + offset) % num_players
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deal:
     """Chance: every hand, by seat (and any cards set aside)."""
 
@@ -216,7 +232,7 @@ class Deal:
     aside: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseSeat:
     """Chance: the first dealer."""
 
@@ -266,9 +282,9 @@ class TrickState(GameState):
         self.turn = 0
         self.trick_number = 0
         self.won = [0] * num_players
-        # the last deal `sample_chance` drew here: drawn from this deck for these seats, it
-        # needs no checking when applied (any deal applied clears it)
-        self.sampled_deal: Deal | None = None
+        # the chance action `sample_chance` last drew here: drawn from this state's deck for
+        # these seats, it needs no checking when applied (applying a chance action clears it)
+        self.sampled: Any = None
 
     # -- the play phase ---------------------------------------------------------------------
     def where(self, seat: int | None = None) -> dict:
@@ -397,7 +413,7 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
 
 
 
-@dataclass
+@record(frozen=False)
 class TrickQuestion:
     """A trick typed at the table: settings (trump, shun...), the leader's name, and the cards
     in play order with the name of whoever played each (None when not said)."""
@@ -480,7 +496,7 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 
 
-@dataclass
+@record(frozen=False)
 class PlayQuestion:
     """"May I play this?": the card, the hand it comes from (the card included), the trick so
     far in play order, suit settings (trump, shun) and flags (first, broken)."""

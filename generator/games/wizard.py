@@ -16,10 +16,11 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import chain, repeat
+from operator import add, itemgetter
 
 from ..errors import DeckgenError
+from ..records import record
 from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
@@ -36,6 +37,8 @@ from .tricks import (
     count_cards,
     deal_hands,
     draw_cards,
+    empty_by_suit,
+    fill_by_suit,
     log_played_card,
     read_dealer,
     read_hands,
@@ -71,7 +74,7 @@ if TYPE_CHECKING:
     from typing import Any, Iterator, Sequence
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnUp:
     """Chance: the card turned after the deal to set trump."""
 
@@ -96,6 +99,9 @@ class WizardGame(Game):
         self.is_jester = tuple(kind == "jester" for kind in table.kind)
         self.free = tuple(w or j for w, j in zip(self.is_wizard, self.is_jester))
         self.num_suits = len(deck.suits)
+        # whether only cards without a suit (Wizards, Jesters) come in copies, so a hand's repeats are among them
+        self.only_free_cards_repeat = all(copies == 1 or suit == NO_SUIT
+                                          for copies, suit in zip(table.copies, table.suit))
         # strengths[trump, led]: each card's claim on a trick (trump and led may be NO_SUIT; led may be WIZARD_LED)
         self.strengths = CardTables(self._strengths)
         # claims[trump][led]: the same tables by trump, then by led suit, WIZARD_LED and NO_SUIT
@@ -118,7 +124,6 @@ class WizardGame(Game):
         # chance actions are immutable, so sampling hands out shared ones rather than building each
         self.turn_ups = tuple(map(TurnUp, range(len(table.code))))
         self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))
-        self.empty_split = ([],) * (self.num_suits + 1)  # a hand's cards by suit before the deal (copied, never filled)
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, key: tuple[int, int]) -> tuple[int, ...]:
@@ -370,10 +375,10 @@ class WizardState(TrickState):
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.deck_left: list[int] = []  # the cards not dealt, in card order: one of them is turned
-        self.sampled_left: list[int] = []  # the cards `sampled_deal` leaves in the deck, in card order
+        self.sampled_left: list[int] = []  # the cards a sampled deal leaves in the deck, in card order
         # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
         # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
-        self.by_suit: list[list[list[int]]] = []
+        self.by_suit = empty_by_suit(num_players, game.table)
         self.repeats: list[int] = []
 
     # -- GameState API -------------------------------------------------------------------
@@ -475,8 +480,9 @@ class WizardState(TrickState):
             if len(trick) < self.num_players:
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
-            # every seat has played: the highest claim takes the trick
-            claims = list(map(self.claims[self.led].__getitem__, trick))
+            # every seat has played: the highest claim takes the trick (an itemgetter reads the
+            # cards' claims at C speed; a bound __getitem__ would cost a call per card)
+            claims = itemgetter(*trick)(self.claims[self.led])
             winner = (self.leader + claims.index(max(claims))) % self.num_players
             self.won[winner] += 1
             self.led = NO_SUIT
@@ -513,7 +519,7 @@ class WizardState(TrickState):
 
     def end_round(self) -> None:
         points = [20 + 10 * won if won == bid else -10 * abs(won - bid) for won, bid in zip(self.won, self.bids)]
-        self.totals = [total + p for total, p in zip(self.totals, points)]
+        self.totals = list(map(add, self.totals, points))
         # no copies: the next round starts new bid, trick and total lists, so these stay as they are
         self.history.append({"dealer": self.dealer, "turned": self.turned, "trump": self.trump,
                              "bids": self.bids, "won": self.won, "points": points, "totals": self.totals})
@@ -527,13 +533,14 @@ class WizardState(TrickState):
 
     # -- bidding and trump ---------------------------------------------------------------
     def forbidden(self) -> tuple[int | None, str]:
-        if self.bids_made != self.num_players - 1 or self.game.restriction == "none":
+        restriction = self.game.restriction
+        if self.bids_made != self.num_players - 1 or restriction == "none":
             return None, ""
-        seat = self.turn
         totals = self.totals
-        ahead = totals[seat] > max(totals[:seat] + totals[seat + 1:])
-        return forbidden_bid(self.game.restriction, self.round + 1, self.bids[:seat] + self.bids[seat + 1:], True,
-                             ahead, self.round + 1 == self.rounds_total)
+        mine = totals[self.turn]
+        ahead = mine == max(totals) and totals.count(mine) == 1  # strictly ahead of every other player
+        return forbidden_bid(restriction, self.round + 1, self.bids_total, True, ahead,
+                             self.round + 1 == self.rounds_total)
 
     def _bid(self, action: Action) -> None:
         seat = self.turn
@@ -543,19 +550,21 @@ class WizardState(TrickState):
             shown = bid if bid is not None else action
             raise IllegalAction(f"a bid is a whole number from 0 to {hand}, not {shown}", R_BID_RANGE,
                                 [str(b) for b in range(hand + 1) if b != self.forbidden()[0]], self.where(seat))
+        made = self.bids_made
         # only the last bidder's bid that makes the bids add up to the tricks can be forbidden
-        last = self.bids_made == self.num_players - 1
-        forbidden, rule = self.forbidden() if last and bid == hand - self.bids_total else (None, "")
-        if bid == forbidden:
-            why = ("the last bidder may never make the bids add up to the tricks" if self.game.restriction == "never-even"
-                   else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
-            raise IllegalAction(f"bid {bid} makes the bids total {hand}, the tricks available: {why}", rule,
-                                [str(b) for b in range(hand + 1) if b != forbidden], self.where(seat),
-                                ruling="wizard.ruling.leader")
+        if made == self.num_players - 1 and bid == hand - self.bids_total:
+            forbidden, rule = self.forbidden()
+            if bid == forbidden:
+                why = ("the last bidder may never make the bids add up to the tricks"
+                       if self.game.restriction == "never-even"
+                       else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
+                raise IllegalAction(f"bid {bid} makes the bids total {hand}, the tricks available: {why}", rule,
+                                    [str(b) for b in range(hand + 1) if b != forbidden], self.where(seat),
+                                    ruling="wizard.ruling.leader")
         self.bids[seat] = bid
-        self.bids_made += 1
+        self.bids_made = made = made + 1
         self.bids_total += bid
-        if self.bids_made == self.num_players:
+        if made == self.num_players:
             self.phase = PLAY
             self.leader = self.turn = (self.dealer + 1) % self.num_players
         else:
@@ -586,7 +595,8 @@ class WizardState(TrickState):
         chance = self.chance
         if chance == "turn" and type(action) is TurnUp:  # the common cases first
             card = action.card
-            if card not in self.deck_left:
+            sampled, self.sampled = self.sampled, None
+            if action is not sampled and card not in self.deck_left:  # one sampled here came from the deck
                 name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
                 raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
                                     R_COUNTS, where={"round": self.round + 1})
@@ -617,26 +627,23 @@ class WizardState(TrickState):
     def _deal(self, deal: Deal) -> None:
         size = self.round + 1
         hands = deal.hands
-        checked = deal is self.sampled_deal
-        self.sampled_deal = None
+        checked = deal is self.sampled
+        self.sampled = None
         if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
             check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
                              {"round": size})
         table = self.table
-        suit_of, no_lists = table.suit, self.game.empty_split
-        by_suit = []
+        suit_of = table.suit
         if checked:
-            for hand in hands:  # sort each hand by suit
-                split: list[list[int]] = [*map(list.copy, no_lists)]
-                for card in hand:
-                    split[suit_of[card]].append(card)
-                by_suit.append(split)
+            by_suit = self.by_suit
+            fill_by_suit(by_suit, hands, suit_of)  # the round before emptied the lists
             deck_left = self.sampled_left
-        else:
+        else:  # new lists, so a refused deal leaves the state as it was
+            by_suit = []
             undealt = list(table.copies)
             try:  # one pass over the dealt cards counts them and sorts each hand by suit
                 for hand in hands:
-                    split = [*map(list.copy, no_lists)]
+                    split: list[list[int]] = [[] for _ in range(self.game.num_suits + 1)]
                     for card in hand:
                         undealt[card] -= 1
                         split[suit_of[card]].append(card)
@@ -651,7 +658,11 @@ class WizardState(TrickState):
             deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit
-        self.repeats = [len(hand) - len(set(hand)) for hand in hands]
+        if self.game.only_free_cards_repeat:  # a set of the few Wizards and Jesters held, not of the hand
+            self.repeats = [len(free) - len(set(free)) if len(free) > 1 else 0
+                            for free in map(itemgetter(NO_SUIT), by_suit)]
+        else:
+            self.repeats = [len(hand) - len(set(hand)) for hand in hands]
         self.trump = NO_SUIT
         self.turned = None
         self.deck_left = deck_left
@@ -667,12 +678,13 @@ class WizardState(TrickState):
             drawn, left = draw_cards(self.table.physical, size * self.num_players, rng)
             left.sort()
             self.sampled_left = left
-            deal = self.sampled_deal = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
-                                                             (self.dealer + 1) % self.num_players)))
+            deal = self.sampled = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
+                                                        (self.dealer + 1) % self.num_players)))
             return deal
         if chance == "turn":
             left = self.deck_left
-            return self.game.turn_ups[left[random_below(rng, len(left))]]
+            turn_up = self.sampled = self.game.turn_ups[left[random_below(rng, len(left))]]
+            return turn_up
         return self.game.seat_choices[random_below(rng, self.num_players)]
 
     # -- results -------------------------------------------------------------------------

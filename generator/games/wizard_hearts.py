@@ -19,11 +19,12 @@ Chance actions: `ChooseSeat` (first dealer), `Shun` (the revealed suit), `Deal`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
 from ..errors import DeckgenError
+from ..records import record
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
@@ -42,13 +43,14 @@ from .tricks import (
     deal_hands,
     log_played_card,
     distinct,
+    empty_by_suit,
+    fill_by_suit,
     pass_target,
     read_dealer,
     read_hands,
     random_below,
     read_tricks,
     shuffled,
-    split_by_suit,
     words,
 )
 
@@ -75,7 +77,7 @@ EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is th
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shun:
     """Chance: the suit revealed as this hand's Shun suit."""
 
@@ -144,6 +146,7 @@ class WizardHeartsGame(Game):
         self.cauldron_to_first_trick = p["cauldron"] == "first-trick"
         self.pass_count = p["pass_count"]
         self.seat_choices = tuple(map(ChooseSeat, range(self.max_players)))  # immutable, so shared by every game
+        self.pass_actions = tuple(range(PASS, PASS + len(table.code)))  # by card: passing it
 
     # builders of the card tables (methods rather than lambdas, so a game still pickles)
     def _strengths(self, led: int) -> tuple[int, ...]:
@@ -359,9 +362,9 @@ class WizardHeartsState(TrickState):
         self.broken = False
         self.hand_points = [0] * num_players
         self.captured = [0] * num_players  # cards taken in tricks this hand
-        # per seat and suit, the cards held in hand order (set once passing is done): following
+        # per seat and suit, the cards held in hand order (filled once passing is done): following
         # suit is a copy of one list
-        self.by_suit: list[list[list[int]]] = []
+        self.by_suit = empty_by_suit(num_players, self.table)
         self.totals = [0] * num_players
         self.history: list[dict] = []
 
@@ -383,7 +386,10 @@ class WizardHeartsState(TrickState):
             return self._options(self.turn)[0]
         if phase == PASSING:
             hand = self.hands[self.turn]
-            return list(map(PASS.__add__, hand if self.table.unique else dict.fromkeys(hand)))  # PASS + each card
+            cards = hand if self.table.unique else list(dict.fromkeys(hand))
+            if len(cards) > 1:  # an itemgetter reads the cards' pass actions at C speed (one card: a bare item)
+                return list(itemgetter(*cards)(self.game.pass_actions))
+            return [PASS + card for card in cards]
         return []
 
     def pending(self) -> Pending | None:
@@ -472,10 +478,11 @@ class WizardHeartsState(TrickState):
                 self.turn = seat + 1 if seat + 1 < self.num_players else 0
                 return
             # every seat has played: the highest card of the suit led takes the trick and its points
-            strengths = self.game.strengths[led]
-            winner = (self.leader + trick.index(max(trick, key=strengths.__getitem__))) % self.num_players
+            of_trick = itemgetter(*trick)  # reads the trick's cards in a card table at C speed
+            ranks = of_trick(self.game.strengths[led])
+            winner = (self.leader + ranks.index(max(ranks))) % self.num_players
             self.won[winner] += 1
-            self.hand_points[winner] += sum(map(self.points.__getitem__, trick))
+            self.hand_points[winner] += sum(of_trick(self.points))
             self.captured[winner] += len(trick)
             if self.trick_number == 0 and self.game.cauldron_to_first_trick and self.cauldron:
                 self.hand_points[winner] += sum(map(self.points.__getitem__, self.cauldron))
@@ -566,7 +573,7 @@ class WizardHeartsState(TrickState):
             lead = min((c for hand in self.hands for c in hand if suit_of[c] == luck), key=rank_of.__getitem__)
         self.first_card = lead
         self.leader = self.turn = next(seat for seat, hand in enumerate(self.hands) if lead in hand)
-        self.by_suit = split_by_suit(self.hands, self.table)
+        fill_by_suit(self.by_suit, self.hands, self.suit_of)  # the hand before emptied the lists
         self.phase = PLAY
 
     # -- chance --------------------------------------------------------------------------
@@ -594,8 +601,8 @@ class WizardHeartsState(TrickState):
 
     def _deal(self, deal: Deal, where: dict) -> None:
         size = self.game.hand_size(self.num_players)
-        checked = deal is self.sampled_deal
-        self.sampled_deal = None
+        checked = deal is self.sampled
+        self.sampled = None
         if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
             check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
         if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
@@ -639,7 +646,7 @@ class WizardHeartsState(TrickState):
         order = tuple(shuffled(physical, rng))
         size = self.game.hand_size(self.num_players)
         hands = deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)  # slices: tuples
-        deal = self.sampled_deal = Deal(tuple(hands), order[size * self.num_players:])
+        deal = self.sampled = Deal(tuple(hands), order[size * self.num_players:])
         return deal
 
     # -- results -------------------------------------------------------------------------
@@ -704,7 +711,7 @@ class WizardHeartsHeuristicBot(HeuristicBot):
         return max(legal, key=by_rank)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BotOrders:
     """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
     with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""

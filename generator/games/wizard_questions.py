@@ -159,7 +159,7 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
     # wizard.ruling.leader: the bidder leads only when strictly ahead of everyone (a tie is no lead)
     leading = bool(scores) and scores[len(earlier)] > max(s for i, s in enumerate(scores) if i != len(earlier))
     final = round_number == game.num_rounds(players)
-    forbidden, rule = forbidden_bid(game.restriction, round_number, earlier, last, leading, final)
+    forbidden, rule = forbidden_bid(game.restriction, round_number, sum(earlier), last, leading, final)
     rules, rulings = [R_BID_RANGE], []
     if not 0 <= bid <= round_number:
         allowed, reason = False, f"a bid is a whole number from 0 to the {round_number} cards in hand"

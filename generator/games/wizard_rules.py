@@ -39,12 +39,13 @@ R_SCORING = "wizard.scoring.round"
 R_END = "wizard.scoring.end"
 
 
-def forbidden_bid(restriction: str, tricks: int, earlier: Sequence[int], last: bool, strictly_ahead: bool,
+def forbidden_bid(restriction: str, tricks: int, earlier_total: int, last: bool, strictly_ahead: bool,
                   final_round: bool) -> tuple[int | None, str]:
-    """The one bid the restriction forbids the current bidder (or None), and the rule saying so."""
+    """The one bid the restriction forbids the current bidder (or None), and the rule saying so;
+    `earlier_total` is the sum of the bids made before theirs."""
     if restriction == "none" or not last:
         return None, ""
-    even = tricks - sum(earlier)
+    even = tricks - earlier_total
     if not 0 <= even <= tricks:  # wizard.ruling.leader: an impossible number forbids nothing
         return None, ""
     if restriction == "never-even":
