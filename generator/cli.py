@@ -10,6 +10,7 @@ in deckgen: one line saying so, exit 70 (EX_SOFTWARE), the traceback with `--deb
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -118,6 +119,8 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
     from .export import check_base_url
     from .progress import progress_bar
 
+    global _exit_at_once
+    _exit_at_once = True  # set before the build: a failed one ends as quickly
     with progress_bar(as_json) as advance:
         results = build_all(decks_dir, output, jobs=jobs or None,
                             base_url=check_base_url(base_url) if base_url is not None else None,
@@ -140,6 +143,12 @@ def _with_debug_first(args: list[str]) -> list[str]:
     return ["--debug"] + rest
 
 
+# Set by a command whose process has nothing left to do once it returns but free its objects
+# (`build`: every worker joined, every file closed, nothing registered to run at exit). The
+# fonts, drawings and modules a build holds take about 0.13 s of CPU to free one by one.
+_exit_at_once = False
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Run the command line through typer; return (and, with no argv, exit with) its exit code.
     The `deckgen` command itself starts in `generator.fastcli`, which comes here for every
@@ -150,6 +159,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     except Exception as error:  # a bug in deckgen, not a problem with the user's input
         code = report_bug(error, debug_requested(args))
     if argv is None:
+        if _exit_at_once:
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except OSError:  # the normal exit reports a stream that cannot be written
+                sys.exit(code)
+            os._exit(code)
         sys.exit(code)
     return code
 

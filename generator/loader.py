@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from . import figures, markup
 from .deckfiles import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
@@ -49,8 +50,35 @@ def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
     return deck
 
 
+# Within `checks_kept()`: each deck file's check, by the path as given.
+_kept_checks: dict[Path, tuple[Deck | None, list[Problem]]] | None = None
+
+
+@contextmanager
+def checks_kept() -> Iterator[None]:
+    """Within the block, each deck file is read and checked once: later checks of the same path
+    answer with the first one's deck and problems. A build's steps then all see one version of
+    the deck, and its validation step does not parse and check the file again."""
+    global _kept_checks
+    outer, _kept_checks = _kept_checks, {} if _kept_checks is None else _kept_checks
+    try:
+        yield
+    finally:
+        _kept_checks = outer
+
+
 def check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     """Load a deck, returning it (when it could be built) and every problem found."""
+    if _kept_checks is None:
+        return _check_deck(path)
+    key = Path(path)
+    if key not in _kept_checks:
+        _kept_checks[key] = _check_deck(path)
+    deck, problems = _kept_checks[key]
+    return deck, list(problems)
+
+
+def _check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     text = _read_text(path)
     try:
         data = parse_toml(text)

@@ -10,12 +10,13 @@ a killed run left behind are cleaned up.
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import shutil
 import stat
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
 
@@ -76,29 +77,45 @@ def make_folder(folder: Path) -> Path:
     return folder
 
 
-@contextmanager
-def atomic_path(path: Path) -> Iterator[Path]:
-    """Yield a temporary path next to `path`; on success it replaces `path` in one rename."""
-    make_folder(path.parent)
-    if path.is_symlink():
-        raise OutputError(f"refusing to write {path}: it is a symbolic link")
-    with writing(path):
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    os.close(handle)
-    temp = Path(temp_name)
-    try:
-        with writing(path):
-            yield temp
-            os.chmod(temp, FILE_MODE)
-            os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+_temp_numbers = itertools.count()  # next() is atomic: the images step writes from threads
 
 
 def write_bytes(path: Path, data: bytes) -> Path:
-    with atomic_path(path) as temp:
-        temp.write_bytes(data)
+    """Write `data` to a temporary file next to `path`, then rename it into place in one step.
+    Few system calls: a build writes hundreds of files, and mkstemp's random names, a chmod and
+    a failing unlink each cost more than the write of a small file."""
+    if path.is_symlink():
+        raise OutputError(f"refusing to write {path}: it is a symbolic link")
+    with writing(path):
+        temp = _new_temp(path)
+        try:
+            temp.write_bytes(data)
+            os.replace(temp, path)
+        except BaseException:
+            with suppress(OSError):
+                os.unlink(temp)
+            raise
     return path
+
+
+def _new_temp(path: Path) -> Path:
+    """A new empty file `.<name>.<pid>-<n>.tmp` beside `path` (its folder made when missing),
+    with the mode the umask gives; a name a killed run left behind is skipped."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    folder_made = False
+    while True:
+        temp = path.with_name(f".{path.name}.{os.getpid()}-{next(_temp_numbers)}{TEMP_SUFFIX}")
+        try:
+            os.close(os.open(temp, flags, 0o666))
+            return temp
+        except FileExistsError:
+            continue
+        except (FileNotFoundError, NotADirectoryError):
+            if folder_made:
+                raise
+            # Another thread may be making it too (the images step writes from two).
+            make_folder(path.parent)  # raises the clearer error when a file is in the way
+            folder_made = True
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> Path:

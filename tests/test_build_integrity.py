@@ -331,3 +331,38 @@ def test_a_changed_art_file_rebuilds_the_deck(run_cli, decks, tmp_path):
     art.unlink()  # a missing art file is a problem the build reports, not a reuse
     (missing,) = json.loads(_build(run_cli, decks, out, "--json").stdout)
     assert not missing["ok"] and "joker.png" in missing["error"]
+
+
+def test_the_build_process_prints_everything_before_it_ends(decks, tmp_path):
+    """`deckgen build` ends without freeing its objects one by one: its report still comes out
+    whole, through a pipe, with the exit code of a good build and of one with a failed deck."""
+    command = [sys.executable, "-m", "generator", "build", "--decks-dir", str(decks), "--output",
+               str(tmp_path / "out"), "--jobs", "1"]
+    good = subprocess.run([*command, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert good.returncode == 0, good.stderr
+    assert [deck["ok"] for deck in json.loads(good.stdout)] == [True]
+    (decks / "broken.toml").write_text("[deck\n", encoding="utf-8")
+    failed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert failed.returncode == 1
+    assert "tiny: built nothing, reused" in failed.stdout
+    assert "broken: FAILED, previous outputs kept" in failed.stderr and "Traceback" not in failed.stderr
+
+
+def test_threads_writing_into_a_folder_not_yet_there_all_succeed(tmp_path):
+    """The images step writes from two threads; the first files of a new folder (images/backs/)
+    may ask for the folder at once, and none may fail because the other made it first."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    for attempt in range(20):
+        folder = tmp_path / str(attempt) / "backs"
+        start = Barrier(4)
+
+        def write(number: int) -> Path:
+            start.wait()
+            return output.write_bytes(folder / f"{number}.png", b"x" * number)
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            written = list(pool.map(write, range(4)))
+        assert [path.read_bytes() for path in written] == [b"x" * number for number in range(4)]
+        assert sorted(path.name for path in folder.iterdir()) == [f"{number}.png" for number in range(4)]

@@ -12,7 +12,7 @@ import pytest
 from reportlab.pdfbase import ttfonts
 
 from generator.render import fontcache
-from generator.render.cachefile import entry_path
+from generator.render.cachefile import entry_path, template_code
 from generator.render.fonts import FONT_DIR
 
 
@@ -140,10 +140,40 @@ def test_the_shipped_templates_compile_once_per_user(cache_home, monkeypatch):
     def no_compiling(*args, **kwargs):
         raise AssertionError("the template was compiled again")
 
-    templated._environment.cache_clear()  # a new process: a fresh environment
+    templated._environment.cache_clear()  # a new process: a fresh environment, nothing in memory
+    template_code.cache_clear()
     monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
     try:
         again = templated.render(book, "md", template, lambda card: f"{card.id}.png", lambda figure: ("f.png", 1, 1))
     finally:
         templated._environment.cache_clear()
     assert again == first
+
+
+def test_the_report_and_export_templates_compile_once_per_user(run_cli, cache_home, monkeypatch, tmp_path):
+    import jinja2
+
+    from generator import export
+    from generator.validate import report
+
+    def outputs(out: Path) -> dict[str, bytes]:
+        assert run_cli("validate", "wizard", "--simulate", "2", "--report", "--output", out).exit_code == 0
+        assert run_cli("export", "lackey", "wizard", "--output", out).exit_code == 0
+        return {str(path.relative_to(out)): path.read_bytes() for path in out.rglob("*")
+                if path.is_file() and path.suffix in (".html", ".txt", ".dek")}
+
+    first = outputs(tmp_path / "first")
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("a template was compiled again")
+
+    report._environment.cache_clear()  # a new process: fresh environments, nothing in memory
+    template_code.cache_clear()
+    monkeypatch.setattr(export, "_kept", None)
+    monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
+    try:
+        again = outputs(tmp_path / "again")
+    finally:
+        report._environment.cache_clear()
+        template_code.cache_clear()
+    assert again == first and any(name.endswith("validation.html") for name in first)

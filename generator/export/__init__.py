@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, TypeVar
 from urllib.parse import urlsplit
 
 from ..errors import DeckgenError, OptionError
@@ -18,6 +18,8 @@ from ..output import replaced_folder  # noqa: F401 - the exporters' folder switc
 
 if TYPE_CHECKING:
     from ..model import Deck
+
+T = TypeVar("T")
 
 
 class ExportError(DeckgenError):
@@ -77,15 +79,35 @@ def mush_text(deck: "Deck", style: str | None = None, charset: str = "utf-8") ->
         raise OptionError(f"--style {style!r}: choose one of {', '.join(MUSH_STYLES)}")
     if charset not in MUSH_CHARSETS:
         raise OptionError(f"--charset {charset!r}: choose one of {', '.join(MUSH_CHARSETS)}")
-    cards = [replace(card, text=to_plain(card.text, deck)) for card in deck.cards]
-    if charset == "latin1":
-        deck, cards = mush.in_latin1(deck, cards)
-    try:
-        if style == "softcode":
-            return mush_table.render_softcode(deck, cards, charset=charset)
-        return mush.render_dvorak(deck, cards, dvorax=style == "dvorax", charset=charset)
-    except ValueError as error:  # the renderers name the card and field
-        raise ExportError(f"{deck.source or deck.id}: {error}") from None
+
+    def render() -> str:
+        cards = [replace(card, text=to_plain(card.text, deck)) for card in deck.cards]
+        shown, plain = mush.in_latin1(deck, cards) if charset == "latin1" else (deck, cards)
+        try:
+            if style == "softcode":
+                return mush_table.render_softcode(shown, plain, charset=charset)
+            return mush.render_dvorak(shown, plain, dvorax=style == "dvorax", charset=charset)
+        except ValueError as error:  # the renderers name the card and field
+            raise ExportError(f"{shown.source or shown.id}: {error}") from None
+
+    return kept_for(deck, ("mush", style, charset), render)
+
+
+# What the exports made of the last deck asked for: (the deck, {what: made}).
+_kept: tuple["Deck", dict] | None = None
+
+
+def kept_for(deck: "Deck", what: tuple, make: Callable[[], T]) -> T:
+    """`make()` for this very deck (decks are immutable), made once: a build's validation step
+    makes each export's text to see that the export can hold it, and its exports step then
+    writes that same text."""
+    global _kept
+    if _kept is None or _kept[0] is not deck:
+        _kept = (deck, {})
+    made = _kept[1]
+    if what not in made:
+        made[what] = make()
+    return made[what]
 
 
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:

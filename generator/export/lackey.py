@@ -34,7 +34,7 @@ from urllib.parse import quote
 from ..errors import OptionError
 from ..model import Card, Deck
 from ..output import write_bytes
-from . import ExportError, check_base_url, inside, is_dvorak, replaced_folder
+from . import ExportError, check_base_url, inside, is_dvorak, kept_for, replaced_folder
 from .setup import table_setup
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
 
@@ -380,33 +380,38 @@ def plugin_text_files(deck: Deck, layout: str | None = None,
         raise OptionError(f"--layout {layout!r}: choose one of {', '.join(LAYOUTS)}")
     if encoding not in ENCODINGS:
         raise OptionError(f"--encoding {encoding!r}: choose one of {', '.join(ENCODINGS)}")
-    env = environment("lackey", _filters(deck, encoding))
 
-    def render(template: str, **values) -> bytes:
-        return env.get_template(template).render(**values).encode(encoding)
+    def make() -> tuple[dict[str, bytes], Callable[..., bytes]]:
+        env = environment("lackey", _filters(deck, encoding))
 
-    plugin, card_set = plugin_name(deck), set_name(deck)
-    names, images = lackey_names(deck), image_names(deck)
-    columns = layout_columns(deck, layout)
-    header = ("Name", "Set", "ImageFile") + tuple(column.header for column in columns)
-    rows = [CardRow(_where(deck, card), header,
-                    (names[card.id], card_set, images[card.id]) + tuple(c.value(deck, card) for c in columns))
-            for card in deck.cards]
-    files = {"sets/carddata.txt": render("carddata.txt.j2", header=header, rows=rows)}
-    setup = table_setup(deck)
+        def render(template: str, **values) -> bytes:
+            return env.get_template(template).render(**values).encode(encoding)
 
-    def dek_cards(cards: Iterable[Card]) -> list[DekCard]:
-        return [DekCard(names[card.id], images[card.id], card_set, _where(deck, card)) for card in cards]
+        plugin, card_set = plugin_name(deck), set_name(deck)
+        names, images = lackey_names(deck), image_names(deck)
+        columns = layout_columns(deck, layout)
+        header = ("Name", "Set", "ImageFile") + tuple(column.header for column in columns)
+        rows = [CardRow(_where(deck, card), header,
+                        (names[card.id], card_set, images[card.id]) + tuple(c.value(deck, card) for c in columns))
+                for card in deck.cards]
+        files = {"sets/carddata.txt": render("carddata.txt.j2", header=header, rows=rows)}
+        setup = table_setup(deck)
 
-    superzones = {"Deck": dek_cards(_without(list(deck.copies()), setup.set_aside)),
-                  "Centre": dek_cards(setup.centre), "Discard": dek_cards(setup.discard)}
-    files[f"decks/{plugin}.dek"] = render(
-        "deck.dek.j2", xml_encoding=ENCODINGS[encoding], plugin=plugin, title=deck.name,
-        superzones={zone: cards for zone, cards in superzones.items() if cards})
-    files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
-                                     phases=setup.phases, centre=bool(setup.centre),
-                                     discard=bool(setup.discard))
-    return files, render
+        def dek_cards(cards: Iterable[Card]) -> list[DekCard]:
+            return [DekCard(names[card.id], images[card.id], card_set, _where(deck, card)) for card in cards]
+
+        superzones = {"Deck": dek_cards(_without(list(deck.copies()), setup.set_aside)),
+                      "Centre": dek_cards(setup.centre), "Discard": dek_cards(setup.discard)}
+        files[f"decks/{plugin}.dek"] = render(
+            "deck.dek.j2", xml_encoding=ENCODINGS[encoding], plugin=plugin, title=deck.name,
+            superzones={zone: cards for zone, cards in superzones.items() if cards})
+        files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
+                                         phases=setup.phases, centre=bool(setup.centre),
+                                         discard=bool(setup.discard))
+        return files, render
+
+    files, render = kept_for(deck, ("lackey", layout, encoding), make)
+    return dict(files), render  # a copy: plugin_files adds the images to it
 
 
 def zip_bytes(files: Mapping[str, bytes], root: str) -> bytes:

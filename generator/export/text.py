@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Mapping
 
 from . import ExportError
@@ -41,9 +40,13 @@ def environment(folder: str, filters: Mapping[str, Callable[..., Escaped]]) -> "
     """A Jinja2 environment for `templates/<folder>/` with the given escaping filters."""
     import jinja2
 
+    from ..render.cachefile import template_code
+
+    # Every export and every check of a deck makes an environment of its own (its filters
+    # know the deck); the templates' compiled code is shared.
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES / folder),
-        bytecode_cache=_compiled(),
+        bytecode_cache=template_code("exports"),
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # escaping is per format and explicit, through `filters`
         keep_trailing_newline=True,
@@ -53,28 +56,6 @@ def environment(folder: str, filters: Mapping[str, Callable[..., Escaped]]) -> "
     )
     env.filters.update(filters)
     return env
-
-
-@lru_cache(maxsize=1)
-def _compiled() -> "jinja2.BytecodeCache":
-    """Compiled templates, kept for this process: every export and every check of a deck makes
-    an environment of its own (its filters know the deck), and compiling the same templates
-    again each time would cost more than rendering them. A template whose file changed is
-    compiled afresh (Jinja checks each template's source against what was compiled)."""
-    import jinja2
-
-    class InMemory(jinja2.BytecodeCache):
-        def __init__(self) -> None:
-            self.code: dict[str, bytes] = {}
-
-        def load_bytecode(self, bucket) -> None:
-            if bucket.key in self.code:
-                bucket.bytecode_from_string(self.code[bucket.key])
-
-        def dump_bytecode(self, bucket) -> None:
-            self.code[bucket.key] = bucket.bytecode_to_string()
-
-    return InMemory()
 
 
 def one_line(text: str) -> str:

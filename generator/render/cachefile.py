@@ -10,15 +10,20 @@ always safe.
 
 from __future__ import annotations
 
+import functools
 import marshal
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL
     from _blake2 import blake2b
 except ImportError:  # a Python built without it
     from hashlib import blake2b
+
+if TYPE_CHECKING:
+    import jinja2
 
 
 def entry_path(kind: str, source: str, *versions: str) -> Path | None:
@@ -59,3 +64,35 @@ def write_entry(place: Path, magic: bytes, body: bytes) -> None:
     from ..deckcache import write_sealed
 
     write_sealed(place, magic, body)
+
+
+_TEMPLATE_MAGIC = b"deckgen template cache 1\n"
+
+
+@functools.lru_cache(maxsize=None)
+def template_code(namespace: str) -> "jinja2.BytecodeCache":
+    """Jinja's compiled code of deckgen's shipped templates, for the environments of one
+    `namespace` (environments with other options compile differently): kept in memory for this
+    process, every deck's environment sharing it, and as an entry in the cache folder for the
+    next run. Jinja uses code only while its template's source is the one it was compiled from."""
+    import jinja2
+
+    class Kept(jinja2.BytecodeCache):
+        def __init__(self) -> None:
+            self.code: dict[str, bytes] = {}
+
+        def load_bytecode(self, bucket) -> None:
+            code = self.code.get(bucket.key)
+            if code is None:
+                place = entry_path("template", f"{namespace}\0{bucket.key}", jinja2.__version__)
+                code = read_entry(place, _TEMPLATE_MAGIC) if place is not None else None
+            if isinstance(code, bytes):
+                bucket.bytecode_from_string(code)  # Jinja drops it unless the source is unchanged
+
+        def dump_bytecode(self, bucket) -> None:
+            code = self.code[bucket.key] = bucket.bytecode_to_string()
+            place = entry_path("template", f"{namespace}\0{bucket.key}", jinja2.__version__)
+            if place is not None:
+                write_entry(place, _TEMPLATE_MAGIC, marshal.dumps(code))
+
+    return Kept()

@@ -83,7 +83,9 @@ def _environment(folder: Path, fmt: str):
     options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
                    lstrip_blocks=True, keep_trailing_newline=True, auto_reload=True)
     if root == TEMPLATE_DIR.resolve():  # the shipped templates: compiled once, not once per process
-        options["bytecode_cache"] = _kept_bytecode(fmt)
+        from ..render.cachefile import template_code
+
+        options["bytecode_cache"] = template_code(fmt)
     if fmt == "html":
         environment = ImmutableSandboxedEnvironment(autoescape=True, **options)
     else:
@@ -92,33 +94,6 @@ def _environment(folder: Path, fmt: str):
         environment.filters["attr"] = lambda value: Markup(html.escape(str(value), quote=True))
     del environment.globals["lipsum"]  # text of any length on demand: nothing a rulebook needs
     return environment
-
-
-def _kept_bytecode(fmt: str):
-    """Jinja's compiled code of the shipped templates, kept in deckgen's cache folder
-    (`render.cachefile`) per format (each format's environment compiles differently), used
-    while the template's source is the one it was compiled from: Jinja checks its checksum."""
-    import marshal
-
-    import jinja2
-
-    from ..render.cachefile import entry_path, read_entry, write_entry
-
-    magic = b"deckgen template cache 1\n"
-
-    class Kept(jinja2.BytecodeCache):
-        def load_bytecode(self, bucket) -> None:
-            place = entry_path("template", f"{fmt}\0{bucket.key}", jinja2.__version__)
-            code = read_entry(place, magic) if place is not None else None
-            if isinstance(code, bytes):
-                bucket.bytecode_from_string(code)  # Jinja drops it unless the source is unchanged
-
-        def dump_bytecode(self, bucket) -> None:
-            place = entry_path("template", f"{fmt}\0{bucket.key}", jinja2.__version__)
-            if place is not None:
-                write_entry(place, magic, marshal.dumps(bucket.bytecode_to_string()))
-
-    return Kept()
 
 
 def _markdown_finalize(value):

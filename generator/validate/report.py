@@ -249,8 +249,11 @@ def _environment():
     """The report templates, compiled once per process (a build writes a report per deck)."""
     import jinja2
 
+    from ..render.cachefile import template_code
+
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                              bytecode_cache=template_code("report"))
 
 
 def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
