@@ -125,9 +125,12 @@ def test_two_players_play_quidditch_v2(wizard, players, qv2):
     assert act(bob, "+hand") == "Your hand:\n" + "\n".join(label[n] for n in bob_hand)
 
     # Alice plays a Thing face up in front of her; Bob sees it on +table, not her hand. (The
-    # wizard hands her a known Thing and a known Action from the draw pile first.)
+    # wizard hands her a known Thing and a known Action from the draw pile first. The Thing is
+    # played by name, so it is one with no other copy in her hand: a name plays the first copy
+    # it finds there, whichever the deal gave her.)
     pile = zone(wizard, qv2, "DRAWPILE")
-    played = next(n for n in pile if copies[int(n) - 1].kind == "thing")
+    held_names = {copies[int(n) - 1].name for n in alice_hand}
+    played = next(n for n in pile if copies[int(n) - 1].kind == "thing" and copies[int(n) - 1].name not in held_names)
     action = next(n for n in pile if copies[int(n) - 1].kind == "action")
     for number in (played, action):
         wizard.command(f"think [u({qv2}/FN.MOVE,{number},HAND.{a})]")

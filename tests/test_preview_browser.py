@@ -123,8 +123,13 @@ def test_toggles_zoom_and_problem_links(page, tmp_path):
         link = page.locator("#problems li a").first
         target = link.get_attribute("href")
         assert target == "#" + badge.get_attribute("id")
+        # The flash lasts 1.5 s, less than a round trip to a loaded machine may take: the tile
+        # notes when it starts.
+        page.locator(target).evaluate("tile => new MutationObserver(() => {"
+                                      " if (tile.classList.contains('flash')) tile.dataset.flashed = 'yes'; })"
+                                      ".observe(tile, {attributes: true, attributeFilter: ['class']})")
         link.click()
-        assert page.locator(target).evaluate("tile => tile.classList.contains('flash')")
+        page.wait_for_function("id => document.getElementById(id).dataset.flashed === 'yes'", arg=target[1:])
 
         card = page.locator(".tile .card").first
         trimmed = card.bounding_box()
