@@ -361,7 +361,7 @@ def _fewer_collections() -> Iterator[None]:
 # Libraries the steps import on first use, heavy enough that each worker importing its own
 # copy would cost a noticeable share of a small deck's build.
 PRELOADED = ("reportlab.pdfgen.canvas", "reportlab.platypus", "PIL.Image", "pypdfium2", "jinja2",
-             "fontTools.ttLib", "uharfbuzz", "pyphen", "generator.games.simulate")
+             "uharfbuzz", "pyphen", "generator.games.simulate")
 
 
 def _preload() -> None:
