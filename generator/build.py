@@ -33,10 +33,8 @@ from .errors import DeckgenError, Problem
 from .loader import checks_kept, deck_paths, load_deck
 from .model import Deck
 from .output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
-from .uptodate import MANIFEST, STEPS, up_to_date
-from .uptodate import code_fingerprint as _code_fingerprint, deck_ids as _deck_ids, file_hash as _file_hash
-from .uptodate import file_stat as _stat, input_digests as _input_digests, input_key as _input_key
-from .uptodate import read_manifest as _read_manifest, unchanged as _unchanged
+from .uptodate import (MANIFEST, STEPS, code_fingerprint, deck_ids, file_hash, file_stat, input_digests, input_key,
+                       read_manifest, unchanged, up_to_date)
 
 if TYPE_CHECKING:
     from .progress import Advance
@@ -89,7 +87,7 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
     try:
         with checks_kept():  # the deck file is checked once, not again by the validation step
             return _build_deck(deck_path, output_dir, STEPS if steps is None else steps,
-                               code or _code_fingerprint(), base_url, lang, advance or _worker_advance)
+                               code or code_fingerprint(), base_url, lang, advance or _worker_advance)
     except DeckgenError as error:
         return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
     except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
@@ -106,7 +104,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     from .translate import deck_in, output_folder
 
     deck, untranslated = deck_in(load_deck(deck_path), lang)
-    inputs = _input_digests(_input_files(deck))
+    inputs = input_digests(_input_files(deck))
     if base_url:
         deck = replace(deck, base_url=base_url)
     final = output_folder(output_dir, deck)
@@ -117,7 +115,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     _recover(final)
     prepare_folder(final)
     make_folder(final.parent)  # a translation's folder sits in its deck's, which may not exist yet
-    manifest = _read_manifest(final)
+    manifest = read_manifest(final)
     # Staged as it will be published (output/.staging/<deck>/<lang>/ for a translation).
     staging = output_dir / STAGING / final.relative_to(output_dir)
     shutil.rmtree(staging, ignore_errors=True)
@@ -127,9 +125,9 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
         for done, (name, target) in enumerate(steps):
             if advance:
                 advance(f"{deck.id}: {name}", done, len(steps))
-            key = _input_key(name, code, base_url, lang, inputs)
+            key = input_key(name, code, base_url, lang, inputs)
             previous = manifest.get(name)
-            if previous and previous.get("key") == key and _unchanged(final, previous.get("files"),
+            if previous and previous.get("key") == key and unchanged(final, previous.get("files"),
                                                                       previous.get("stats")):
                 _carry_over(final, staging, previous["files"])
                 new_manifest[name] = {**previous, "inputs": inputs, "note": result.note,
@@ -141,7 +139,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
             result.seconds[name] = {"cpu": round(time.process_time() - cpu, 3),
                                     "wall": round(time.perf_counter() - wall, 3)}
             files = sorted(str(Path(p).relative_to(staging)) for p in written)
-            new_manifest[name] = {"key": key, "files": {f: _file_hash(staging / f) for f in files},
+            new_manifest[name] = {"key": key, "files": {f: file_hash(staging / f) for f in files},
                                   "stats": _stats(staging, files), "inputs": inputs, "note": result.note}
             result.built.append(name)
         listed = {f for entry in new_manifest.values() for f in entry["files"]}
@@ -169,7 +167,7 @@ def _fault_point(name: str) -> None:
 
 
 def _stats(folder: Path, names) -> dict[str, list[int]]:
-    return {name: _stat(folder / name) for name in names}
+    return {name: file_stat(folder / name) for name in names}
 
 
 def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
@@ -311,8 +309,8 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     tasks: list[Task] = [(path, code) for path in paths for code in build_languages(path, lang)]
     if not tasks:
         raise DeckgenError(f"--lang {lang}: no deck in {decks_dir}/ has that translation")
-    code = _code_fingerprint()
-    ids = _deck_ids(paths)
+    code = code_fingerprint()
+    ids = deck_ids(paths)
     clashes = _duplicate_ids(ids)
     results: dict[Task, DeckResult] = {task: DeckResult(task[0].stem, error=clashes[task[0]])
                                        for task in tasks if task[0] in clashes}
