@@ -171,20 +171,6 @@ def cards_left(copies: Sequence[int], groups: Iterable[Sequence[int]]) -> list[i
     return left
 
 
-def count_suits(hands: Iterable[Sequence[int]], table: CardTable) -> list[list[int]]:
-    """For each hand, how many cards of each suit it holds, by suit index; cards without a
-    suit are counted in a spare last slot, so `counts[NO_SUIT]` finds them."""
-    suit_of = table.suit
-    width = len(table.suits) + 1
-    counts = []
-    for hand in hands:
-        held = [0] * width
-        for card in hand:
-            held[suit_of[card]] += 1
-        counts.append(held)
-    return counts
-
-
 def empty_by_suit(num_players: int, table: CardTable) -> list[list[list[int]]]:
     """Per seat, an empty list for each suit by suit index and a spare last one for cards
     without a suit (so `[NO_SUIT]` finds them), for `fill_by_suit`."""
