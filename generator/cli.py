@@ -10,7 +10,6 @@ in deckgen: one line saying so, exit 70 (EX_SOFTWARE), the traceback with `--deb
 from __future__ import annotations
 
 import importlib
-import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -160,12 +159,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         code = report_bug(error, debug_requested(args))
     if argv is None:
         if _exit_at_once:
-            try:
-                sys.stdout.flush()
-                sys.stderr.flush()
-            except OSError:  # the normal exit reports a stream that cannot be written
-                sys.exit(code)
-            os._exit(code)
+            from .fastcli import exit_at_once
+
+            exit_at_once(code)
         sys.exit(code)
     return code
 
