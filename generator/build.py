@@ -29,6 +29,7 @@ try:
 except ImportError:  # not on Windows: builds there are not locked
     fcntl = None
 
+from .buildorder import longest_first, read_costs, remember
 from .errors import DeckgenError, Problem
 from .loader import checks_kept, deck_paths, load_deck
 from .model import Deck
@@ -298,9 +299,10 @@ Task = tuple[Path, "str | None"]  # a deck file and the language to build it in 
 def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_url: str | None = None,
               lang: str | None = None, advance: "Advance | None" = None) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all
-    cores); with `lang`, each deck's translation into that language ('all': the deck and every
-    translation). Each deck is built or fails on its own; `advance(label, done, total)` hears of
-    each deck's steps, from every process."""
+    cores; the longest decks first, `generator.buildorder`); with `lang`, each deck's
+    translation into that language ('all': the deck and every translation). Each deck is built
+    or fails on its own; `advance(label, done, total)` hears of each deck's steps, from every
+    process."""
     from .translate import build_languages
 
     paths = deck_paths(decks_dir)
@@ -332,10 +334,13 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
                         advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
             workers = min(len(wave), jobs or os.cpu_count() or 1)
             if workers <= 1:
-                results.update((task, build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
-                                                 advance=advance)) for task in wave)
+                built = {task: build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
+                                          advance=advance) for task in wave}
             else:
-                results.update(_build_in_pool(wave, output_dir, code, base_url, workers, advance))
+                built = _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
+                                       advance)
+            results.update(built)
+            remember(built.items())
     return [results[task] for task in tasks]
 
 
