@@ -16,7 +16,6 @@ import importlib
 import json
 import os
 import shutil
-import signal
 import threading
 import time
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ try:
 except ImportError:  # not on Windows: builds there are not locked
     fcntl = None
 
+from .buildhelper import HelperStep, die_with_parent
 from .buildorder import longest_first, read_costs, remember
 from .errors import DeckgenError, Problem
 from .loader import checks_kept, deck_paths, load_deck
@@ -41,6 +41,10 @@ if TYPE_CHECKING:
     from .progress import Advance
 
 STAGING = ".staging"
+# Steps that read only the deck and write only their own files, so they may run in a helper
+# process while the building process goes on with the others (the validation step: mostly the
+# playtest's games, none of the drawing the later steps share).
+BESIDE = frozenset({"validate"})
 
 
 @dataclass
@@ -78,17 +82,19 @@ def _input_files(deck: Deck) -> list[Path]:
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
                code: str | None = None, base_url: str | None = None, lang: str | None = None,
-               advance: "Advance | None" = None) -> DeckResult:
+               advance: "Advance | None" = None, helpers: bool = False) -> DeckResult:
     """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
     output_dir/<deck id>/<lang>/), all or nothing. `base_url` (the published address of
     output_dir) overrides the deck's [publish] base_url; `advance(label, done, total)` hears
-    of each step as it starts (a progress bar). Whatever goes wrong (even a bug in deckgen)
-    comes back as the deck's failed result, so one deck never stops the others."""
+    of each step as it starts (a progress bar); `helpers`: the steps in BESIDE run in a helper
+    process beside the others (`generator.buildhelper`), for a build with a core to spare.
+    Whatever goes wrong (even a bug in deckgen) comes back as the deck's failed result, so one
+    deck never stops the others."""
     label = deck_path.stem + (f" [{lang}]" if lang else "")
     try:
         with checks_kept():  # the deck file is checked once, not again by the validation step
             return _build_deck(deck_path, output_dir, STEPS if steps is None else steps,
-                               code or code_fingerprint(), base_url, lang, advance or _worker_advance)
+                               code or code_fingerprint(), base_url, lang, advance or _worker_advance, helpers)
     except DeckgenError as error:
         return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
     except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
@@ -101,7 +107,7 @@ def _problems_of(error: DeckgenError, path: Path) -> list[Problem]:
 
 
 def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]], code: str,
-                base_url: str | None, lang: str | None, advance: "Advance | None") -> DeckResult:
+                base_url: str | None, lang: str | None, advance: "Advance | None", helpers: bool) -> DeckResult:
     from .translate import deck_in, output_folder
 
     deck, untranslated = deck_in(load_deck(deck_path), lang)
@@ -122,27 +128,61 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     shutil.rmtree(staging, ignore_errors=True)
     make_folder(staging)
     new_manifest: dict = {}
+
+    def record(name: str, key: str, written: list[Path], seconds: dict[str, float]) -> None:
+        result.seconds[name] = seconds
+        files = sorted(str(Path(p).relative_to(staging)) for p in written)
+        new_manifest[name] = {"key": key, "files": {f: file_hash(staging / f) for f in files},
+                              "stats": _stats(staging, files), "inputs": inputs, "note": result.note}
+
+    helper: HelperStep | None = None
+    helper_recorded = False
+
+    def finish_helper() -> None:
+        nonlocal helper_recorded
+        if helper is None or helper_recorded:
+            return
+        helper_recorded = True
+        try:
+            record(*helped, *helper.result())
+        except DeckgenError:
+            _forget_steps_from(result, helped[0], [name for name, _ in steps])
+            raise
+
     try:
-        for done, (name, target) in enumerate(steps):
-            if advance:
-                advance(f"{deck.id}: {name}", done, len(steps))
-            key = input_key(name, code, base_url, lang, inputs)
-            previous = manifest.get(name)
-            if previous and previous.get("key") == key and unchanged(final, previous.get("files"),
-                                                                      previous.get("stats")):
-                _carry_over(final, staging, previous["files"])
-                new_manifest[name] = {**previous, "inputs": inputs, "note": result.note,
-                                      "stats": _stats(staging, previous["files"])}
-                result.reused.append(name)
-                continue
-            cpu, wall = time.process_time(), time.perf_counter()
-            written = _step_function(target)(deck, staging)
-            result.seconds[name] = {"cpu": round(time.process_time() - cpu, 3),
-                                    "wall": round(time.perf_counter() - wall, 3)}
-            files = sorted(str(Path(p).relative_to(staging)) for p in written)
-            new_manifest[name] = {"key": key, "files": {f: file_hash(staging / f) for f in files},
-                                  "stats": _stats(staging, files), "inputs": inputs, "note": result.note}
-            result.built.append(name)
+        try:
+            for done, (name, target) in enumerate(steps):
+                if helper is not None and helper.finished():
+                    finish_helper()  # a failed validation stops the drawing of a broken deck
+                if advance:
+                    advance(f"{deck.id}: {name}", done, len(steps))
+                key = input_key(name, code, base_url, lang, inputs)
+                previous = manifest.get(name)
+                if previous and previous.get("key") == key and unchanged(final, previous.get("files"),
+                                                                          previous.get("stats")):
+                    _carry_over(final, staging, previous["files"])
+                    new_manifest[name] = {**previous, "inputs": inputs, "note": result.note,
+                                          "stats": _stats(staging, previous["files"])}
+                    result.reused.append(name)
+                    continue
+                step = _step_function(target)
+                if helpers and name in BESIDE and helper is None:
+                    _lay_out_texts(deck)
+                    helper = HelperStep.start(step, deck, staging)
+                    if helper is not None:
+                        helped = (name, key)
+                        result.built.append(name)
+                        result.seconds[name] = {}  # filled when the helper ends; keeps the steps' order
+                        continue
+                cpu, wall = time.process_time(), time.perf_counter()
+                written = step(deck, staging)
+                record(name, key, written, {"cpu": round(time.process_time() - cpu, 3),
+                                            "wall": round(time.perf_counter() - wall, 3)})
+                result.built.append(name)
+        except DeckgenError:
+            finish_helper()  # the helper's step comes before the one that failed: its error wins
+            raise
+        finish_helper()
         listed = {f for entry in new_manifest.values() for f in entry["files"]}
         stale = {f for entry in manifest.values() for f in entry.get("files", ())} - listed
         _keep_other_files(final, staging, listed | stale)  # a single command's outputs stay
@@ -158,9 +198,27 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
         result.error = str(error)
         result.problems = _problems_of(error, deck_path)
     finally:
+        if helper is not None:
+            helper.stop()  # a bug or an interrupt elsewhere: nothing may write into staging now
         shutil.rmtree(staging, ignore_errors=True)
         _remove_empty(output_dir / STAGING)
     return result
+
+
+def _lay_out_texts(deck: Deck) -> None:
+    """Check the deck's texts (laying each out) before a helper forks: the validation in the
+    helper and the drawing here both read those layouts, so they are made once, not in each."""
+    from .render.check import text_problems
+
+    text_problems(deck)
+
+
+def _forget_steps_from(result: DeckResult, first: str, order: list[str]) -> None:
+    """Report the deck as a build that stopped at step `first`, as it would have without a helper."""
+    stopped = order.index(first)
+    result.built = [name for name in result.built if order.index(name) < stopped]
+    result.reused = [name for name in result.reused if order.index(name) < stopped]
+    result.seconds = {name: seconds for name, seconds in result.seconds.items() if name in result.built}
 
 
 def _fault_point(name: str) -> None:
@@ -255,27 +313,7 @@ def _start_worker(parent: int, queue) -> None:
     global _worker_advance
     if queue is not None:
         _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
-    _die_with_parent(parent)
-
-
-def _die_with_parent(parent: int) -> None:
-    """Stop when the build's main process dies, so nothing publishes after it (the kernel's
-    parent-death signal where there is one, a watch thread anyway)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
+    die_with_parent(parent)
 
 
 def _duplicate_ids(ids: dict[Path, str]) -> dict[Path, str]:
@@ -332,10 +370,12 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
                     wave.remove(task)
                     if advance:
                         advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
-            workers = min(len(wave), jobs or os.cpu_count() or 1)
+            cores = jobs or os.cpu_count() or 1
+            workers = min(len(wave), cores)
             if workers <= 1:
+                # One deck to build and a core to spare: its validation runs beside its drawing.
                 built = {task: build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
-                                          advance=advance) for task in wave}
+                                          advance=advance, helpers=cores > 1) for task in wave}
             else:
                 built = _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
                                        advance)
