@@ -168,7 +168,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
                 step = _step_function(target)
                 if helpers and name in BESIDE and helper is None:
                     _lay_out_texts(deck)
-                    helper = HelperStep.start(step, deck, staging)
+                    helper = HelperStep.start(name, step, deck, staging)
                     if helper is not None:
                         helped = (name, key)
                         result.built.append(name)

@@ -8,6 +8,11 @@ print sheets, images, exports and rulebook. The copy shares everything already l
 deck, its checked texts, fonts, modules); it writes its files into the same staging folder and
 sends back the files it wrote and its seconds, or its error, through a pipe. It dies with the
 building process (the kernel's parent-death signal where there is one).
+
+Only a lone deck gets a helper. Decks built in a pool keep both cores busy already; a helper
+there (tried, with a budget of cores shared by workers and helpers) left its worker waiting for
+it instead of taking the next deck: the four shipped decks' `--jobs 2` build went from 1.69x
+to 1.54x the speed of `--jobs 1` (benchmarks/bench_build.py, 3 rounds each).
 """
 
 from __future__ import annotations
@@ -40,13 +45,14 @@ class HelperFailed(DeckgenError):
 class HelperStep:
     """A step running in a forked process; `result()` waits for it, `stop()` ends it."""
 
-    def __init__(self, pid: int, reader: int, deck_path: Path | None):
-        self.pid, self.reader, self.deck_path = pid, reader, deck_path
+    def __init__(self, pid: int, reader: int, name: str, deck_path: Path | None):
+        self.pid, self.reader, self.name, self.deck_path = pid, reader, name, deck_path
         self._outcome: tuple | None = None
 
     @classmethod
-    def start(cls, step: Step, deck: "Deck", staging: Path) -> "HelperStep | None":
-        """Fork a process that runs `step(deck, staging)`; None where processes cannot fork."""
+    def start(cls, name: str, step: Step, deck: "Deck", staging: Path) -> "HelperStep | None":
+        """Fork a process that runs the step `name`, `step(deck, staging)`; None where processes
+        cannot fork."""
         if not hasattr(os, "fork"):
             return None
         reader, writer = os.pipe()
@@ -60,7 +66,7 @@ class HelperStep:
             finally:
                 os._exit(0)
         os.close(writer)
-        return cls(pid, reader, deck.source)
+        return cls(pid, reader, name, deck.source)
 
     def finished(self) -> bool:
         """Whether the helper has sent its outcome (or died): `result()` would not wait."""
@@ -100,7 +106,7 @@ class HelperStep:
             outcome = None
         if not isinstance(outcome, tuple) or not outcome:
             how = (f"killed by signal {-status}" if status < 0 else f"exit status {status}")
-            return ("bug", f"the validation process stopped ({how}, out of memory?)")
+            return ("bug", f"the process running its {self.name} step stopped ({how}, out of memory?)")
         return outcome
 
     def _reap(self) -> int:

@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -24,18 +25,21 @@ OVERFLOWING = TINY + 'text = "' + " ".join(["overflowing"] * 400) + '"\n'
 
 
 @pytest.fixture
-def helpers_started(monkeypatch) -> list[int]:
-    """The pid of each helper a build starts."""
-    pids: list[int] = []
+def helpers_started(monkeypatch, tmp_path) -> Callable[[], list[int]]:
+    """The pids of the helpers builds have started, in this process or in a pool's workers
+    (which inherit the spy and write down what they start)."""
+    written = tmp_path / "helpers-started"
+    written.touch()
     start = HelperStep.start.__func__
 
     def spying(cls, *args):
         helper = start(cls, *args)
-        pids.append(helper.pid)
+        with written.open("a") as handle:
+            handle.write(f"{helper.pid}\n")
         return helper
 
     monkeypatch.setattr(HelperStep, "start", classmethod(spying))
-    return pids
+    return lambda: [int(line) for line in written.read_text().split()]
 
 
 def _folder_with(tmp_path: Path, name: str, text: str) -> Path:
@@ -67,8 +71,8 @@ def test_one_deck_on_two_cores_validates_in_a_helper_and_writes_what_one_process
         assert result.exit_code == 0, result.stderr
         [reports[jobs]] = json.loads(result.stdout)
         files[jobs] = _files(out / "wizard")
-        assert len(helpers_started) == (jobs == "2")
-    assert helpers_started[0] != os.getpid()
+        assert len(helpers_started()) == (jobs == "2")
+    assert helpers_started()[0] != os.getpid()
     assert reports["1"]["built"] == reports["2"]["built"] == [name for name, _ in build.STEPS]
     assert list(reports["2"]["seconds"]) == reports["2"]["built"]
     assert reports["2"]["seconds"]["validate"]["cpu"] > 0  # the helper's own figures
@@ -81,7 +85,7 @@ def test_several_decks_or_one_job_start_no_helper(tmp_path, helpers_started):
     assert build_all(decks, tmp_path / "one-job", jobs=1)[0].ok
     (decks / "second.toml").write_text(TINY.replace('id = "tiny"', 'id = "second"'), encoding="utf-8")
     assert all(result.ok for result in build_all(decks, tmp_path / "two-decks", jobs=2))
-    assert helpers_started == []
+    assert helpers_started() == []
 
 
 def test_a_deck_failing_validation_fails_as_it_does_in_one_process(tmp_path, helpers_started):
@@ -90,7 +94,7 @@ def test_a_deck_failing_validation_fails_as_it_does_in_one_process(tmp_path, hel
     decks = _folder_with(tmp_path, "tiny", OVERFLOWING)
     [alone] = build_all(decks, tmp_path / "out-1", jobs=1)
     [beside] = build_all(decks, tmp_path / "out-2", jobs=2)
-    assert len(helpers_started) == 1
+    assert len(helpers_started()) == 1
     assert not alone.ok and "does not fit its box" in alone.error
     assert (beside.error, beside.problems, beside.built, list(beside.seconds)) == \
            (alone.error, alone.problems, alone.built, list(alone.seconds)) == (alone.error, alone.problems,
@@ -118,9 +122,9 @@ def test_a_helper_killed_fails_its_deck_clearly_and_keeps_the_previous_outputs(t
         os.kill(os.getpid(), signal.SIGKILL)
 
     out, result, before = _first_build_then(tmp_path, monkeypatch, killed)
-    assert len(helpers_started) == 1
+    assert len(helpers_started()) == 1
     assert not result.ok
-    assert "the validation process stopped (killed by signal 9" in result.error
+    assert "the process running its validate step stopped (killed by signal 9" in result.error
     assert result.built == ["summary"]
     assert _files(out / "tiny") == before
     assert not (out / build.STAGING).exists()
@@ -152,7 +156,7 @@ def test_an_interrupt_stops_the_helper_and_leaves_nothing_behind(tmp_path, monke
     monkeypatch.setattr(build, "_step_function", lambda target: steps.get(target) or real(target))
     with pytest.raises(KeyboardInterrupt):
         build_all(decks, tmp_path / "out", jobs=2)
-    [pid] = helpers_started
+    [pid] = helpers_started()
     with pytest.raises(ProcessLookupError):  # killed and reaped, not left sleeping
         os.kill(pid, 0)
     assert not (tmp_path / "out" / build.STAGING).exists()
