@@ -17,9 +17,9 @@ The no-op rebuild is then timed again, many times, interleaved with its peers: `
 as it is served (the help kept from an earlier run: the issue's yardstick), `python -c pass`
 (the floor of any Python command), and the typer app's own --help and no-op rebuild (every
 command's cost before the quick entry point). `--against CHECKOUT` (e.g. `git worktree add
---detach /tmp/base main`) adds that checkout's no-op rebuild and --help to those rounds, run
-with it first on PYTHONPATH, on outputs and a cache folder of its own: before and after under
-the same load. The cache folders are the benchmark's own, never the user's.
+--detach /tmp/base main`) adds that checkout's rebuild after the edit, no-op rebuild and --help
+to the same rounds, run with it first on PYTHONPATH, on outputs and a cache folder of its own:
+before and after under the same load. The cache folders are the benchmark's own, never the user's.
 
 Run: python benchmarks/bench_build.py [--repeats N] [--quick-repeats N] [--jobs J] [--decks-dir DIR]
                                       [--edited DECK] [--against CHECKOUT]
@@ -151,6 +151,7 @@ def main() -> None:
     cold: dict[int, list[Run]] = {1: [], jobs: []}  # the output folder empty, the cache folder warm
     warm: dict[int, list[Run]] = {1: [], jobs: []}
     edited: dict[int, list[Run]] = {1: [], jobs: []}  # one deck changed, the others up to date
+    edited_before: dict[int, list[Run]] = {1: [], jobs: []}  # the same, by the --against checkout
     serial_start: list[float] = []
     loads: list[float] = []
     if not (decks_dir / f"{args.edited}.toml").is_file():
@@ -168,8 +169,12 @@ def main() -> None:
         edited_id = json.loads(subprocess.run(deckgen_command() + ["show", str(decks_copy / f"{args.edited}.toml"),
                                                                    "--json"], env=environment("cache"),
                                               capture_output=True, check=True).stdout)["id"]
+        # The older checkout on outputs and a cache folder of its own (its code's stamps are others).
+        before = environment("cache-before", {"PYTHONPATH": str(against)}) if against is not None else None
         for count in cold:
             Run(Path(scratch) / f"edited-{count}", decks_copy, count, environment("cache"))
+            if before is not None:
+                Run(Path(scratch) / f"edited-before-{count}", decks_copy, count, before)
         for round_ in range(args.repeats):  # each round, per --jobs: a first build, a cold build, a no-op rebuild
             for count in cold:
                 loads.append(os.getloadavg()[0])
@@ -183,6 +188,9 @@ def main() -> None:
             for count in cold:
                 edited[count].append(_only_rebuilt(Run(Path(scratch) / f"edited-{count}", decks_copy, count,
                                                        environment("cache")), edited_id))
+                if before is not None:
+                    edited_before[count].append(_only_rebuilt(Run(Path(scratch) / f"edited-before-{count}",
+                                                                  decks_copy, count, before), edited_id))
             serial_start.append(run(SERIAL_START, env=environment("cache")).cpu)
         memory = {count: Run(Path(scratch) / f"memory-{count}", decks_dir, count, environment("cache"),
                              sample_memory=True) for count in cold}  # cold builds, not timed
@@ -197,8 +205,7 @@ def main() -> None:
             "python -c pass": [sys.executable, "-c", "pass"],
         }
         commands = {name: (lambda argv=argv: run(argv, env=cache)) for name, argv in quick.items()}
-        if against is not None:  # its own outputs and cache: the older code's stamps are others
-            before = environment("cache-before", {"PYTHONPATH": str(against)})
+        if before is not None:
             Run(Path(scratch) / "output-before", decks_dir, jobs, before)
             old_build = [*build[:2], str(Path(scratch) / "output-before"), *build[3:]]
             commands["  before: no-op rebuild (--jobs 1)"] = lambda: run(deckgen_command() + old_build, env=before)
@@ -218,7 +225,10 @@ def main() -> None:
         for name, each in (("first build (empty output and cache folders)", first[count]),
                            ("cold build (empty output folder, warm cache)", cold[count]),
                            (f"{args.edited} edited, the rest up to date", edited[count]),
+                           (f"  before: {args.edited} edited", edited_before[count]),
                            ("no-op rebuild (nothing changed)", warm[count])):
+            if not each:  # a "before" row without --against
+                continue
             print(f"  {name:<46} wall {_median([r.wall for r in each]):6.3f} s "
                   f"(spread {min(r.wall for r in each):.3f}-{max(r.wall for r in each):.3f}), "
                   f"CPU {_median([r.cpu for r in each]):6.3f} s")
@@ -234,6 +244,9 @@ def main() -> None:
         ratio = _median([r.wall for r in edited[1]]) / _median([r.wall for r in edited[jobs]])
         print(f"--jobs {jobs} is {ratio:.2f}x faster in wall time than --jobs 1 after {args.edited}'s edit (one deck "
               "to build: its validation runs in a helper process beside its drawing)")
+        if against is not None:
+            ratio = _median([r.wall for r in edited_before[jobs]]) / _median([r.wall for r in edited[jobs]])
+            print(f"after {args.edited}'s edit, --jobs {jobs} is {ratio:.2f}x faster in wall time than before")
     print(f"\nthe no-op rebuild and its peers, {args.quick_repeats} interleaved rounds, medians (load "
           f"{quick_loads[0]:.2f} before them, {quick_loads[1]:.2f} after):")
     print(table(series))
