@@ -82,6 +82,8 @@ class HelperStep:
             return [Path(name) for name in names], seconds
         if kind == "error":
             raise HelperFailed(*rest)
+        if kind == "died":
+            raise DeckgenError(f"{self.deck_path}: the process running its {self.name} step stopped ({rest[0]})")
         raise DeckgenError(f"{self.deck_path}: internal error (a bug in deckgen; please report it): {rest[0]}")
 
     def stop(self) -> None:
@@ -92,7 +94,7 @@ class HelperStep:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        self._outcome = ("bug", "stopped")
+        self._outcome = ("died", "stopped by the build")
         self._reap()
 
     def _collect(self) -> tuple:
@@ -105,8 +107,8 @@ class HelperStep:
         except Exception:  # noqa: BLE001 - nothing, or a torn message: the helper died
             outcome = None
         if not isinstance(outcome, tuple) or not outcome:
-            how = (f"killed by signal {-status}" if status < 0 else f"exit status {status}")
-            return ("bug", f"the process running its {self.name} step stopped ({how}, out of memory?)")
+            how = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+            return ("died", f"{how}; out of memory?")
         return outcome
 
     def _reap(self) -> int:

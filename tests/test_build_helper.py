@@ -124,7 +124,8 @@ def test_a_helper_killed_fails_its_deck_clearly_and_keeps_the_previous_outputs(t
     out, result, before = _first_build_then(tmp_path, monkeypatch, killed)
     assert len(helpers_started()) == 1
     assert not result.ok
-    assert "the process running its validate step stopped (killed by signal 9" in result.error
+    assert result.error == f"{tmp_path / 'decks-tiny' / 'tiny.toml'}: the process running its validate step stopped " \
+                           "(killed by signal 9; out of memory?)"
     assert result.built == ["summary"]
     assert _files(out / "tiny") == before
     assert not (out / build.STAGING).exists()
