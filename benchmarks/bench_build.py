@@ -140,7 +140,8 @@ def main() -> None:
     parser.add_argument("--edited", default="wizard",
                         help="the deck (file name without .toml) edited before the one-deck rebuilds")
     parser.add_argument("--against", type=Path,
-                        help="a checkout of older deckgen: its no-op rebuild and --help too, in the same rounds")
+                        help="a checkout of older deckgen: its rebuild after the edit, no-op rebuild and --help too, "
+                             "in the same rounds")
     args = parser.parse_args()
     jobs = args.jobs or os.cpu_count() or 1
     decks_dir = args.decks_dir.resolve()
