@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,23 +27,19 @@ try:
 except ImportError:  # not on Windows: builds there are not locked
     fcntl = None
 
-from .buildhelper import HelperStep, die_with_parent
+from .buildhelper import die_with_parent
 from .buildorder import longest_first, read_costs, remember
+from .buildsteps import DeckSteps, carry_over
 from .errors import DeckgenError, Problem
 from .loader import checks_kept, deck_paths, load_deck
 from .model import Deck
 from .output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
-from .uptodate import (MANIFEST, STEPS, code_fingerprint, deck_ids, file_hash, file_stat, input_digests, input_key,
-                       read_manifest, unchanged, up_to_date)
+from .uptodate import MANIFEST, STEPS, code_fingerprint, deck_ids, input_digests, read_manifest, up_to_date
 
 if TYPE_CHECKING:
     from .progress import Advance
 
 STAGING = ".staging"
-# Steps that read only the deck and write only their own files, so they may run in a helper
-# process while the building process goes on with the others (the validation step: mostly the
-# playtest's games, none of the drawing the later steps share).
-BESIDE = frozenset({"validate"})
 
 
 @dataclass
@@ -82,19 +77,20 @@ def _input_files(deck: Deck) -> list[Path]:
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
                code: str | None = None, base_url: str | None = None, lang: str | None = None,
-               advance: "Advance | None" = None, helpers: bool = False) -> DeckResult:
+               advance: "Advance | None" = None, spare_cores: int = 0) -> DeckResult:
     """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
     output_dir/<deck id>/<lang>/), all or nothing. `base_url` (the published address of
     output_dir) overrides the deck's [publish] base_url; `advance(label, done, total)` hears
-    of each step as it starts (a progress bar); `helpers`: the steps in BESIDE run in a helper
-    process beside the others (`generator.buildhelper`), for a build with a core to spare.
+    of each step as it starts (a progress bar); with `spare_cores`, up to that many of its
+    steps may run in helper processes beside the others (`generator.buildsteps`).
     Whatever goes wrong (even a bug in deckgen) comes back as the deck's failed result, so one
     deck never stops the others."""
     label = deck_path.stem + (f" [{lang}]" if lang else "")
     try:
         with checks_kept():  # the deck file is checked once, not again by the validation step
             return _build_deck(deck_path, output_dir, STEPS if steps is None else steps,
-                               code or code_fingerprint(), base_url, lang, advance or _worker_advance, helpers)
+                               code or code_fingerprint(), base_url, lang, advance or _worker_advance,
+                               spare_cores)
     except DeckgenError as error:
         return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
     except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
@@ -107,7 +103,7 @@ def _problems_of(error: DeckgenError, path: Path) -> list[Problem]:
 
 
 def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]], code: str,
-                base_url: str | None, lang: str | None, advance: "Advance | None", helpers: bool) -> DeckResult:
+                base_url: str | None, lang: str | None, advance: "Advance | None", spare_cores: int) -> DeckResult:
     from .translate import deck_in, output_folder
 
     deck, untranslated = deck_in(load_deck(deck_path), lang)
@@ -127,62 +123,9 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     staging = output_dir / STAGING / final.relative_to(output_dir)
     shutil.rmtree(staging, ignore_errors=True)
     make_folder(staging)
-    new_manifest: dict = {}
-
-    def record(name: str, key: str, written: list[Path], seconds: dict[str, float]) -> None:
-        result.seconds[name] = seconds
-        files = sorted(str(Path(p).relative_to(staging)) for p in written)
-        new_manifest[name] = {"key": key, "files": {f: file_hash(staging / f) for f in files},
-                              "stats": _stats(staging, files), "inputs": inputs, "note": result.note}
-
-    helper: HelperStep | None = None
-    helper_recorded = False
-
-    def finish_helper() -> None:
-        nonlocal helper_recorded
-        if helper is None or helper_recorded:
-            return
-        helper_recorded = True
-        try:
-            record(*helped, *helper.result())
-        except DeckgenError:
-            _forget_steps_from(result, helped[0], [name for name, _ in steps])
-            raise
-
     try:
-        try:
-            for done, (name, target) in enumerate(steps):
-                if helper is not None and helper.finished():
-                    finish_helper()  # a failed validation stops the drawing of a broken deck
-                if advance:
-                    advance(f"{deck.id}: {name}", done, len(steps))
-                key = input_key(name, code, base_url, lang, inputs)
-                previous = manifest.get(name)
-                if previous and previous.get("key") == key and unchanged(final, previous.get("files"),
-                                                                          previous.get("stats")):
-                    _carry_over(final, staging, previous["files"])
-                    new_manifest[name] = {**previous, "inputs": inputs, "note": result.note,
-                                          "stats": _stats(staging, previous["files"])}
-                    result.reused.append(name)
-                    continue
-                step = _step_function(target)
-                if helpers and name in BESIDE and helper is None:
-                    _lay_out_texts(deck)
-                    helper = HelperStep.start(name, step, deck, staging)
-                    if helper is not None:
-                        helped = (name, key)
-                        result.built.append(name)
-                        result.seconds[name] = {}  # filled when the helper ends; keeps the steps' order
-                        continue
-                cpu, wall = time.process_time(), time.perf_counter()
-                written = step(deck, staging)
-                record(name, key, written, {"cpu": round(time.process_time() - cpu, 3),
-                                            "wall": round(time.perf_counter() - wall, 3)})
-                result.built.append(name)
-        except DeckgenError:
-            finish_helper()  # the helper's step comes before the one that failed: its error wins
-            raise
-        finish_helper()
+        new_manifest = DeckSteps(deck, steps, _step_function, staging, final, manifest, code, base_url, lang,
+                                 inputs, result, spare_cores).run(advance)
         listed = {f for entry in new_manifest.values() for f in entry["files"]}
         stale = {f for entry in manifest.values() for f in entry.get("files", ())} - listed
         _keep_other_files(final, staging, listed | stale)  # a single command's outputs stay
@@ -198,35 +141,13 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
         result.error = str(error)
         result.problems = _problems_of(error, deck_path)
     finally:
-        if helper is not None:
-            helper.stop()  # a bug or an interrupt elsewhere: nothing may write into staging now
         shutil.rmtree(staging, ignore_errors=True)
         _remove_empty(output_dir / STAGING)
     return result
 
 
-def _lay_out_texts(deck: Deck) -> None:
-    """Check the deck's texts (laying each out) before a helper forks: the validation in the
-    helper and the drawing here both read those layouts, so they are made once, not in each."""
-    from .render.check import text_problems
-
-    text_problems(deck)
-
-
-def _forget_steps_from(result: DeckResult, first: str, order: list[str]) -> None:
-    """Report the deck as a build that stopped at step `first`, as it would have without a helper."""
-    stopped = order.index(first)
-    result.built = [name for name in result.built if order.index(name) < stopped]
-    result.reused = [name for name in result.reused if order.index(name) < stopped]
-    result.seconds = {name: seconds for name, seconds in result.seconds.items() if name in result.built}
-
-
 def _fault_point(name: str) -> None:
     """Where the tests inject a crash (e.g. a kill between building and publishing)."""
-
-
-def _stats(folder: Path, names) -> dict[str, list[int]]:
-    return {name: file_stat(folder / name) for name in names}
 
 
 def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
@@ -240,20 +161,6 @@ def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[t
     return DeckResult(label, reused=[name for name, _ in steps], folder=found[0], note=found[1])
 
 
-def _carry_over(final: Path, staging: Path, names) -> None:
-    """Put the previous build's files into the new folder (hard links where the file system allows)."""
-    for name in names:
-        destination = staging / name
-        if destination.exists():
-            continue
-        make_folder(destination.parent)
-        with writing(destination):
-            try:
-                os.link(final / name, destination)
-            except OSError:
-                shutil.copy2(final / name, destination)
-
-
 def _keep_other_files(final: Path, staging: Path, skip: set[str]) -> None:
     """Carry over files no build step owns (a letter-size PDF `deckgen print` wrote, say)."""
     if not final.is_dir():
@@ -263,7 +170,7 @@ def _keep_other_files(final: Path, staging: Path, skip: set[str]) -> None:
         name = str(path.relative_to(final))
         if path.is_file() and name not in skip and name != MANIFEST and not path.name.endswith(TEMP_SUFFIX):
             others.append(name)
-    _carry_over(final, staging, others)
+    carry_over(final, staging, others)
 
 
 def _recover(final: Path) -> None:
@@ -373,9 +280,9 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
             cores = jobs or os.cpu_count() or 1
             workers = min(len(wave), cores)
             if workers <= 1:
-                # One deck to build and a core to spare: its validation runs beside its drawing.
+                # One deck to build and cores to spare: some of its steps run beside the others.
                 built = {task: build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
-                                          advance=advance, helpers=cores > 1) for task in wave}
+                                          advance=advance, spare_cores=cores - 1) for task in wave}
             else:
                 built = _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
                                        advance)

@@ -1,15 +1,15 @@
 """One build step run in a helper process beside the deck's other steps.
 
 A build that has a single deck to make (the usual case: a designer edits one deck and builds
-again) would otherwise keep one core busy while the others idle. The validation step reads
-only the deck and writes only its own report, and most of its time goes to the playtest's
-games, so it can run in a forked copy of the building process while that process draws the
-print sheets, images, exports and rulebook. The copy shares everything already loaded (the
-deck, its checked texts, fonts, modules); it writes its files into the same staging folder and
-sends back the files it wrote and its seconds, or its error, through a pipe. It dies with the
-building process (the kernel's parent-death signal where there is one).
+again) would otherwise keep one core busy while the others idle. Some steps read only the deck
+and what the building process has drawn, and write only their own files (which ones, and after
+what: `generator.buildsteps.BESIDE`); such a step can run in a forked copy of the building
+process while that process goes on with the others. The copy shares everything already loaded
+(the deck, its checked texts, the drawn faces, fonts, modules); it writes its files into the
+same staging folder and sends back the files it wrote and its seconds, or its error, through a
+pipe. It dies with the building process (the kernel's parent-death signal where there is one).
 
-Only a lone deck gets a helper. Decks built in a pool keep both cores busy already; a helper
+Only a lone deck gets helpers. Decks built in a pool keep both cores busy already; a helper
 there (tried, with a budget of cores shared by workers and helpers) left its worker waiting for
 it instead of taking the next deck: the four shipped decks' `--jobs 2` build went from 1.69x
 to 1.54x the speed of `--jobs 1` (benchmarks/bench_build.py, 3 rounds each).

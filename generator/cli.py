@@ -104,8 +104,8 @@ def schema() -> None:
 @app.command()
 def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = JsonFlag,
           jobs: int = typer.Option(0, "--jobs", "-j", min=0,
-                                   help="Processes building at once: a deck each, or a lone deck's validation "
-                                        "beside its drawing; 0 means one per core."),
+                                   help="Processes building at once: a deck each, or a lone deck's steps side "
+                                        "by side; 0 means one per core."),
           base_url: Optional[str] = typer.Option(
               None, "--base-url", metavar="URL",
               help="http(s) address the output folder will be served from: the Lackey plugins get "

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import signal
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +18,7 @@ import pytest
 from generator import build
 from generator.build import build_all
 from generator.buildhelper import HelperStep
+from generator.errors import DeckgenError
 
 from .badinput import TINY
 from .conftest import DECKS
@@ -25,21 +27,21 @@ OVERFLOWING = TINY + 'text = "' + " ".join(["overflowing"] * 400) + '"\n'
 
 
 @pytest.fixture
-def helpers_started(monkeypatch, tmp_path) -> Callable[[], list[int]]:
-    """The pids of the helpers builds have started, in this process or in a pool's workers
-    (which inherit the spy and write down what they start)."""
+def helpers_started(monkeypatch, tmp_path) -> Callable[[], list[tuple[str, int]]]:
+    """The step and pid of each helper builds have started, in this process or in a pool's
+    workers (which inherit the spy and write down what they start)."""
     written = tmp_path / "helpers-started"
     written.touch()
     start = HelperStep.start.__func__
 
-    def spying(cls, *args):
-        helper = start(cls, *args)
+    def spying(cls, name, *args):
+        helper = start(cls, name, *args)
         with written.open("a") as handle:
-            handle.write(f"{helper.pid}\n")
+            handle.write(f"{name} {helper.pid}\n")
         return helper
 
     monkeypatch.setattr(HelperStep, "start", classmethod(spying))
-    return lambda: [int(line) for line in written.read_text().split()]
+    return lambda: [(step, int(pid)) for step, pid in (line.split() for line in written.read_text().splitlines())]
 
 
 def _folder_with(tmp_path: Path, name: str, text: str) -> Path:
@@ -71,8 +73,8 @@ def test_one_deck_on_two_cores_validates_in_a_helper_and_writes_what_one_process
         assert result.exit_code == 0, result.stderr
         [reports[jobs]] = json.loads(result.stdout)
         files[jobs] = _files(out / "wizard")
-        assert len(helpers_started()) == (jobs == "2")
-    assert helpers_started()[0] != os.getpid()
+        assert [step for step, _ in helpers_started()][:1] == (["validate"] if jobs == "2" else [])
+    assert os.getpid() not in [pid for _, pid in helpers_started()]
     assert reports["1"]["built"] == reports["2"]["built"] == [name for name, _ in build.STEPS]
     assert list(reports["2"]["seconds"]) == reports["2"]["built"]
     assert reports["2"]["seconds"]["validate"]["cpu"] > 0  # the helper's own figures
@@ -94,12 +96,56 @@ def test_a_deck_failing_validation_fails_as_it_does_in_one_process(tmp_path, hel
     decks = _folder_with(tmp_path, "tiny", OVERFLOWING)
     [alone] = build_all(decks, tmp_path / "out-1", jobs=1)
     [beside] = build_all(decks, tmp_path / "out-2", jobs=2)
-    assert len(helpers_started()) == 1
+    assert helpers_started()[0][0] == "validate"
     assert not alone.ok and "does not fit its box" in alone.error
     assert (beside.error, beside.problems, beside.built, list(beside.seconds)) == \
            (alone.error, alone.problems, alone.built, list(alone.seconds)) == (alone.error, alone.problems,
                                                                                  ["summary"], ["summary"])
     assert not (tmp_path / "out-2" / "tiny").exists()
+
+
+def test_with_a_third_core_the_rulebook_is_typeset_beside_the_exports(tmp_path, helpers_started):
+    """Once the images step has drawn the faces, the rulebook (its card pictures cut from those
+    faces) runs in a helper while this process writes the exports: the same files."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    shutil.copy(DECKS / "wizard-hearts.toml", decks)
+    out, files = tmp_path / "out", {}
+    for jobs in (1, 3):
+        shutil.rmtree(out, ignore_errors=True)
+        [result] = build_all(decks, out, jobs=jobs)
+        assert result.ok and result.built == [name for name, _ in build.STEPS]
+        files[jobs] = _files(out / "wizard-hearts")
+    assert [step for step, _ in helpers_started()] == ["validate", "rulebook"]
+    assert files[1] == files[3]
+
+
+@pytest.mark.parametrize("broken", [("exports", "rulebook"), ("rulebook",), ("validate", "print")])
+def test_the_first_step_in_order_that_fails_is_the_one_reported(tmp_path, monkeypatch, helpers_started, broken):
+    """Whichever process ran it and whenever it ended: the exports (in this process) come before
+    the rulebook (in a helper), and the validation (in a helper, failing late) before the print
+    sheets (in this process, failing at once)."""
+    decks = _folder_with(tmp_path, "tiny", TINY)
+    real = build._step_function
+
+    def step_function(target):
+        name = next(name for name, each in build.STEPS if each == target)
+
+        def broken_step(deck, out_dir):
+            if name == "validate":
+                time.sleep(0.5)
+            raise DeckgenError(f"the {name} step broke")
+
+        return broken_step if name in broken else real(target)
+
+    monkeypatch.setattr(build, "_step_function", step_function)
+    [alone] = build_all(decks, tmp_path / "out-1", jobs=1)
+    [beside] = build_all(decks, tmp_path / "out-3", jobs=3)
+    assert [step for step, _ in helpers_started()] == ["validate", "rulebook"][:1 if "print" in broken else 2]
+    order = [name for name, _ in build.STEPS]
+    assert alone.error == f"the {broken[0]} step broke" and alone.built == order[:order.index(broken[0])]
+    assert (beside.error, beside.built, list(beside.seconds)) == (alone.error, alone.built, list(alone.seconds))
+    assert not (tmp_path / "out-3" / "tiny").exists() and not (tmp_path / "out-3" / build.STAGING).exists()
 
 
 def _first_build_then(tmp_path: Path, monkeypatch, validate) -> tuple[Path, build.DeckResult, dict]:
@@ -122,7 +168,7 @@ def test_a_helper_killed_fails_its_deck_clearly_and_keeps_the_previous_outputs(t
         os.kill(os.getpid(), signal.SIGKILL)
 
     out, result, before = _first_build_then(tmp_path, monkeypatch, killed)
-    assert len(helpers_started()) == 1
+    assert helpers_started()[0][0] == "validate"
     assert not result.ok
     assert result.error == f"{tmp_path / 'decks-tiny' / 'tiny.toml'}: the process running its validate step stopped " \
                            "(killed by signal 9; out of memory?)"
@@ -145,8 +191,6 @@ def test_an_interrupt_stops_the_helper_and_leaves_nothing_behind(tmp_path, monke
     real = build._step_function
 
     def slow_validation(deck, out_dir):
-        import time
-
         time.sleep(60)
 
     def interrupted(deck, out_dir):
@@ -157,7 +201,7 @@ def test_an_interrupt_stops_the_helper_and_leaves_nothing_behind(tmp_path, monke
     monkeypatch.setattr(build, "_step_function", lambda target: steps.get(target) or real(target))
     with pytest.raises(KeyboardInterrupt):
         build_all(decks, tmp_path / "out", jobs=2)
-    [pid] = helpers_started()
+    [(_, pid)] = helpers_started()
     with pytest.raises(ProcessLookupError):  # killed and reaped, not left sleeping
         os.kill(pid, 0)
     assert not (tmp_path / "out" / build.STAGING).exists()
