@@ -54,6 +54,7 @@ class DeckSteps:
         self.new_manifest: dict = {}
         self.seconds: dict[str, dict[str, float]] = {}
         self.reused: set[str] = set()
+        self.reusable: dict[str, bool] = {}
         self.here: set[str] = set()  # built or carried over by this process
         self.helpers: dict[str, HelperStep] = {}  # by step, until its outcome is recorded
         self.started: set[str] = set()  # steps given to a helper
@@ -84,9 +85,13 @@ class DeckSteps:
         return self.new_manifest
 
     def _reusable(self, name: str) -> bool:
-        previous = self.manifest.get(name)
-        return bool(previous) and previous.get("key") == self.keys[name] and \
-            unchanged(self.final, previous.get("files"), previous.get("stats"))
+        """Whether the last build's files of this step can be carried over (asked once a step:
+        the published folder does not change during the build)."""
+        if name not in self.reusable:
+            previous = self.manifest.get(name)
+            self.reusable[name] = bool(previous) and previous.get("key") == self.keys[name] and \
+                unchanged(self.final, previous.get("files"), previous.get("stats"))
+        return self.reusable[name]
 
     def _carry_over(self, name: str) -> None:
         previous = self.manifest[name]
