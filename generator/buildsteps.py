@@ -64,7 +64,7 @@ class DeckSteps:
         step in order that failed."""
         try:
             for position, (name, target) in enumerate(self.steps):
-                self._record_ended_helpers()
+                self._record_ended_helpers(before=position)
                 if advance:
                     advance(f"{self.deck.id}: {name}", position, len(self.steps))
                 if name in self.started:
@@ -141,8 +141,11 @@ class DeckSteps:
         return any(name != besides and name not in self.started and not self._reusable(name)
                    for name, _ in self.steps[position:])
 
-    def _record_ended_helpers(self) -> None:
-        self._record_helpers([name for name, helper in self.helpers.items() if helper.finished()])
+    def _record_ended_helpers(self, before: int) -> None:
+        """Record the helpers that have ended of the steps before position `before` (a failure
+        of a later step waits for its turn: one process would run the steps between first)."""
+        self._record_helpers([name for name, helper in self.helpers.items()
+                              if self.order.index(name) < before and helper.finished()])
 
     def _record_helpers(self, names: list[str]) -> None:
         """Wait for the helpers of these steps, in step order, and record what they did."""
