@@ -9,6 +9,8 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -21,7 +23,8 @@ from generator.buildhelper import HelperStep
 from generator.errors import DeckgenError
 
 from .badinput import TINY
-from .conftest import DECKS
+from .conftest import DECKS, ROOT
+from .test_build_integrity import _alive, _children
 
 OVERFLOWING = TINY + 'text = "' + " ".join(["overflowing"] * 400) + '"\n'
 
@@ -205,3 +208,47 @@ def test_an_interrupt_stops_the_helper_and_leaves_nothing_behind(tmp_path, monke
     with pytest.raises(ProcessLookupError):  # killed and reaped, not left sleeping
         os.kill(pid, 0)
     assert not (tmp_path / "out" / build.STAGING).exists()
+
+
+def _build_process(tmp_path: Path, **options) -> tuple[subprocess.Popen, Path]:
+    """`deckgen build --jobs 2` of one deck, as its own process in a session of its own."""
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    shutil.copy(DECKS / "quidditch-v2.toml", decks)
+    out = tmp_path / "out"
+    process = subprocess.Popen([sys.executable, "-m", "generator", "build", "--decks-dir", str(decks), "--output",
+                                str(out), "--jobs", "2"], cwd=ROOT, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **options)
+    return process, out
+
+
+def _first_child(process: subprocess.Popen) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
+        if children := _children(process.pid):
+            return min(children)
+        time.sleep(0.02)
+    raise AssertionError("the build started no helper")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_killing_the_build_kills_its_helper(tmp_path):
+    process, _ = _build_process(tmp_path)
+    helper = _first_child(process)
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 10
+    while _alive(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(helper)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_ctrl_c_ends_the_build_and_its_helper_and_publishes_nothing(tmp_path):
+    """The terminal sends SIGINT to the whole process group, as here."""
+    process, out = _build_process(tmp_path, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    helper = _first_child(process)
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 130
+    assert not _alive(helper)
+    assert not (out / "quidditch-v2").exists() and not (out / build.STAGING).exists()
