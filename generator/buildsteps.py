@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from .buildhelper import HelperStep
+from .buildhelper import HelperStep, Step
 from .errors import DeckgenError
 from .output import make_folder, writing
 from .uptodate import file_hash, file_stat, input_key, unchanged
@@ -33,13 +33,10 @@ if TYPE_CHECKING:
 # drawn the faces its card pictures are cut from.
 BESIDE: dict[str, tuple[str, ...]] = {"validate": (), "rulebook": ("images",)}
 
-StepFunction = Callable[["Deck", Path], list[Path]]
-
-
 class DeckSteps:
     """One deck's steps, run once by `run`."""
 
-    def __init__(self, deck: "Deck", steps: list[tuple[str, str]], step_function: Callable[[str], StepFunction],
+    def __init__(self, deck: "Deck", steps: list[tuple[str, str]], step_function: Callable[[str], Step],
                  staging: Path, final: Path, manifest: dict, code: str, base_url: str | None, lang: str | None,
                  inputs: dict[str, str], result: "DeckResult", spare_cores: int):
         """`step_function(target)` finds a step's function; `manifest` is the last build's; the
@@ -128,8 +125,7 @@ class DeckSteps:
             running = sum(not helper.finished() for helper in self.helpers.values())
             if running >= self.spare_cores or not self._work_left_here(position, besides=name):
                 return
-            if name == "validate":
-                _lay_out_texts(self.deck)
+            _lay_out_texts(self.deck)
             helper = HelperStep.start(name, self.step_function(target), self.deck, self.staging)
             if helper is not None:
                 self.helpers[name] = helper
@@ -180,8 +176,9 @@ class _StepFailed(Exception):
 
 
 def _lay_out_texts(deck: "Deck") -> None:
-    """Check the deck's texts (laying each out) before the validation's helper forks: it and the
-    drawing here both read those layouts, so they are made once, not in each process."""
+    """Check the deck's texts (laying each out) before a helper forks: the validation checks
+    them and every drawing reads them, so they are made once, here, and shared (the check is
+    kept: a second call costs nothing)."""
     from .render.check import text_problems
 
     text_problems(deck)
