@@ -2,7 +2,7 @@
 
 A wheel carries the top-level `templates/` folder inside the package: the design card keeps
 `templates/` at the top of the repository; this copies it to `generator/templates/` in the
-wheel, where `generator.resources.TEMPLATES` finds it. An editable install reads the
+wheel, where `generator.core.resources.TEMPLATES` finds it. An editable install reads the
 checkout's folder directly, so nothing is copied there.
 
 The compiled random playouts (generator/games/_playout.c) are an optional extension: a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install Debian's TinyMUX package, which tests/test_export_mush.py runs as a real MUSH server.
+# Install Debian's TinyMUX package, which tests/export/test_export_mush.py runs as a real MUSH server.
 # Idempotent: does nothing when the server binary and the game template are already there.
 # Runs as root on CI (Debian); prints what it did.
 set -euo pipefail

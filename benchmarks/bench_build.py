@@ -108,12 +108,12 @@ def _nothing_rebuilt(build: Run) -> Run:
     return build
 
 
-# The typer app itself (generator.cli.main), what every command ran through before the quick
+# The typer app itself (generator.cli.app.main), what every command ran through before the quick
 # entry point; -P: the installed deckgen, as the script runs it.
-TYPER_MAIN = [sys.executable, "-P", "-c", "import sys; from generator.cli import main; sys.argv[0] = 'deckgen'; main()"]
+TYPER_MAIN = [sys.executable, "-P", "-c", "import sys; from generator.cli.app import main; sys.argv[0] = 'deckgen'; main()"]
 # What a parallel build does before its first worker starts: the typer app, the build module,
 # and the libraries and fonts it loads once for every worker.
-SERIAL_START = [sys.executable, "-P", "-c", "import generator.cli, generator.build as build; build._preload()"]
+SERIAL_START = [sys.executable, "-P", "-c", "import generator.cli.app, generator.build.run as build; build._preload()"]
 
 
 def _edit(deck: Path, round_: int) -> None:

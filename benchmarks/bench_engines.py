@@ -24,7 +24,7 @@ What is matched (printed again at the top of each run):
   (chance sampled in C++): whole hands per second, the figure a compiled playout is set against.
 - deckgen's compiled playout (`generator.games.fastpath`, the C extension
   `generator.games._playout`) plays the same games as the Python engine for the same
-  seeds (tests/test_games_fastpath.py); its row is shown when the extension is built.
+  seeds (tests/games/test_games_fastpath.py); its row is shown when the extension is built.
 
 Figures are medians over repeats of CPU time per row (the machine is shared). Each repeat
 runs every row once, in an order rotated from repeat to repeat; a ratio is the median of
@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 from generator.games.base import CHANCE, TERMINAL, game_for  # noqa: E402
 from generator.games.referee import referee_file  # noqa: E402
 from generator.games.simulate import game_log_text, play_game  # noqa: E402
-from generator.loader import load_deck  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
 
 try:
     from generator.games import fastpath  # noqa: E402

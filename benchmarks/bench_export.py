@@ -33,7 +33,7 @@ def child(deck_path: str, what: str, out: str) -> None:
     sys.path.insert(0, str(ROOT))
     from generator import export
     from generator.export import lackey, tts  # noqa: F401 - imported as the exports step imports them
-    from generator.loader import load_deck
+    from generator.deck.loader import load_deck
 
     deck = load_deck(Path(deck_path))
     if what == "all":

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = r"""
 import json, resource, statistics, sys, time
 sys.path.insert(0, sys.argv[1])
-from generator.loader import load_deck
-from generator.render import sheets
+from generator.deck.loader import load_deck
+from generator.faces import sheets
 deck = load_deck(sys.argv[1] + "/decks/wizard.toml")
 pdf = sheets.print_sheets(deck)
 walls, cpus = [], []

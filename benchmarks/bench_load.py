@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.loader import check_deck, deck_paths  # noqa: E402
+from generator.deck.loader import check_deck, deck_paths  # noqa: E402
 
 
 def timed(function, repeats: int) -> list[float]:

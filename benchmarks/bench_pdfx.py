@@ -1,6 +1,6 @@
 """CMYK PDF/X against plain RGB: the same Wizard sheets drawn, then converted; time and peak memory.
 
-The conversion (generator/render/pdfx.py) runs after drawing, so its cost is the difference
+The conversion (generator/printing/pdfx.py) runs after drawing, so its cost is the difference
 between the two; runs alternate so both see the same machine load.
 
 Run: python benchmarks/bench_pdfx.py [--repeats N]
@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.loader import load_deck  # noqa: E402
-from generator.render import sheets  # noqa: E402
-from generator.render.pdfx import ColorOptions  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
+from generator.printing import sheets  # noqa: E402
+from generator.printing.pdfx import ColorOptions  # noqa: E402
 
 
 def main() -> None:

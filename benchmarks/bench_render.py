@@ -39,9 +39,9 @@ HERE = Path(__file__).resolve().parent
 def face_pages_pdf(deck_id: str, path: Path) -> tuple[int, tuple[float, float]]:
     """Write the PDF `deckgen images` rasterises (a page per face and back, 4 mm drawn bleed)."""
     sys.path.insert(0, str(ROOT))
-    from generator.loader import load_deck
-    from generator.render.raster import drawn_bleed_mm, face_pages
-    from generator.render.sizes import card_size_mm
+    from generator.deck.loader import load_deck
+    from generator.faces.raster import drawn_bleed_mm, face_pages
+    from generator.deck.sizes import card_size_mm
 
     deck = load_deck(ROOT / "decks" / f"{deck_id}.toml")
     trim = card_size_mm(deck)

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.diff import diff_decks  # noqa: E402
+from generator.diff.compare import diff_decks  # noqa: E402
 from generator.export.cards import export_cards  # noqa: E402
-from generator.loader import check_deck, load_deck  # noqa: E402
+from generator.deck.loader import check_deck, load_deck  # noqa: E402
 
 HEAD = '''[deck]
 id = "bench"

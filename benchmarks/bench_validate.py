@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from wholeprocess import ROOT, deckgen_command, interleaved, load_line  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from generator.loader import deck_paths, load_deck  # noqa: E402
+from generator.deck.loader import deck_paths, load_deck  # noqa: E402
 from generator.validate.playtest import playtest  # noqa: E402
 
 

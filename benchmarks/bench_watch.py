@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.loader import load_deck  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
 from generator.preview.app import start_preview  # noqa: E402
-from generator.render.images import card_pngs  # noqa: E402
+from generator.faces.images import card_pngs  # noqa: E402
 
 ALL_LOADED = ("[...document.querySelectorAll('.tile img')].length > 0 && "
               "[...document.querySelectorAll('.tile img')].every(img => img.complete && img.naturalWidth > 0)")

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.export import export_mush  # noqa: E402
-from generator.loader import load_deck  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
 from tests.mushserver import MushServer  # noqa: E402
 
 DEFAULT_QUOTA = {}  # nothing replaced: TinyMUX's built-in quota (100 commands, then 1 per second)

@@ -1,3 +1,3 @@
-from .fastcli import main
+from .cli.app import main
 
 main()

@@ -1,5 +1,5 @@
 """Shared test helpers: run the CLI the way a user does, in-process, through the `deckgen`
-entry point (`generator.fastcli`, which hands what it does not run itself to typer)."""
+entry point (`generator.cli.app`, which hands what it does not run itself to typer)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.fastcli import main
+from generator.cli.app import main
 
 # A real headless Chromium (fixtures `chromium` and `page`) for every page deckgen writes or serves.
 pytest_plugins = ("tests.browser",)

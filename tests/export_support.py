@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.loader import load_deck
+from generator.cli.app import main
+from generator.deck.loader import load_deck
 
 from .conftest import DECK_PATHS
 

@@ -13,12 +13,13 @@ import pypdfium2
 import pytest
 from pypdf.generic import ContentStream
 
-from generator.loader import load_deck
-from generator.render import cards, sheets
-from generator.layouts.place import place
-from generator.render.sizes import pt
+from generator.deck.loader import load_deck
+from generator.faces import cards
+from generator.printing import sheets
+from generator.deck.layouts.place import place
+from generator.deck.sizes import pt
 
-from .pdf_support import page_content
+from tests.pdf_support import page_content
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "designer"
 DECK = EXAMPLE / "cauldron-club.toml"
@@ -26,7 +27,7 @@ DECK = EXAMPLE / "cauldron-club.toml"
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    from generator.cli import main
+    from generator.cli.app import main
 
     out = tmp_path_factory.mktemp("designer")
     assert main(["build", "--decks-dir", str(EXAMPLE), "--output", str(out), "--jobs", "1"]) == 0

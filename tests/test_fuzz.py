@@ -12,17 +12,17 @@ import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.errors import DeckgenError
+from generator.core.errors import DeckgenError
 from generator.games.base import game_for
 from generator.games.logs import _ValuePositions, parse_log
 from generator.games.referee import referee_file
 from generator.games.simulate import play_game
-from generator.loader import check_deck, load_deck
+from generator.deck.loader import check_deck, load_deck
 from generator.validate.composition import check_composition
 
-from .badinput import deadline, deck_text
-from .conftest import DECKS
-from .test_bad_logs import GOOD
+from tests.badinput import deadline, deck_text
+from tests.conftest import DECKS
+from tests.games.test_bad_logs import GOOD
 
 WIZARD = load_deck(DECKS / "wizard.toml")
 FUZZ = settings(max_examples=300, deadline=5000, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from generator.games.base import IllegalAction
-from generator.model import Deck
+from generator.deck.model import Deck
 
 
 def refused(deck: Deck, state, action) -> IllegalAction:

@@ -11,8 +11,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from generator.loader import load_deck  # noqa: E402
-from generator.render.images import card_image  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
+from generator.faces.images import card_image  # noqa: E402
 
 
 def render(folder: Path = HERE, out: Path = HERE, dpi: int = 150) -> list[Path]:

@@ -8,52 +8,21 @@ the export's folder. `write_all` is the build step that writes all three.
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TypeVar
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING
 
-from ..errors import DeckgenError, OptionError
-from ..output import replaced_folder  # noqa: F401 - the exporters' folder switch, kept here for them
+from ..core.errors import OptionError
+from ..core.output import write_text
+from ..deck.markup import to_plain
+from ..deck.publish import check_base_url
+from . import lackey, mush, mush_table, tts
+from .common import (MUSH_CHARSETS, MUSH_STYLES, ExportError, inside, is_dvorak,  # noqa: F401 - the package's API
+                     kept_for)
+from .faces import faces_for
 
 if TYPE_CHECKING:
-    from ..model import Deck
-
-T = TypeVar("T")
-
-
-class ExportError(DeckgenError):
-    """A deck that cannot be written in an export format: names the card, field and reason."""
-
-    exit_code = 1
-
-
-def inside(root: Path, *parts: str) -> Path:
-    """root/parts..., refusing any path that would leave root."""
-    path = root.joinpath(*parts)
-    if not path.resolve().is_relative_to(root.resolve()):
-        raise ExportError(f"refusing to write {path}: it is outside {root}")
-    return path
-
-
-def check_base_url(url: str) -> str:
-    """The URL without a trailing '/', if it is an http(s) address that tab-separated, XML and
-    JSON files can all hold as it is."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc or re.search(r"[\s\"'<>\\]", url):
-        raise OptionError(f"--base-url {url!r}: give the http:// or https:// address the export's files "
-                          "will be served from, without spaces or quotes")
-    return url.rstrip("/")
-
-
-MUSH_STYLES = ("softcode", "dvorak", "dvorax")
-MUSH_CHARSETS = ("utf-8", "latin1")
-
-
-def is_dvorak(deck: "Deck") -> bool:
-    """A Dvorak deck: built on the Thing and Action kinds (others, such as Quidditch's
-    Seekers, may join them)."""
-    return {"thing", "action"} <= {kind.id for kind in deck.kinds}
+    from ..deck.model import Deck
 
 
 def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: str = "utf-8") -> list[Path]:
@@ -61,19 +30,12 @@ def export_mush(deck: "Deck", out_dir: Path, style: str | None = None, charset: 
     which runs on any TinyMUX or PennMUSH; 'dvorak' and 'dvorax' write loadcard commands for
     DvorakMUSH's Dvorak Engine. Card text goes in as plain text; with charset 'latin1' every
     character outside Latin-1 is spelled in it (the file is then Latin-1 too)."""
-    from ..output import write_text
-
     encoding = "latin-1" if charset == "latin1" else "utf-8"
     return [write_text(inside(out_dir, f"{deck.id}.mush"), mush_text(deck, style, charset), encoding=encoding)]
 
 
 def mush_text(deck: "Deck", style: str | None = None, charset: str = "utf-8") -> str:
     """The MUSHcode of a deck; raises `ExportError` naming the card and field it cannot hold."""
-    from dataclasses import replace
-
-    from ..markup import to_plain
-    from . import mush, mush_table
-
     style = style or "softcode"
     if style not in MUSH_STYLES:
         raise OptionError(f"--style {style!r}: choose one of {', '.join(MUSH_STYLES)}")
@@ -93,32 +55,12 @@ def mush_text(deck: "Deck", style: str | None = None, charset: str = "utf-8") ->
     return kept_for(deck, ("mush", style, charset), render)
 
 
-# What the exports made of the last deck asked for: (the deck, {what: made}).
-_kept: tuple["Deck", dict] | None = None
-
-
-def kept_for(deck: "Deck", what: tuple, make: Callable[[], T]) -> T:
-    """`make()` for this very deck (decks are immutable), made once: a build's validation step
-    makes each export's text to see that the export can hold it, and its exports step then
-    writes that same text."""
-    global _kept
-    if _kept is None or _kept[0] is not deck:
-        _kept = (deck, {})
-    made = _kept[1]
-    if what not in made:
-        made[what] = make()
-    return made[what]
-
-
 def write_all(deck: "Deck", out_dir: Path) -> list[Path]:
     """Build step: the Lackey plugin, the Tabletop Simulator deck and the MUSHcode of a deck.
 
     With a base URL (the address the build's output folder is served from: `deck.base_url`,
     from [publish] base_url or `deckgen build --base-url`), the Lackey plugin gets its
     auto-update files and the TTS deck its image URLs under <base>/<deck>/."""
-    from . import lackey, tts
-    from .faces import faces_for
-
     # build.py stages a deck's outputs in <output>/.staging/<deck>[/<lang>]/ and then moves them
     # to <output>/<deck>[/<lang>]/; local file URLs must name where the files end up.
     parts = out_dir.parts

@@ -15,10 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..model import Card, Deck
-from ..output import write_bytes
-from ..sources import CARD_FIELDS, prop_cell
-from . import ExportError, inside
+from ..core.output import write_bytes
+from ..deck.model import Card, Deck
+from ..deck.sources import CARD_FIELDS, prop_cell
+from .common import ExportError, inside
 
 FORMATS = ("csv", "xlsx")
 _ALWAYS = ("id", "name", "code", "kind")

@@ -13,11 +13,14 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-if TYPE_CHECKING:
-    from PIL import Image
+from PIL import Image, ImageDraw
 
-    from ..model import Card, Deck
-    from ..render.raster import BackOf
+from ..faces.check import require_printable
+from ..faces.images import pixel_size, render_cards
+from ..faces.raster import BackOf, deck_identity, forget_pages
+
+if TYPE_CHECKING:
+    from ..deck.model import Card, Deck
 
 MAX_SHEET_PX = 4096
 SHEET_COLUMNS, SHEET_ROWS = 10, 7
@@ -40,8 +43,6 @@ class Faces:
     so no face is rasterised twice."""
 
     def __init__(self, deck: "Deck"):
-        from ..render.images import pixel_size
-
         self.deck = deck
         self.dpi = face_dpi(deck)
         self.size = pixel_size((deck.card_size.width_mm, deck.card_size.height_mm), 0.0, self.dpi)
@@ -55,9 +56,6 @@ class Faces:
     def images(self, cards: Iterable["Card | BackOf | None"]) -> Iterator["Image.Image"]:
         """The face of each card, its own back for a `BackOf`, or the deck's back for None: RGB,
         `self.size` pixels."""
-        from ..render.check import require_printable
-        from ..render.images import render_cards
-        from ..render.raster import BackOf
 
         if not self._checked:
             # The same checks as printing: missing art or text that does not fit is reported, not drawn cut.
@@ -83,8 +81,6 @@ class Faces:
 
 def blank_face(deck: "Deck", size: tuple[int, int]) -> "Image.Image":
     """A plain card in the back's colours: Lackey shows it for spawned cards and missing images."""
-    from PIL import Image, ImageDraw
-
     image = Image.new("RGB", size, "#ffffff")
     border = max(2, size[0] // 24)
     ImageDraw.Draw(image).rectangle((0, 0, size[0] - 1, size[1] - 1), outline=deck.back.color, width=border)
@@ -105,8 +101,6 @@ _last: tuple[tuple, Faces] | None = None
 def faces_for(deck: "Deck") -> Faces:
     """The faces of `deck`: the previous call's renders when the deck and its art are unchanged
     (a build's exports, or repeated exports in one process), new ones otherwise."""
-    from ..render.raster import deck_identity
-
     global _last
     identity = deck_identity(deck)
     if _last is None or _last[0] != identity:
@@ -117,8 +111,6 @@ def faces_for(deck: "Deck") -> Faces:
 def clear_cache() -> None:
     """Forget the kept faces and drawn pages, so the next export renders afresh (benchmarks,
     determinism tests)."""
-    from ..render.raster import forget_pages
-
     global _last
     _last = None
     forget_pages()

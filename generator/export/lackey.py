@@ -31,10 +31,12 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
-from ..errors import OptionError
-from ..model import Card, Deck
-from ..output import write_bytes
-from . import ExportError, check_base_url, inside, is_dvorak, kept_for, replaced_folder
+from ..core.errors import OptionError
+from ..core.output import replaced_folder, write_bytes
+from ..deck.model import Card, Deck
+from ..deck.publish import check_base_url
+from .common import ExportError, inside, is_dvorak, kept_for
+from .faces import blank_face, faces_for, jpeg_bytes
 from .setup import table_setup
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
 
@@ -357,8 +359,6 @@ def _without(copies: list[Card], set_aside: Iterable[Card]) -> list[Card]:
 def plugin_files(deck: Deck, layout: str | None = None, base_url: str | None = None,
                  encoding: str = "cp1252", date: dt.date | None = None) -> dict[str, bytes]:
     """Every file of the plugin folder: path inside the folder ('/'-separated) -> bytes."""
-    from .faces import blank_face, faces_for, jpeg_bytes
-
     files, render = plugin_text_files(deck, layout, encoding)
     card_set, images = set_name(deck), image_names(deck)
     faces = faces_for(deck)

@@ -7,7 +7,7 @@ This module holds the escaping every MUSH export shares and the Dvorak styles:
   per card (or the Dvorax ``loadcard colour/Title/Type line/Text``), then an ``@emit``.
 * The default, self-contained softcode with a game table is `mush_table.render_softcode`.
 
-What card text goes through on the way in (measured on TinyMUX 2.12; tests/test_export_mush.py
+What card text goes through on the way in (measured on TinyMUX 2.12; tests/export/test_export_mush.py
 replays both styles on a real server):
 
 * ``&ATTR obj=value`` typed by a player stores the value as it is, unevaluated: no escape
@@ -32,15 +32,17 @@ from __future__ import annotations
 import bisect
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
 import jinja2
-from ..resources import TEMPLATES
+
+from ..core.resources import TEMPLATES
+from .text import fit_charset
 
 if TYPE_CHECKING:
-    from ..model import Card, Deck
+    from ..deck.model import Card, Deck
 
 
 # Characters the MUSH evaluator acts on; a backslash before each makes it literal. Measured
@@ -58,7 +60,7 @@ SLASH_LOOKALIKE = "\u2215"
 
 # Assigned, printable characters that TinyMUX 2.12.0.10 silently drops from input: those
 # Unicode added after its character tables (about Unicode 9.0 onwards). Measured by storing
-# every code point with `think set()` and reading it back; tests/test_export_mush.py repeats
+# every code point with `think set()` and reading it back; tests/export/test_export_mush.py repeats
 # that scan. Format, private-use, unassigned and combining characters, which it also drops,
 # are refused by category instead (see `_why_unsendable`), as Python 3.11's Unicode 14
 # database assigns categories: on a newer Python, characters Unicode 15 added pass both
@@ -277,9 +279,6 @@ def in_latin1(deck: Deck, cards: list[Card]) -> tuple[Deck, list[Card]]:
     """The deck name and cards with every character outside Latin-1 spelled inside it: suit
     symbols by the suit's name, signs and accented letters as `text.fit_charset` spells them,
     letters of other alphabets by their names (PennMUSH 1.8 keeps Latin-1 only)."""
-    from dataclasses import replace
-
-    from .text import fit_charset
 
     fields = ("name", "type_line", "corner", "text", "flavor")
     spellings = {suit.symbol: suit.name for suit in deck.suits if len(suit.symbol) == 1}

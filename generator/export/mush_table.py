@@ -23,20 +23,13 @@ from typing import TYPE_CHECKING
 
 import jinja2
 
-from ..resources import TEMPLATES
-from .mush import (
-    _check_line_lengths,
-    _check_sendable,
-    _copies,
-    _is_command_pattern,
-    _one_line,
-    escape_mush,
-)
-from . import is_dvorak
+from ..core.resources import TEMPLATES
+from .common import is_dvorak
+from .mush import _check_line_lengths, _check_sendable, _copies, _is_command_pattern, _one_line, escape_mush
 from .setup import TableSetup, table_setup
 
 if TYPE_CHECKING:
-    from ..model import Card, Deck
+    from ..deck.model import Card, Deck
 
 # Pasted lines are kept under this many bytes (TinyMUX cuts lines after 7991).
 PACKED_LINE_BYTES = 7000
@@ -47,7 +40,7 @@ MAX_NAME_CHARACTERS = 100  # TinyMUX keeps object names of up to 399 characters
 # TinyMUX 2.12 refuses ("That's a silly name for a thing!") a name with "&", "=", "|" or a
 # no-break space anywhere, one that starts with "#", "*" or "!", and characters beyond Latin-1 (most of
 # Latin Extended-A, Greek, symbols such as U+2215 and U+2660) - measured by creating an
-# object for every code point; tests/test_export_mush_table.py repeats the check.
+# object for every code point; tests/export/test_export_mush_table.py repeats the check.
 _REFUSED_IN_NAMES = frozenset("&=|\u00a0")
 _REFUSED_FIRST = frozenset("#*!")
 

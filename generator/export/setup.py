@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..model import Card, Deck
+    from ..deck.model import Card, Deck
 
 # Per-player counters each game keeps (every game keeps a score). Names are one word, so a
 # MUSH command can take them as an argument and Lackey can show them as player stats.

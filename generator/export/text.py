@@ -12,13 +12,15 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Callable, Mapping
 
-from . import ExportError
-from ..resources import TEMPLATES
+import jinja2
+
+from ..core.cachefile import template_code
+from ..core.resources import TEMPLATES
+from ..deck.markup import to_plain
+from .common import ExportError
 
 if TYPE_CHECKING:
-    import jinja2
-
-    from ..model import Card, Deck
+    from ..deck.model import Card, Deck
 
 
 
@@ -29,7 +31,6 @@ class Escaped(str):
 def _only_escaped(value: object) -> object:
     if isinstance(value, Escaped) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    import jinja2
 
     raise jinja2.TemplateError(
         f"{type(value).__name__} value {str(value)[:40]!r} reached a template's output "
@@ -38,9 +39,6 @@ def _only_escaped(value: object) -> object:
 
 def environment(folder: str, filters: Mapping[str, Callable[..., Escaped]]) -> "jinja2.Environment":
     """A Jinja2 environment for `templates/<folder>/` with the given escaping filters."""
-    import jinja2
-
-    from ..render.cachefile import template_code
 
     # Every export and every check of a deck makes an environment of its own (its filters
     # know the deck); the templates' compiled code is shared.
@@ -65,8 +63,6 @@ def one_line(text: str) -> str:
 
 def plain(deck: "Deck", text: str) -> str:
     """A text field's markup as plain text, on one line."""
-    from ..markup import to_plain
-
     return one_line(to_plain(text, deck))
 
 

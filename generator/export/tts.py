@@ -37,18 +37,20 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from ..markup import to_plain
-from ..model import Card, Deck
-from ..output import write_bytes
-from . import ExportError, check_base_url, inside, replaced_folder
+from PIL import Image
+
+from ..core.output import replaced_folder, write_bytes
+from ..deck.markup import to_plain
+from ..deck.model import Card, Deck
+from ..deck.publish import check_base_url
+from ..deck.sizes import pt
+from ..faces.cards import back_identity
+from ..faces.raster import BackOf, own_backs
+from .common import ExportError, inside
 from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
 from .setup import table_setup
-
-if TYPE_CHECKING:
-    from PIL import Image
 
 MAX_FACES_PER_SHEET = SHEET_COLUMNS * SHEET_ROWS - 1  # 69
 UNUSED_CELL = "#ffffff"
@@ -112,8 +114,6 @@ def plan_sheets(deck: Deck) -> list[Sheet]:
 def back_groups(deck: Deck) -> list[tuple[int, list[Card]]]:
     """The distinct cards grouped by the back they show: (0, cards with the deck's back),
     then (1, ...), (2, ...) for each back of their own, in deck order."""
-    from ..render.raster import own_backs
-
     own = {card.id for card in own_backs(deck, (deck.card_size.width_mm, deck.card_size.height_mm))}
     groups: dict[object, list[Card]] = {None: []}
     for card in deck.cards:
@@ -123,22 +123,16 @@ def back_groups(deck: Deck) -> list[tuple[int, list[Card]]]:
 
 
 def _back_key(deck: Deck, card: Card) -> tuple:
-    from ..render.cards import back_identity
-    from ..render.sizes import pt
 
     return back_identity(deck, card, pt(deck.card_size.width_mm), pt(deck.card_size.height_mm))
 
 
 def back_request(sheet: Sheet):
     """What to draw in a sheet's hidden cell: the deck's back (None) or its cards' own back."""
-    from ..render.raster import BackOf
-
     return None if sheet.back == 0 else BackOf(sheet.cards[0])
 
 
 def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
-    from PIL import Image
-
     faces = faces_for(deck)
     width, height = faces.size
     image = Image.new("RGB", (sheet.columns * width, sheet.rows * height), UNUSED_CELL)
@@ -219,8 +213,6 @@ def local_url(path: Path) -> str:
 
 def thumbnail(deck: Deck) -> bytes:
     """A square PNG of the card back, for the Saved Objects browser."""
-    from PIL import Image
-
     back = faces_for(deck).images([None])
     [image] = list(back)
     image = image.convert("RGB")

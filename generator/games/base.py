@@ -43,14 +43,15 @@ Quick rulings: `quick_ruling(words)` answers one question without a log
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
 
-from ..errors import DeckgenError, OptionError
-from ..model import Deck
-from ..records import field, record
+from ..core.errors import DeckgenError, OptionError
+from ..deck.model import Deck
 from .logs import GameLog, LogStep
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -63,7 +64,7 @@ TERMINAL = -2
 Action = Hashable  # each engine defines its own frozen records
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended."""
 
@@ -92,7 +93,7 @@ class IllegalAction(DeckgenError):
                 "legal": list(self.legal), "where": self.where}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pending:
     """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
     words ("pass 2 more cards to East"), and the rule that asks for it."""
@@ -292,8 +293,6 @@ ENGINES: dict[str, str] = {
 
 def engine_class(deck: Deck) -> type[Game]:
     """The `Game` class of the engine the deck names."""
-    import importlib
-
     if not deck.engine:
         raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
     module_name, class_name = ENGINES[deck.engine].split(":")
@@ -305,7 +304,7 @@ def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
     return engine_class(deck)(deck, params)
 
 
-@record(frozen=False)
+@dataclass
 class Bot:
     """A player program: picks one of the legal actions."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import OptionError
+from ..core.errors import OptionError
 from .base import Action, Bot, Game, GameState
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up

@@ -6,7 +6,7 @@ The Python engines stay the reference (every rule, every message); `generator.ga
 `play_game` plays with random bots and reports the record. `playout` returns None when it
 cannot play a game exactly (no extension, an engine or table it does not cover, generators
 that are not plain `random.Random`), and the caller plays it in Python; the results are the
-same either way (tests/test_games_fastpath.py).
+same either way (tests/games/test_games_fastpath.py).
 """
 
 from __future__ import annotations

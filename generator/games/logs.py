@@ -17,11 +17,13 @@ docs/game-logs.md describes each engine's tables.
 from __future__ import annotations
 
 import re
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Problem, UnreadableInput
-from ..model import Card, Deck
-from ..records import record
+from ..core.errors import Problem, UnreadableInput
+from ..deck.files import parse_toml, read_input
+from ..deck.model import Card, Deck
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -37,7 +39,7 @@ class MalformedLog(UnreadableInput):
     """A log that cannot be read as a game (exit code 2): names file, line and field."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class LogStep:
     """One action read from a log, and where it was written. `action` None means a chance
     event the log leaves to its seed."""
@@ -180,8 +182,6 @@ class GameLog:
 
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
-    from ..deckfiles import read_input
-
     try:
         raw = read_input(Path(path), MAX_LOG_BYTES, "log")
     except UnreadableInput as error:
@@ -195,9 +195,6 @@ def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
 
 
 def parse_log(text: str, deck: Deck, engine_sections: Sequence[str], path: Path | None = None) -> GameLog:
-    import tomllib  # here, not at the top: `deckgen rule` imports this module but parses no log
-
-    from ..deckfiles import parse_toml
 
     try:
         data = parse_toml(text)

@@ -32,15 +32,14 @@ from __future__ import annotations
 import random
 from typing import Any, Iterator, Mapping, Sequence
 
-from ..errors import DeckgenError
+from ..core.errors import DeckgenError
 from .base import Action, Game, GameState
 from .logs import Entry, GameLog, LogStep, field_path
-from .muggle_quidditch_rules import (
-    ACTION, DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD, GOAL_KIND, GOAL_SUM, JOKER,
-    KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING, Bludger, ChooseHouse, Discard, Dive, Draw, Goal, Lose,
-    Pass, Recruit, Refusal, Shuffle, Spot, TurnRecord,
-)
 from .muggle_quidditch_bot import MuggleQuidditchBot
+from .muggle_quidditch_rules import (ACTION, DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD,
+                                     GOAL_KIND, GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING,
+                                     Bludger, ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal,
+                                     Shuffle, Spot, TurnRecord)
 from .muggle_quidditch_state import MuggleQuidditchState, cards_of
 
 # --- the game ------------------------------------------------------------------------------

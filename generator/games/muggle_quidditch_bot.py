@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from .base import Action
 from .bots import HeuristicBot
-from .muggle_quidditch_rules import (
-    ACTION, DRAW, EXTRA_DISCARD, GOAL_SUM, JOKER, POSITIONS, RESPONSE, Bludger, Discard, Dive, Draw, Goal,
-    Recruit, Spot,
-)
+from .muggle_quidditch_rules import (ACTION, DRAW, EXTRA_DISCARD, GOAL_SUM, JOKER, POSITIONS, RESPONSE, Bludger,
+                                     Discard, Dive, Draw, Goal, Recruit, Spot)
 from .muggle_quidditch_state import MuggleQuidditchState
 
 

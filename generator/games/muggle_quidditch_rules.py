@@ -5,7 +5,7 @@ players and chance take, the phases of a turn and what a turn records. Shared by
 
 from __future__ import annotations
 
-from ..records import field, record
+from dataclasses import dataclass, field
 
 POSITIONS = ("seeker", "keeper", "chaser", "beater")
 JOKER = "JK"
@@ -19,58 +19,58 @@ DIVE_BONUS_NEUTRAL = 1
 
 # --- actions -----------------------------------------------------------------------------
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseHouse:
     suit: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Shuffle:
     order: tuple[str, ...]  # the new draw pile, top card first
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Draw:
     from_discard: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Goal:
     cards: tuple[str, str]  # canonical order: see MuggleQuidditchGame.goal_pair
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Recruit:
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Bludger:
     jack: str
     target: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Lose:
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Spot:
     pass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Dive:
     pass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Discard:
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pass:
     pass
 
@@ -80,7 +80,7 @@ DRAW_FROM_PILE, TAKE_DISCARD = Draw(False), Draw(True)
 TURN_ACTIONS = frozenset({Goal, Recruit, Bludger, Spot, Dive, Discard, Pass})
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Refusal:
     """Why the rules refuse something: the words, the rule id, and the ruling id if one decided it."""
 
@@ -97,7 +97,7 @@ HOUSES, SHUFFLING, DRAW, ACTION, RESPONSE, EXTRA_DISCARD, OVER = (
 DEAL, DRAWING, DIVING = "deal", "drawing", "diving"
 
 
-@record(frozen=False, slots=True)
+@dataclass(slots=True)
 class TurnRecord:
     """What a turn did besides its decisions: the facts a log writes down and the referee checks."""
 
@@ -108,7 +108,7 @@ class TurnRecord:
     dive_shuffle: tuple[str, ...] | None = None  # the draw pile rebuilt during the dive
 
 
-@record(frozen=False, slots=True)
+@dataclass(slots=True)
 class DiveRows:
     starter: int
     quotas: list[int]

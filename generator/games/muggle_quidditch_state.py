@@ -10,11 +10,10 @@ from collections import Counter
 from typing import Any, Sequence
 
 from .base import CHANCE, TERMINAL, Action, Game, GameState, IllegalAction, Outcome, Pending
-from .muggle_quidditch_rules import (
-    ACTION, DEAL, DIVING, DRAW, DRAWING, DRAW_FROM_PILE, EXTRA_DISCARD, GOAL_SUM, HOUSES, JOKER, OVER,
-    POSITIONS, RESPONSE, SHUFFLING, TAKE_DISCARD, TURN_ACTIONS, Bludger, ChooseHouse, Discard, Dive, DiveRows,
-    Draw, Goal, Lose, Pass, Recruit, Refusal, Shuffle, Spot, TurnRecord,
-)
+from .muggle_quidditch_rules import (ACTION, DEAL, DIVING, DRAW, DRAW_FROM_PILE, DRAWING, EXTRA_DISCARD, GOAL_SUM,
+                                     HOUSES, JOKER, OVER, POSITIONS, RESPONSE, SHUFFLING, TAKE_DISCARD, TURN_ACTIONS,
+                                     Bludger, ChooseHouse, Discard, Dive, DiveRows, Draw, Goal, Lose, Pass, Recruit,
+                                     Refusal, Shuffle, Spot, TurnRecord)
 
 
 class MuggleQuidditchState(GameState):

@@ -30,16 +30,15 @@ import random
 import re
 from typing import Iterator, Sequence
 
-from ..errors import DeckgenError
+from ..core.errors import DeckgenError
 from .base import CHANCE, Game, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_bot import QuidditchV2Bot
 from .quidditch_v2_cards import KNOWN_CARDS, POWBEAT, RESPONSES, SKIP, CardFacts, Manoeuvre, Play
 from .quidditch_v2_state import QuidditchV2State
-from .quidditch_v2_steps import (
-    ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, DECISION_WORDS, GOALS_PER_TURN_BOUND, MAX_PLAYERS, MIN_PLAYERS,
-    NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, STEP_RULES, seat_name,
-)
+from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, DECISION_WORDS, GOALS_PER_TURN_BOUND,
+                                 MAX_PLAYERS, MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, STEP_RULES,
+                                 seat_name)
 
 
 def _owed_response(state: "QuidditchV2State") -> tuple[int, str] | None:

@@ -6,10 +6,8 @@ from functools import partial
 
 from .base import GameState
 from .bots import HeuristicBot
-from .quidditch_v2_cards import (
-    ACCEPT, DECLINE, DOPPLE, FLYHIGH, NIPPY, OPPONENT_THINGS, SNITCH, STUNNED, WRONSKI, EndPlays, Manoeuvre,
-    Pick, Play, Reveal,
-)
+from .quidditch_v2_cards import (ACCEPT, DECLINE, DOPPLE, FLYHIGH, NIPPY, OPPONENT_THINGS, SNITCH, STUNNED, WRONSKI,
+                                 EndPlays, Manoeuvre, Pick, Play, Reveal)
 from .quidditch_v2_state import QuidditchV2State
 
 # What a card is worth to keep or to play, roughly in dominance points.

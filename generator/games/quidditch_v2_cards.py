@@ -8,9 +8,9 @@ with the printed values as defaults.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..records import record
 from .base import CHANCE
 
 # Card ids the engine gives meaning to (the deck's ids; codes may change freely).
@@ -67,37 +67,37 @@ START_OF_TARGET_TURN = frozenset({OUTPROB, NERVES})
 
 # ------------------------------------------------------------------------------ actions
 
-@record
+@dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the card that comes off the draw pile."""
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Roll:
     """Chance: a die roll."""
     value: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Coin:
     """Chance: a coin flip."""
     heads: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FirstPlayer:
     """Chance: the seat that takes the first turn."""
     seat: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RandomPick:
     """Chance: the card picked at random from a hand (Powerful Beater)."""
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Play:
     """Play a card from hand, with the player or Thing it targets and a card paid as cost."""
     card: str
@@ -106,12 +106,12 @@ class Play:
     cost: str | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndPlays:
     """Play no more cards this turn."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Manoeuvre:
     """A manoeuvre ('score', 'bludger', 'snatch', 'outfly', 'search') or 'skip'."""
     kind: str
@@ -119,34 +119,34 @@ class Manoeuvre:
     random: bool = False  # Bludger with Powerful Beater's random discard
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Discard:
     card: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Accept:
     """Take an optional effect: draw for Quiet or Captain, discard two to stop a Penalty."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Decline:
     """Let a response window or an optional effect pass."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Pick:
     """Choose a player for an effect already under way (Rain, Playing Tough's penalty)."""
     seat: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Destroy:
     """Destroy one of your own Things where a card allows it (Playing Tough)."""
     thing: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Reveal:
     """The Seeker cards a player shows for the Snitch (sorted card ids; empty is allowed)."""
     cards: tuple[str, ...]
@@ -218,7 +218,7 @@ ACCEPT = Accept()
 DECLINE = Decline()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InPlay:
     """A Thing on the table. `uid` tells copies apart; targets are fixed when it is played."""
     uid: int
@@ -228,7 +228,7 @@ class InPlay:
     thing: int | None = None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CardFacts:
     id: str
     code: str

@@ -14,16 +14,13 @@ from operator import is_
 from typing import Any
 
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
-from .quidditch_v2_cards import (
-    ACCBEAT, ACCEPT, BLAG, CAPTAIN, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, POWBEAT,
-    QUAFFLE, SAVED, SKIP, SNITCH, SUREHAND, COINS, ROLLS, CardEffects, Decline, Destroy, Discard, Draw, EndPlays,
-    FirstPlayer, InPlay, Manoeuvre, Pick, RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of,
-)
+from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CAPTAIN, COINS, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES,
+                                 NIPPY, PASS, POWBEAT, QUAFFLE, ROLLS, SAVED, SKIP, SNITCH, SUREHAND, CardEffects,
+                                 Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick,
+                                 RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of)
 from .quidditch_v2_positions import HandBuiltPositions
-from .quidditch_v2_steps import (
-    DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES, STEP_RULES,
-    TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted,
-)
+from .quidditch_v2_steps import (DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
+                                 STEP_RULES, TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted)
 from .quidditch_v2_text import ActionText
 
 

@@ -9,10 +9,8 @@ import random
 import re
 from typing import Mapping
 
-from .quidditch_v2_cards import (
-    BLAG, PASS, SAVED, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, Manoeuvre, Pick,
-    Play, RandomPick, Reveal, Roll,
-)
+from .quidditch_v2_cards import (BLAG, PASS, SAVED, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays,
+                                 FirstPlayer, Manoeuvre, Pick, Play, RandomPick, Reveal, Roll)
 
 CHANCE_VERBS = frozenset({"draw", "turn", "roll", "coin", "first", "random"})
 NAME_PATTERN = re.compile(r"[^\s:]+")

@@ -5,11 +5,10 @@ reading and writing actions as logs do. A mixin of `QuidditchV2State`.
 from __future__ import annotations
 
 from .base import CHANCE, IllegalAction
-from .quidditch_v2_cards import (
-    ACCBEAT, ACCEPT, BLAG, CRACK, DECLINE, DOPPLE, END, FLYHIGH, OPPONENT_ACTIONS, OPPONENT_THINGS, PASS,
-    POWBEAT, QUAFFLE, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND, WRONSKI, Accept, Coin, Decline, Destroy,
-    Discard, Draw, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick, Play, RandomPick, Reveal, Roll,
-)
+from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CRACK, DECLINE, DOPPLE, END, FLYHIGH, OPPONENT_ACTIONS,
+                                 OPPONENT_THINGS, PASS, POWBEAT, QUAFFLE, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND,
+                                 WRONSKI, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay,
+                                 Manoeuvre, Pick, Play, RandomPick, Reveal, Roll)
 from .quidditch_v2_steps import ACTION_WORDS, DECISION_WORDS, EXPECTED, STEP_RULES, one_word
 
 

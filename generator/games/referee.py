@@ -8,11 +8,12 @@ logs raise `MalformedLog` (exit 2); a broken rule is a result, not an exception 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import Deck
-from ..errors import DeckgenError
-from ..records import field, record
+from ..core.errors import DeckgenError
+from ..deck import markup
+from ..deck.model import Deck
 from .base import Game, GameState, IllegalAction, engine_class, game_for
 from .logs import GameLog, field_path, read_log
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .replay import ReplayRecorder
 
 
-@record(frozen=False)
+@dataclass
 class Violation:
     """The first rule a log breaks: where, which rule (with its text), what was legal."""
 
@@ -51,7 +52,7 @@ class Violation:
         }
 
 
-@record(frozen=False)
+@dataclass
 class RefereeReport:
     """What the referee found in one log: the rounds, scores and standings, or the violation."""
 
@@ -185,8 +186,6 @@ def make_game(log: GameLog) -> Game:
 
 
 def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
-    from .. import markup  # here, not at the top: a legal log cites no rule text
-
     deck = log.deck
     number = title = text = ""
     try:
@@ -306,8 +305,6 @@ def _violation_text(report: RefereeReport, violation: Violation) -> list[str]:
 
 def answer_text(deck: Deck, answer: dict) -> str:
     """A quick ruling (`Game.quick_ruling`) for the terminal, with the text of each rule it cites."""
-    from .. import markup
-
     lines = [answer["answer"]]
     for reason in answer.get("reasons", ()):
         lines.append(f"  - {reason}")

@@ -14,8 +14,8 @@ import html
 import json
 from typing import Any
 
-from .. import markup
-from ..model import Deck
+from ..deck import markup
+from ..deck.model import Deck
 from .base import CHANCE, Action, Game, GameState
 
 ACTION_TEXT_LIMIT = 160  # a chance action (a whole deal) can be long; the page shows its start

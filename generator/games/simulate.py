@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from ..errors import DeckgenError, OptionError
-from ..output import write_text
+from ..core.errors import DeckgenError, OptionError
+from ..core.output import write_text
 from . import fastpath
 from .base import CHANCE, TERMINAL, Action, Game, GameState
 from .bots import make_bot

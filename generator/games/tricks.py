@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import dataclass
 from functools import partial
 from itertools import repeat, starmap
 from math import ceil, log
 
-from ..errors import DeckgenError
-from ..model import Deck
-from ..records import record
+from ..core.errors import DeckgenError
+from ..deck.model import Deck
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep
 
@@ -210,7 +210,7 @@ def pass_target(seat: int, direction: str, num_players: int) -> int | None:
     return None if offset is None else (seat + offset) % num_players
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Deal:
     """Chance: every hand, by seat (and any cards set aside)."""
 
@@ -218,7 +218,7 @@ class Deal:
     aside: tuple[int, ...] = ()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseSeat:
     """Chance: the first dealer."""
 
@@ -399,7 +399,7 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
 
 
 
-@record(frozen=False)
+@dataclass
 class TrickQuestion:
     """A trick typed at the table: settings (trump, shun...), the leader's name, and the cards
     in play order with the name of whoever played each (None when not said)."""
@@ -482,7 +482,7 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 
 
-@record(frozen=False)
+@dataclass
 class PlayQuestion:
     """"May I play this?": the card, the hand it comes from (the card included), the trick so
     far in play order, suit settings (trump, shun) and flags (first, broken)."""

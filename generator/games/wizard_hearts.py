@@ -19,56 +19,21 @@ Chance actions: `ChooseSeat` (first dealer), `Shun` (the revealed suit), `Deal`.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
-from ..errors import DeckgenError
-from ..records import record
+from ..core.errors import DeckgenError
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
-from .tricks import (
-    NO_SUIT,
-    PLAY,
-    CardTable,
-    CardTables,
-    ChooseSeat,
-    Deal,
-    TrickState,
-    cards_left,
-    check_hand_sizes,
-    count_cards,
-    deal_hands,
-    log_played_card,
-    distinct,
-    empty_by_suit,
-    fill_by_suit,
-    pass_target,
-    read_dealer,
-    read_hands,
-    random_below,
-    read_tricks,
-    shuffled,
-    words,
-)
-
-from .wizard_hearts_rules import (
-    R_BROKEN,
-    R_DEAL,
-    R_DEALER,
-    R_DECK,
-    R_END,
-    R_FIRST_LEAD,
-    R_FIRST_TRICK,
-    R_FOLLOW,
-    R_LEAD,
-    R_OWN_CARDS,
-    R_PASSING,
-    R_SHUN,
-    trick_winner,
-)
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
+                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
+                     random_below, read_dealer, read_hands, read_tricks, shuffled, words)
+from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
+                                  R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
 
 PASS = 1000
 PASSING = 101  # player phase: choosing cards to pass
@@ -77,7 +42,7 @@ EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is th
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Shun:
     """Chance: the suit revealed as this hand's Shun suit."""
 
@@ -711,7 +676,7 @@ class WizardHeartsHeuristicBot(HeuristicBot):
         return max(legal, key=by_rank)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BotOrders:
     """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
     with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""

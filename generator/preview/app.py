@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import threading
 import time
+import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..errors import OptionError
-from ..loader import DECKS_DIR, resolve_deck_path
+from ..core.errors import OptionError
+from ..deck.loader import DECKS_DIR, resolve_deck_path
 from .server import PreviewServer
 from .session import PreviewSession
 from .watcher import DeckWatcher
@@ -74,8 +75,6 @@ def serve(deck: str | Path, decks_dir: Path, output_dir: Path, host: str, port: 
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: --host {host} lets other computers on the network see this preview")
     if open_browser:
-        import webbrowser
-
         webbrowser.open(preview.url)
     try:
         while True:

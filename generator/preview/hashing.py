@@ -16,12 +16,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from .. import markup
-from ..resources import TEMPLATES
+from ..core.resources import TEMPLATES
+from ..deck import markup
+from ..deck.layouts.choose import choose_back, choose_face
 
 if TYPE_CHECKING:
-    from ..layouts.book import Layout
-    from ..model import Card, Deck
+    from ..deck.layouts.book import Layout
+    from ..deck.model import Card, Deck
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _DRAWING = (_PACKAGE / "render", _PACKAGE / "layouts", _PACKAGE / "fonts", TEMPLATES / "layouts")
@@ -94,8 +95,6 @@ def _layout_inputs(layout: "Layout") -> Iterator[bytes]:
 
 def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[bytes]:
     """Every input of one card's drawing (None: the back), as bytes."""
-    from ..layouts.choose import choose_back, choose_face
-
     yield _code_and_fonts()
     yield look
     yield from _layout_inputs(choose_back(deck, None) if card is None else choose_face(deck, card))

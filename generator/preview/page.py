@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from ..resources import TEMPLATES as SHIPPED_TEMPLATES
+import jinja2
+from markupsafe import Markup
+
+from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
 
 TEMPLATES = SHIPPED_TEMPLATES / "preview"
 
 
 @lru_cache(maxsize=1)
 def _template():
-    import jinja2
-
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                                      trim_blocks=True, lstrip_blocks=True)
     return environment.get_template("page.html.j2")
@@ -31,7 +32,5 @@ def script_json(data) -> str:
 
 
 def page_html(state: dict) -> str:
-    from markupsafe import Markup
-
     title = state["deck"]["name"] if state.get("deck") else "deckgen preview"
     return _template().render(title=title, state=Markup(script_json(state)))

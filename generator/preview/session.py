@@ -20,15 +20,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
-from ..loader import check_deck
-from ..render.art import art_problems
-from ..render.images import card_pngs
-from ..render.raster import card_key
+from ..core.errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
+from ..deck.loader import check_deck
+from ..faces.art import art_problems
+from ..faces.images import card_pngs
+from ..faces.raster import card_key
+from ..validate import validate_deck
 from .hashing import card_hashes
 
 if TYPE_CHECKING:
-    from ..model import Deck
+    from ..deck.model import Deck
 
 log = logging.getLogger(__name__)
 PRINT_DPI = 300  # the zoom shows a card at the build's print resolution
@@ -179,8 +180,6 @@ class PreviewSession:
         default: no playtest); publish problems and badges.
 
         Runs without holding the lock, so pictures are served while the deck is checked."""
-        from ..validate import validate_deck
-
         deck = self.deck
         if deck is None:
             return None
@@ -268,7 +267,7 @@ class PreviewSession:
 
 
 def _cli_lines(error: DeckgenError) -> list[str]:
-    """The lines `deckgen` prints for this error (see `generator.cli.main`)."""
+    """The lines `deckgen` prints for this error (see `generator.cli.app.main`)."""
     if isinstance(error, InvalidDeck):
         return [str(problem) for problem in error.problems] + [f"{len(error.problems)} problem(s) found"]
     if isinstance(error, UnreadableInput):

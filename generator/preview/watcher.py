@@ -12,6 +12,8 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from watchfiles import watch
+
 from .session import PreviewSession
 
 QUIET_MS = 40  # a burst ends after this much quiet...
@@ -60,8 +62,6 @@ class DeckWatcher:
             self.session.check()
 
     def _run(self) -> None:
-        from watchfiles import watch
-
         while not self._stop.is_set():
             files = self.session.watched_files()
             folders = watched_folders(files)

@@ -8,8 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import OptionError
-from ..model import Deck
+from ..core.errors import InvalidDeck, OptionError
+from ..core.output import write_bytes, write_text
+from ..deck.figures import in_deck
+from ..deck.model import Deck
+from ..games.play_figures import check_deck
+from .book import build_book
+from .booklet import impose
+from .paper import geometry
+from .pdf import typeset
+from .pictures import CardPictures
+from .templated import choose_templates, png_data_uri, render
+from .webfonts import embed_fonts
 
 FORMATS = ("pdf", "html", "md")
 
@@ -28,15 +38,6 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     replaces the shipped template for the format it is written for. `paper` is the PDF's
     page size (a4 or letter); `booklet` makes it an A5 booklet imposed on A4 sheets instead.
     """
-    from ..figures import in_deck
-    from ..output import write_bytes, write_text
-    from .book import build_book
-    from .booklet import impose
-    from .paper import geometry
-    from .pdf import typeset
-    from .pictures import CardPictures
-    from .templated import choose_templates, png_data_uri, render
-    from .webfonts import embed_fonts
 
     unknown = [fmt for fmt in formats if fmt not in FORMATS]
     if unknown:
@@ -73,9 +74,6 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
 
 def _check_figures(deck: Deck) -> None:
     """A rulebook never shows a figure of play the deck's engine contradicts (exit code 1)."""
-    from ..errors import InvalidDeck
-    from ..figures import in_deck
-    from ..validate.play_figures import check_deck
 
     errors = [problem for problem in check_deck(deck) if problem.severity == "error"] if in_deck(deck) else []
     if errors:

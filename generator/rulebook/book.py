@@ -13,7 +13,8 @@ import string
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..model import Card, Deck, QuickRef, Rule, Ruling, Section, Variant
+from ..deck.model import Card, Deck, QuickRef, Rule, Ruling, Section, Variant
+from ..faces import paint
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,8 +133,6 @@ class Book:
     def theme(self) -> str:
         """The deck's back colour, darkened if needed so headings in it read on white paper
         and white titles read on it."""
-        from ..render import paint
-
         color = self.deck.back.color
         while paint.luminance(color) > 0.3:
             color = paint.darken(color, 0.15)

@@ -16,9 +16,10 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable
 
-from .. import figures
-from ..figures import Figure
-from ..model import Card, Deck
+from ..deck import figures
+from ..deck.figures import Figure
+from ..deck.model import Card, Deck
+from .pdf_cards import Placement
 
 MAX_CARD_WIDTH = 17 * mm  # a poker card at about a quarter of its size: four fit in a column
 MIN_CARD_WIDTH = 7 * mm
@@ -162,8 +163,6 @@ class FigureDrawing(Flowable):
 
     def _note_placement(self) -> None:
         """Where the cards are on the page, for the HTML and Markdown pictures cut out of it."""
-        from .pdf_cards import Placement
-
         canv = self.canv
         left, bottom = canv.absolutePosition(0, 0)
         right, top = canv.absolutePosition(self.width, self.height)

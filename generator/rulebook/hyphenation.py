@@ -8,7 +8,7 @@ pattern file is unchanged since the entry was made, for the same pyphen and Pyth
 
 An entry is made only when the dictionary holds just its patterns and they are plain data (a
 start offset and a tuple of ints for each; pyphen's nonstandard-hyphen dictionaries hold
-objects instead); otherwise pyphen parses, as without this cache. (tests/test_kept_parses.py
+objects instead); otherwise pyphen parses, as without this cache. (tests/deck/test_kept_parses.py
 checks that the rebuilt dictionary equals the parsed one.)
 """
 
@@ -18,15 +18,15 @@ import marshal
 import os
 from pathlib import Path
 
-from ..render.cachefile import entry_path, file_stamp, read_entry, write_entry
+import pyphen
+
+from ..core.cachefile import entry_path, file_stamp, read_entry, write_entry
 
 MAGIC = b"deckgen hyphenation cache 1\n"
 
 
 def hyphenation_language(tag: str) -> str:
     """pyphen's dictionary for a BCP 47 tag (en-GB -> en_GB), its patterns loaded; "" when it has none."""
-    import pyphen
-
     language = pyphen.language_fallback(tag.replace("-", "_")) or ""
     if language:
         _load(pyphen, pyphen.LANGUAGES[language])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.units import mm
 
-from ..errors import OptionError
+from ..core.errors import OptionError
 
 
 @dataclass(frozen=True, slots=True)

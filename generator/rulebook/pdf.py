@@ -16,38 +16,27 @@ from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
+from reportlab.lib.fonts import addMapping
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepInFrame, KeepTogether,
+                                NextPageTemplate, PageBreak, PageTemplate, Spacer, Table, TableStyle)
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.flowables import UseUpSpace
-from reportlab.platypus import (
-    BaseDocTemplate,
-    CondPageBreak,
-    Flowable,
-    Frame,
-    KeepInFrame,
-    KeepTogether,
-    NextPageTemplate,
-    PageBreak,
-    PageTemplate,
-    Spacer,
-    Table,
-    TableStyle,
-)
 
-from .. import markup
-from ..errors import DeckgenError
-from ..model import Card, Deck
-from ..render.fonts import covers, font
-from .paper import Geometry, geometry
+from ..core.errors import DeckgenError
+from ..deck import markup
+from ..deck.model import Card, Deck
+from ..faces.fonts import covers, font
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .figures import FigureDrawing
 from .hyphenation import hyphenation_language
+from .paper import Geometry, geometry
 from .paragraphs import Paragraph
-from .pdf_cards import CardFan, CardPicture, Placement, CardStamps, figure_card
+from .pdf_cards import CardFan, CardPicture, CardStamps, Placement, figure_card
 from .text import PdfWriter
 
 INK = colors.HexColor("#1b1b1b")
@@ -63,8 +52,6 @@ SANS, SANS_BOLD, SANS_ITALIC = "sans", "sans-bold", "sans-italic"
 
 
 def _register_fonts() -> None:
-    from reportlab.lib.fonts import addMapping
-
     for regular, bold, italic, bold_italic in ((SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC),
                                                (SANS, SANS_BOLD, SANS_ITALIC, "sans-bolditalic")):
         base = font(regular)

@@ -11,8 +11,8 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from ..model import Card, Deck
-from ..render.cards import draw_face
+from ..deck.model import Card, Deck
+from ..faces.cards import draw_face
 
 CARD_EDGE = colors.HexColor("#a9a49a")
 CORNER_RADIUS = 3.2 / 63  # of the card's width: a poker card's 3.2 mm corners

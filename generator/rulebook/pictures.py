@@ -14,10 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import DeckgenError
-from ..figures import Figure
-from ..model import Card, Deck
-from ..output import write_bytes
+from PIL import Image, ImageDraw
+
+from ..core.errors import DeckgenError
+from ..core.output import write_bytes
+from ..deck.figures import Figure
+from ..deck.model import Card, Deck
+from ..faces.images import render_cards
+from .pdf_cards import CORNER_RADIUS
+from .templated import png_data_uri
 
 if TYPE_CHECKING:
     from .pdf import Typeset
@@ -50,8 +55,6 @@ class CardPictures:
 
     def figure_image(self, figure: Figure, as_file: bool = False) -> tuple[str, int, int]:
         """(data URL, or the Markdown's relative path; width and height in CSS pixels) of a figure."""
-        from .templated import png_data_uri
-
         placement = self.rulebook.figure_placements.get(figure.key)
         if placement is None:
             raise DeckgenError(f"internal: the rulebook PDF does not show the figure {figure.text}")
@@ -68,7 +71,6 @@ class CardPictures:
     def _cut_figures(self) -> None:
         """Every figure's drawing as a PNG with a transparent background, the PDF opened once."""
         import pypdfium2
-        from PIL import Image
 
         document = pypdfium2.PdfDocument(self.rulebook.pdf)
         try:
@@ -97,8 +99,6 @@ class CardPictures:
         return self._png[card.id]
 
     def _render_all(self) -> None:
-        from ..render.images import render_cards
-
         for card, image in zip(self.deck.cards, render_cards(self.deck, self.deck.cards, dpi=self.dpi)):
             buffer = io.BytesIO()
             # A 256-colour palette: card art is flat colour, and the files are a third the size.
@@ -133,9 +133,6 @@ def _card_masks(size: tuple[int, int]):
     """A card's shape (255 inside its rounded corners), drawn once per size, and its one-pixel
     outline as four bands along the sides (the outline lies within a corner radius of them),
     so marking it touches only those."""
-    from PIL import Image, ImageDraw
-
-    from .pdf_cards import CORNER_RADIUS
 
     width, height = size
     radius = round(width * CORNER_RADIUS)

@@ -13,18 +13,22 @@ from __future__ import annotations
 import base64
 import functools
 import html
+import multiprocessing
 import os
 import re
 from pathlib import Path
 from typing import Callable
 
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
-from ..errors import OptionError
-from ..model import Card
+from ..core.cachefile import template_code
+from ..core.errors import OptionError
+from ..core.resources import TEMPLATES
+from ..deck.model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import FigureImage, HtmlWriter, MarkdownWriter, md_escape
-from ..resources import TEMPLATES
 
 TEMPLATE_DIR = TEMPLATES / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
@@ -66,8 +70,6 @@ def template_format(template: Path) -> str:
 @functools.lru_cache(maxsize=8)
 def _environment(folder: Path, fmt: str):
     """One sandbox per template folder and format, so each template compiles once per process."""
-    from jinja2 import FileSystemLoader, StrictUndefined, TemplateNotFound
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     root = folder.resolve()
 
@@ -83,7 +85,6 @@ def _environment(folder: Path, fmt: str):
     options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
                    lstrip_blocks=True, keep_trailing_newline=True, auto_reload=True)
     if root == TEMPLATE_DIR.resolve():  # the shipped templates: compiled once, not once per process
-        from ..render.cachefile import template_code
 
         options["bytecode_cache"] = template_code(fmt)
     if fmt == "html":
@@ -129,8 +130,6 @@ def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str
 
 def _render(environment, template: Path, context: dict) -> str:
     """The template's output, read piece by piece so a runaway one stops at the size budget."""
-    from jinja2 import TemplateError
-
     try:
         pieces, size = [], 0
         for piece in environment.get_template(template.name).generate(context):
@@ -169,8 +168,6 @@ def _template_line(error: BaseException, template: Path) -> int | None:
 
 def _render_budgeted(environment, template: Path, context: dict) -> str:
     """`_render` in a child process that is stopped at the time budget, with its memory capped."""
-    import multiprocessing
-
     if "fork" not in multiprocessing.get_all_start_methods():
         return _render(environment, template, context)  # no cheap child here: the size budget only
     spawn = multiprocessing.get_context("fork")

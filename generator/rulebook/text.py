@@ -1,4 +1,4 @@
-"""Deck markup (`generator.markup`) as HTML, Markdown and reportlab paragraph XML.
+"""Deck markup (`generator.deck.markup`) as HTML, Markdown and reportlab paragraph XML.
 
 Each writer escapes the deck's words for its format, so text such as
 `<script>` or `*` in a card name stays literal, and turns references into
@@ -14,8 +14,8 @@ from typing import Callable
 
 from markupsafe import Markup
 
-from .. import figures, markup
-from ..model import Deck
+from ..deck import figures, markup
+from ..deck.model import Deck
 
 # A figure's picture: its address (a data URL or a file path) and its size in CSS pixels.
 FigureImage = Callable[[markup.Figure], tuple[str, int, int]]

@@ -9,11 +9,14 @@ system fonts and no network. A template opts in by writing `/* deckgen:fonts */`
 from __future__ import annotations
 
 import base64
-import io
 import re
+import struct
+import zlib
 from functools import lru_cache
 
-from ..render.fonts import FACES, FONT_DIR
+import uharfbuzz
+
+from ..faces.fonts import FACES, FONT_DIR
 
 MARKER = "/* deckgen:fonts */"
 
@@ -52,8 +55,6 @@ _DROPPED = (b"MATH", b"FFTM")
 
 @lru_cache(maxsize=None)
 def _face(key: str):
-    import uharfbuzz
-
     return uharfbuzz.Face(uharfbuzz.Blob.from_file_path(str(FONT_DIR / FACES[key])))
 
 
@@ -61,8 +62,6 @@ def _subset(key: str, characters: str) -> bytes:
     """The face reduced to the glyphs of `characters` (and what its layout features reach from
     them), as a TrueType font: HarfBuzz's subsetter, a few milliseconds a face where fontTools'
     takes a fifth of a second."""
-    import uharfbuzz
-
     request = uharfbuzz.SubsetInput()
     request.unicode_set.update(ord(char) for char in characters)
     dropped = request.sets(uharfbuzz.SubsetInputSets.DROP_TABLE_TAG)
@@ -76,11 +75,9 @@ def _woff(font: bytes) -> bytes:
     smaller, in the font's own order, `head` stored as it is but for the checksum adjustment,
     which is recomputed for the tables' new places. Byte for byte what fontTools writes for
     `TTFont(font, lazy=True, recalcBBoxes=False, recalcTimestamp=False)` saved with
-    `flavor = "woff"` and `reorderTables=False` (tests/test_webfonts.py compares them),
+    `flavor = "woff"` and `reorderTables=False` (tests/rulebook/test_webfonts.py compares them),
     without its round trip: fontTools writes the tables sorted, reads them back and writes them
     again in the original order, deflating every table twice."""
-    import struct
-    import zlib
 
     (version, count), tables = struct.unpack(">4sH", font[:6]), []
     for index in range(count):
@@ -123,8 +120,6 @@ def _woff(font: bytes) -> bytes:
 
 def _checksum(data: bytes) -> int:
     """An OpenType table checksum: the sum of its big-endian 32-bit words, zero-padded."""
-    import struct
-
     data += b"\0" * (-len(data) % 4)
     return sum(struct.unpack(f">{len(data) // 4}L", data)) & 0xFFFFFFFF
 

@@ -12,9 +12,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from ..errors import DeckgenError, OptionError, Problem, ProblemList, UnreadableInput
-from ..loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
-from ..model import Deck
+from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem, ProblemList, UnreadableInput
+from ..deck.loader import DECKS_DIR, check_deck, deck_paths, resolve_deck_path
+from ..deck.locate import Locator
+from ..deck.model import Deck
+from .compare import compare as compare_arms
+from .compare import comparison_text
+from .composition import check_composition
+from .lint import lint as lint_deck
+from .playtest import BUILD_GAMES, DEFAULT_GAMES
+from .playtest import playtest as run_playtest
+from .report import report_text, write_report
 
 if TYPE_CHECKING:
     from .playtest import Playtest
@@ -61,8 +69,6 @@ class Report:
         return data
 
     def text(self) -> str:
-        from .compare import comparison_text
-        from .report import report_text
 
         text = report_text(self)
         return text + ("\n\n" + "\n".join(comparison_text(self.comparison)) if self.comparison else "")
@@ -76,9 +82,6 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
     --sweep`; `progress(deck, done, total)` follows the playtest; `playtest_options` go to
     `generator.validate.playtest.playtest` (precision, max_games, skill, cluster, checkpoint,
     resume; a checkpoint folder gets one subfolder per deck)."""
-    from .composition import check_composition
-    from .lint import lint
-    from .playtest import DEFAULT_GAMES, playtest
 
     try:
         path = resolve_deck_path(ref, decks_dir)
@@ -101,7 +104,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
         report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
-    report.problems = _unique(report.problems + lint(deck, printable=loaded_cleanly))
+    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly))
     games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"
@@ -113,7 +116,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
         if playtest_options.get("checkpoint") is not None:
             playtest_options = {**playtest_options, "checkpoint": Path(playtest_options["checkpoint"]) / deck.id}
-        report.playtest = playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants,
+        report.playtest = run_playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants,
                                    **playtest_options)
         report.problems += report.playtest.problems
     return report
@@ -122,8 +125,6 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
 def _variant_composition(deck: Deck, base: list[Problem]) -> list[tuple[str, Problem]]:
     """(variant id, problem) for each composition problem a variant's parameters add to the
     deck's own, pointed at the variant's parameters."""
-    from .composition import check_composition
-    from .locate import Locator
 
     locate = Locator(deck)
     seen = {p.message for p in base}
@@ -145,8 +146,6 @@ def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, compare: bo
     """Validate each deck (every deck in `decks_dir` when `refs` is empty); `options` as for
     `validate_deck`. `compare`: two decks against each other, or one deck's rules against its
     variants (generator.validate.compare)."""
-    from .compare import compare as compare_arms
-
     refs = list(refs) or [str(path) for path in deck_paths(decks_dir)]
     if not refs:
         raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
@@ -161,3 +160,14 @@ def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, compare: bo
         report.comparison = compare_arms(tests[0], tests[1] if len(tests) == 2 else None,
                                          options.get("precision") or 0.01)
     return report
+
+
+def build_validation(deck: Deck, out_dir: Path) -> list[Path]:
+    """The build step: validate with a short playtest, write the report, and stop the deck's
+    build when an error is found (so nothing broken gets printed)."""
+    # One worker: the build already keeps every core busy with a deck each, and a pool of
+    # processes per deck would cost more to start than the few games it plays.
+    report = validate_deck(deck.source, simulate=BUILD_GAMES, workers=1)
+    if report.errors:
+        raise InvalidDeck(report.errors)
+    return write_report(report, out_dir)

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
-from ..errors import DeckgenError, OptionError
-from ..output import write_text
+from .. import __version__
+from ..core.errors import DeckgenError, OptionError
+from ..core.output import write_text
 
 if TYPE_CHECKING:
     from .playtest import Tally, Task
@@ -61,8 +63,6 @@ class DaskCluster:
     """A Dask client on a cluster it started (`local:N`) or joined (an address)."""
 
     def __init__(self, spec: str):
-        import logging
-
         kind, value = parse_cluster(spec)
         distributed = _distributed()
         self.distributed = distributed
@@ -152,24 +152,21 @@ class Checkpoints:
     figures (the deck file's bytes, the task, the deckgen version): a killed run started
     again with `--resume` plays only the chunks that are missing."""
 
-    def __init__(self, folder: Path, resume: bool):
+    def __init__(self, folder: Path, resume: bool, restore: Callable[[dict], "Tally"]):
         for parent in (folder, *folder.parents):
             if parent.exists() and not parent.is_dir():
                 raise OptionError(f"--checkpoint {folder}: {parent} is a file, not a folder")
         self.folder = folder
         self.resume = resume
+        self.restore = restore  # a chunk's tally from its saved state (Tally.from_state)
         self.reused = 0
 
     def _path(self, task: "Task") -> Path:
-        from .. import __version__
-
         identity = json.dumps({"task": asdict(task), "deck": _file_digest(task.deck_path), "version": __version__},
                               sort_keys=True, default=str)
         return self.folder / f"chunk-{hashlib.sha256(identity.encode()).hexdigest()[:32]}.json"
 
     def load(self, task: "Task") -> "Tally | None":
-        from .playtest import Tally
-
         if not self.resume:
             return None
         path = self._path(task)
@@ -180,7 +177,7 @@ class Checkpoints:
         except (OSError, ValueError):
             return None  # a torn or foreign file: play the chunk again
         self.reused += 1
-        return Tally.from_state(data["tally"])
+        return self.restore(data["tally"])
 
     def save(self, task: "Task", tally: "Tally") -> None:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..errors import OptionError
+from ..core.errors import OptionError
 from .stats import detectable_difference, newcombe, two_proportion_p, two_proportion_power, welch_p
 
 if TYPE_CHECKING:

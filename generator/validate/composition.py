@@ -16,10 +16,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..errors import DeckgenError, Problem
+from ..core.errors import DeckgenError, Problem
+from ..deck.locate import Locator
+from ..deck.model import Card, Deck
 from ..games.base import Game, engine_class, parameter_complaint
-from ..model import Card, Deck
-from .locate import Locator
+from ..games.quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH
 
 
 @dataclass
@@ -226,8 +227,6 @@ def _muggle_quidditch(check: _Checker) -> None:
 
 
 def _quidditch_v2(check: _Checker) -> None:
-    from ..games.quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH
-
     deck, params = check.deck, check.params
     ids = {card.id for card in deck.cards}
     missing, unknown = sorted(KNOWN_CARDS - ids), sorted(ids - KNOWN_CARDS)

@@ -11,7 +11,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..model import Deck
+from ..deck.model import Deck
+from ..games.simulate import _distribution as distribution
 from .metrics import MICRO, RATE_BINS, TURN_EDGES, Metrics
 from .stats import Z95, benjamini_hochberg, newcombe, two_proportion_p, wilson
 
@@ -35,8 +36,6 @@ def _rounded_rate(count: int, total: int) -> tuple[float | None, float, float]:
 
 
 def _distribution(counts: Counter[int]) -> dict:
-    from ..games.simulate import _distribution as distribution
-
     return distribution(counts)
 
 

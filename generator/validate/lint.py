@@ -14,10 +14,17 @@ import difflib
 import re
 from typing import Iterator
 
-from .. import markup
-from ..errors import Problem
-from ..model import Card, Deck
-from .locate import Locator
+from ..core.errors import Problem
+from ..deck import markup
+from ..deck.layouts.artfiles import unreadable
+from ..deck.locate import Locator
+from ..deck.model import Card, Deck
+from ..export import ExportError, mush_text
+from ..export.lackey import plugin_text_files
+from ..faces.art import art_problems
+from ..faces.check import text_problems
+from ..faces.quality import contrast_problems, resolution_problems
+from ..games.play_figures import check_deck
 
 
 def lint(deck: Deck, printable: bool = True) -> list[Problem]:
@@ -38,8 +45,6 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
 
 def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
     """Text the build's exports (the Lackey plugin in cp1252, the MUSHcode) could not hold."""
-    from ..export import ExportError, mush_text
-    from ..export.lackey import plugin_text_files
 
     problems = []
     for export in (plugin_text_files, mush_text):
@@ -53,9 +58,7 @@ def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
 
 
 def _play_figures(deck: Deck) -> list[Problem]:
-    """Figures of play the deck's engine contradicts (generator.validate.play_figures)."""
-    from .play_figures import check_deck
-
+    """Figures of play the deck's engine contradicts (generator.games.play_figures)."""
     return check_deck(deck)
 
 
@@ -297,8 +300,6 @@ def _is_known(name: str, known: set[str]) -> bool:
 
 def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
     """Art the renderer could not draw: missing, not a file, too large, or not a whole image."""
-    from ..artfiles import unreadable
-
     problems = []
     for card in deck.cards:
         reason = unreadable(card.art) if card.art is not None else ""
@@ -314,9 +315,6 @@ def _missing_art(deck: Deck, locate: Locator) -> list[Problem]:
 def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     """Overflowing text and undrawable characters, as the card renderer measures them, pointed
     at the TOML line of the card they concern."""
-    from ..render.art import art_problems
-    from ..render.check import text_problems
-    from ..render.quality import contrast_problems, resolution_problems
 
     looks = [] if art_problems(deck) else resolution_problems(deck) + contrast_problems(deck)
     return [locate.relocate(problem) for problem in text_problems(deck) + looks]

@@ -18,22 +18,23 @@ import random
 import sys
 import sysconfig
 import traceback
-from statistics import NormalDist
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
-from ..errors import DeckgenError, OptionError, Problem
+from ..core.errors import DeckgenError, OptionError, Problem
+from ..deck.loader import load_deck
+from ..deck.locate import Locator
+from ..deck.model import Deck
 from ..games.base import Game, GameState, game_for
 from ..games.bots import BOT_KINDS
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
-from ..loader import load_deck
-from ..model import Deck
+from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
 from .figures import figures
-from .locate import Locator
 from .metrics import GameTrace, Metrics
 from .profiles import PROFILES
 from .stats import Z95, bonferroni_z, games_for_precision, histogram_bins, wilson
@@ -553,8 +554,6 @@ def _next_target(tally: Tally, played: int, precision: float, cap: int) -> int:
 
 
 def _backend(workers: int, cluster: str | None, decks_engines: Sequence[Task]):
-    from .cluster import DaskCluster, InProcess, ProcessPool
-
     if cluster:
         return DaskCluster(cluster)
     if workers <= 1:
@@ -581,8 +580,6 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     `skip_variants` are left out (their composition is already known to be broken). Chunks
     run in this process, on `workers` processes, or on a Dask `cluster` ("local:N" or an
     address); `checkpoint` keeps finished chunks there and `resume` reuses them."""
-    from .cluster import Checkpoints, run_chunks
-
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
     if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
@@ -605,7 +602,7 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     target = {plan.key: games if games is not None else min(AUTO_FIRST, cap) for plan in plans}
     played = dict.fromkeys(target, 0)
     totals: dict[tuple, Tally] = {}
-    checkpoints = Checkpoints(checkpoint, resume) if checkpoint is not None else None
+    checkpoints = Checkpoints(checkpoint, resume, Tally.from_state) if checkpoint is not None else None
     backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
     done = 0
     try:

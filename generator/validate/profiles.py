@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
+from ..deck.model import Card
 from ..games.base import Game, GameState
 from ..games.quidditch_v2_cards import SNITCH, Play, Reveal
-from ..model import Card
 
 
 def _quidditch_v2_plays(game: Game, state: GameState, player: int, action: Any) -> Sequence[str]:

@@ -9,12 +9,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import InvalidDeck, Problem
-from ..model import Deck
-from ..output import write_text
+import jinja2
+
+from ..core.cachefile import template_code
+from ..core.errors import Problem
+from ..core.output import write_text
+from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
+from ..deck.model import Deck
 from . import charts
-from .playtest import BUILD_GAMES
-from ..resources import TEMPLATES as SHIPPED_TEMPLATES
+from .playtest import figures_kept, never_played
 
 if TYPE_CHECKING:
     from . import DeckReport, Report
@@ -66,8 +69,6 @@ def _run_table(deck: Deck, runs: list["Run"]) -> list[str]:
 
 
 def _card_lines(deck: Deck, run: "Run") -> list[str]:
-    from .playtest import never_played
-
     played = sorted((row for row in run.tally.card_rows(deck) if row["plays"]), key=lambda row: -row["games_share"])
 
     def card(row: dict) -> str:
@@ -247,9 +248,6 @@ def _run_view(deck: Deck, run: "Run") -> dict:
 @lru_cache(maxsize=1)
 def _environment():
     """The report templates, compiled once per process (a build writes a report per deck)."""
-    import jinja2
-
-    from ..render.cachefile import template_code
 
     return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
                               trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -272,8 +270,6 @@ def report_html(report: "DeckReport", comparison: dict | None = None) -> str:
 
 def write_report(report: "DeckReport", out_dir: Path, comparison: dict | None = None) -> list[Path]:
     """validation.html and validation.json for one deck into out_dir."""
-    from .playtest import figures_kept
-
     with figures_kept():
         html = write_text(out_dir / "validation.html", report_html(report, comparison))
         data = write_text(out_dir / "validation.json", report_json(report.as_dict()))
@@ -301,16 +297,3 @@ def report_json(data, depth: int = JSON_LINE_DEPTH, indent: str = "") -> str:
     else:
         text = json.dumps(data, ensure_ascii=False)
     return text + "\n" if not indent else text
-
-
-def build_validation(deck: Deck, out_dir: Path) -> list[Path]:
-    """The build step: validate with a short playtest, write the report, and stop the deck's
-    build when an error is found (so nothing broken gets printed)."""
-    from . import validate_deck
-
-    # One worker: the build already keeps every core busy with a deck each, and a pool of
-    # processes per deck would cost more to start than the few games it plays.
-    report = validate_deck(deck.source, simulate=BUILD_GAMES, workers=1)
-    if report.errors:
-        raise InvalidDeck(report.errors)
-    return write_report(report, out_dir)

@@ -1,0 +1,142 @@
+"""Commands over the game engines: `referee` (rule on a game log), `rule` (settle one
+question at the table) and `simulate` (play many games with bots)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..console import print_json as _print_json
+from ..options import DeckArg, DecksDir, JsonFlag, LangOption
+from . import quick
+
+VariantOption = typer.Option(None, "--variant", help="Play a deck variant (its id); repeat for several.")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def referee(
+        deck: str = DeckArg,
+        log: Path = typer.Argument(..., help="The game log (TOML; see docs/game-logs.md)."),
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
+        as_html: bool = typer.Option(False, "--html", help="Also write the game as a page to step through "
+                                                           "(self-contained HTML)."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Where --html writes the page "
+                                              "(default output/DECK/replays/LOG.html)."),
+    ) -> int:
+        """Replay a game log and rule on it: each round's bids, tricks and scores, the final
+        standings, or the first rule broken (where, which rule, what was legal). With --html,
+        also write one page that steps through the game: the table after every action, the
+        rule that allowed it, and the first violation with its rule and the legal options.
+        Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
+        return quick.referee(deck, log, decks_dir, as_json, lang, as_html, output)
+
+    @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
+    def rule(
+        deck: str = DeckArg,
+        question: List[str] = typer.Argument(..., help="The question, e.g. `trick --trump hearts 7H JE QS WZ`."),
+        variant: Optional[List[str]] = VariantOption,
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+        lang: Optional[str] = LangOption,
+    ) -> int:
+        """Settle one question at the table without a log, citing the rule.
+
+        Each game answers its own questions. Trick-taking decks (wizard, wizard-hearts):
+
+        \b
+          trick [trump SUIT | no trump] [lead NAME] CARD CARD ...
+            who wins the trick, and why. Cards in play order, in the deck's codes;
+            a name before a card says who played it ("North 7H East JE ...").
+            Options spelt --trump/--lead work too. wizard-hearts: [shun SUIT].
+            e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
+
+        \b
+          bid N round R [after B B ...] [scores S S ...] [players P]     (wizard)
+            whether a bid is allowed: R is the round (cards in hand), `after` the
+            bids already made this round, `scores` the score sheet before the round
+            in bidding order, the bidder's last (a tie for the lead is no lead).
+            Add --variant never-even etc. for variants.
+            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 scores 20 40 10 60
+
+        \b
+          play CARD hand CARD ... [trick CARD ...] [trump SUIT | shun SUIT] [first] [broken]
+            may this card be played from this hand to this trick? Yes or no with
+            the rule, and for no the legal cards. wizard-hearts: `first` for the
+            hand's first trick, `broken` once the Shun suit is broken.
+            e.g.  deckgen rule wizard play 7H hand 7H 9S JE trick JE 2S
+
+        muggle-quidditch answers:
+
+        \b
+          goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]
+            whether the pair may score against that Keeper.
+            e.g.  deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds
+
+        \b
+          dive SEEKER house SUIT rival SUIT
+            how many cards that Seeker turns in the dive.
+
+        \b
+          play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]
+            what the card may do in your action step (team, goal, Bludger, Snitch),
+            or why it can only be discarded.
+
+        quidditch-v2 answers:
+
+        \b
+          manoeuvres dominance D1 D2 [...] [quaffle Pn|centre] [Pn CODE ...] [dopplebeater] [feint]
+            which manoeuvres P1 may make now.
+            e.g.  deckgen rule quidditch-v2 manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND
+
+        \b
+          play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]
+            whether P1 may play the card in the play step of their turn, and the
+            legal plays.
+
+        See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
+        """
+        return quick.rule(deck, question, variant, decks_dir, as_json, lang)
+
+    @app.command()
+    def simulate(
+        deck: str = DeckArg,
+        games: int = typer.Option(100, "--games", "-n", min=1, help="How many games to play."),
+        players: Optional[int] = typer.Option(None, "--players", "-p",
+                                              help="Players per game (default 4, or the game's only count)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the whole run; game i uses a seed derived from it."),
+        bot: str = typer.Option("random", "--bot",
+                                help="random or heuristic for every seat, or one per seat: heuristic,random,random."),
+        variant: Optional[List[str]] = VariantOption,
+        save_logs: Optional[Path] = typer.Option(None, "--save-logs", help="Write each game's log to this folder."),
+        decks_dir: Path = DecksDir,
+        as_json: bool = JsonFlag,
+    ) -> None:
+        """Play full games with bots and report win rates by seat, the score distribution and
+        game length. The same seed gives the same results."""
+        from ...games.bots import parse_bot_kinds
+        from ...games.simulate import run
+
+        loaded = quick.load(deck, decks_dir)
+        game = quick.make_game(loaded, variant)
+        if players is None:
+            players = 4 if game.min_players <= 4 <= game.max_players else game.min_players
+        game.check_players(players)
+        bots = parse_bot_kinds(bot, players)
+        from ...core.progress import progress_bar
+
+        with progress_bar(as_json) as advance:
+            finished = iter(range(1, games + 1))
+            on_game = (lambda _: advance(f"{loaded.id}: games", next(finished), games)) if advance else None
+            stats = run(game, players, games, seed, bots, save_logs, on_game=on_game)
+        if as_json:
+            _print_json({"deck": loaded.id, "seed": seed, "bots": bots, **stats.as_dict()})
+        else:
+            typer.echo(f"{loaded.name}: seed {seed}, bots {','.join(bots)}")
+            typer.echo(stats.text())
+            if save_logs is not None:
+                typer.echo(f"logs written to {save_logs}/")

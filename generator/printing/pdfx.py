@@ -1,0 +1,282 @@
+"""PDF/X for print shops: every colour converted to CMYK through an ICC profile, and the file marked as PDF/X.
+
+reportlab draws in RGB and writes no PDF/X; no Python library does. This module takes
+the finished PDF and, with pikepdf:
+
+- rewrites every `rg`/`RG` colour in every content stream (pages and forms) as `k`/`K`,
+  converted through the output profile by littleCMS (Pillow's ImageCms);
+- converts every RGB image to CMYK the same way;
+- refuses transparency for PDF/X-1a (soft masks, constant alpha, blend modes), naming what has it;
+- adds the OutputIntent with the profile, the PDF/X version keys and `Trapped`, and a
+  TrimBox and BleedBox on every page (the page itself when a page has none: a sheet is
+  not trimmed);
+- checks nothing RGB is left, and saves with the version PDF/X asks for (1.3 for
+  X-1a:2001, 1.4 for X-1a:2003, 1.6 for X-4) and a deterministic file ID.
+
+The profile: `--icc-profile PATH` (your print shop's), else the first of `SYSTEM_PROFILES`
+found: Ghostscript's "Artifex CMYK SWOP Profile" from Debian's libgs-common (AGPL-3+
+data; deckgen reads it where the system installed it and does not ship it).
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageCms
+
+from ..core.errors import DeckgenError, OptionError
+
+SYSTEM_PROFILES = (
+    Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
+    Path("/usr/share/ghostscript/iccprofiles/default_cmyk.icc"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Standard:
+    name: str  # what --pdfx takes
+    version: str  # GTS_PDFXVersion
+    conformance: str | None  # GTS_PDFXConformance (X-1a:2001 only)
+    pdf_version: str
+    transparency: bool
+
+    @property
+    def label(self) -> str:
+        """What users know it as: PDF/X-1a:2001, PDF/X-1a:2003, PDF/X-4."""
+        return self.conformance or self.version
+
+
+STANDARDS = {
+    "x1a": Standard("x1a", "PDF/X-1:2001", "PDF/X-1a:2001", "1.3", False),
+    "x1a-2003": Standard("x1a-2003", "PDF/X-1a:2003", None, "1.4", False),
+    "x4": Standard("x4", "PDF/X-4", None, "1.6", True),
+}
+RGB_OPERATORS = {"rg": "k", "RG": "K"}
+
+
+def standard(name: str) -> Standard:
+    if name not in STANDARDS:
+        raise OptionError(f"--pdfx {name!r} is unknown; choose one of {', '.join(STANDARDS)}")
+    return STANDARDS[name]
+
+
+def output_profile(path: Path | None) -> Path:
+    """The CMYK output profile: the one given, else the system's; a clear error when there is none."""
+    candidates = [path] if path is not None else [p for p in SYSTEM_PROFILES if p.exists()]
+    if not candidates:
+        raise OptionError("--color cmyk needs a CMYK ICC profile: give your print shop's with --icc-profile PATH, "
+                          "or install Debian's libgs-common, whose Artifex SWOP profile deckgen then uses")
+    chosen = candidates[0]
+    try:
+        profile = ImageCms.getOpenProfile(str(chosen))
+    except (OSError, ImageCms.PyCMSError) as error:
+        raise OptionError(f"--icc-profile {chosen}: not a readable ICC profile ({error})") from None
+    if profile.profile.xcolor_space.strip() != "CMYK":
+        raise OptionError(f"--icc-profile {chosen}: a profile for {profile.profile.xcolor_space.strip()}; "
+                          "PDF/X for print needs a CMYK output profile")
+    return chosen
+
+
+class _Converter:
+    """sRGB to the output profile's CMYK, with black-point compensation; single colours cached."""
+
+    def __init__(self, profile: Path):
+        self.transform = ImageCms.buildTransform(
+            ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(profile)), "RGB", "CMYK",
+            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+
+    @lru_cache(maxsize=4096)
+    def colour(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
+        pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
+        c, m, y, k = self.image(pixel).getpixel((0, 0))
+        return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
+
+    def image(self, image):
+        # littleCMS's own transform: ImageCms.applyTransform also serialises the 180 KB profile
+        # into every output image's info, which costs more than converting a colour.
+        rgb = image.convert("RGB")
+        out = Image.new("CMYK", rgb.size)
+        self.transform.transform.apply(rgb.getim(), out.getim())
+        return out
+
+
+def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
+            labels: dict[str, str] | None = None) -> bytes:
+    """The PDF with every colour in CMYK and marked as the PDF/X standard `pdfx`.
+
+    `labels` names drawings (form XObjects) for error messages, e.g. {"/Card3": "card 'Firebolt'"}.
+    """
+    import pikepdf
+
+    chosen = standard(pdfx)
+    converter = _Converter(profile)
+    document = pikepdf.open(io.BytesIO(pdf))
+    seen: set[tuple[int, int]] = set()
+    for number, page in enumerate(document.pages, start=1):
+        _convert_resources(document, page.obj, converter, chosen, f"page {number}", seen, labels or {})
+        _rewrite_stream(document, page, converter)
+        for box in ("/TrimBox", "/BleedBox"):
+            if box not in page.obj:
+                page.obj[box] = page.obj.get("/TrimBox", page.mediabox)
+    _mark(document, profile, chosen, title)
+    problems = rgb_left(document)
+    if problems:
+        raise DeckgenError(f"internal: RGB left after converting to CMYK: {problems[0]}")
+    out = io.BytesIO()
+    document.save(out, deterministic_id=True, force_version=chosen.pdf_version,
+                  object_stream_mode=pikepdf.ObjectStreamMode.disable, linearize=False)
+    return out.getvalue()
+
+
+def _convert_resources(document, owner, converter: _Converter, chosen: Standard, where: str, seen,
+                       labels: dict[str, str]) -> None:
+    import pikepdf
+
+
+    resources = owner.get("/Resources")
+    if resources is None:
+        return
+    if not chosen.transparency:
+        for name, state in (resources.get("/ExtGState") or {}).items():
+            for key in ("/CA", "/ca"):
+                if key in state and float(state[key]) < 1:
+                    raise OptionError(f"{where}: {name} draws see-through ({key} {float(state[key]):g}); "
+                                      f"{chosen.label} allows no transparency: use --pdfx x4")
+            if "/SMask" in state and state["/SMask"] != pikepdf.Name("/None"):
+                raise OptionError(f"{where}: {name} has a soft mask; {chosen.label} allows no transparency: "
+                                  "use --pdfx x4")
+    for name, xobject in (resources.get("/XObject") or {}).items():
+        key = xobject.objgen
+        if key in seen:
+            continue
+        seen.add(key)
+        if xobject.get("/Subtype") == "/Image":
+            _convert_image(xobject, converter, chosen, f"{where}, image {name}")
+        elif xobject.get("/Subtype") == "/Form":
+            _convert_resources(document, xobject, converter, chosen, labels.get(str(name), f"{where}, drawing {name}"),
+                               seen, labels)
+            _rewrite_stream(document, xobject, converter)
+
+
+def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -> None:
+    import pikepdf
+    from pikepdf import Name
+
+    if "/SMask" in image and not chosen.transparency:
+        raise OptionError(f"{where} has transparent pixels (an art file with an alpha channel); "
+                          f"{chosen.label} allows no transparency: flatten the art or use --pdfx x4")
+    space = image.get("/ColorSpace")
+    if space in (Name.DeviceGray, Name.DeviceCMYK) or "/ImageMask" in image:
+        return
+    pil = pikepdf.PdfImage(image).as_pil_image()
+    cmyk = converter.image(pil)
+    image.write(zlib.compress(cmyk.tobytes(), 9), filter=Name.FlateDecode)
+    image.ColorSpace = Name.DeviceCMYK
+    image.BitsPerComponent = 8
+    for key in ("/DecodeParms", "/Decode"):
+        if key in image:
+            del image[key]
+
+
+def _rewrite_stream(document, owner, converter: _Converter) -> None:
+    import pikepdf
+
+    instructions = pikepdf.parse_content_stream(owner)
+    changed = False
+    for index, (operands, operator) in enumerate(instructions):
+        replacement = RGB_OPERATORS.get(str(operator))
+        if replacement:
+            cmyk = converter.colour(*(float(v) for v in operands))
+            instructions[index] = pikepdf.ContentStreamInstruction(list(cmyk), pikepdf.Operator(replacement))
+            changed = True
+        elif str(operator) in ("cs", "CS") and str(operands[0]) == "/DeviceRGB":
+            raise DeckgenError("internal: an RGB colour space (cs/CS) that deckgen does not convert")
+    if changed:
+        data = pikepdf.unparse_content_stream(instructions)
+        if isinstance(owner, pikepdf.Page):
+            owner.obj.Contents = document.make_stream(data)
+        else:
+            owner.write(data)
+
+
+def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
+    import pikepdf
+    from pikepdf import Dictionary, Name, String
+
+    description = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(profile))).strip() or profile.name
+    icc = document.make_stream(profile.read_bytes())
+    icc.N = 4
+    document.Root.OutputIntents = pikepdf.Array([Dictionary(
+        Type=Name.OutputIntent, S=Name.GTS_PDFX, OutputConditionIdentifier=String("Custom"),
+        OutputCondition=String(description), Info=String(description), RegistryName=String("http://www.color.org"),
+        DestOutputProfile=icc)])
+    info = document.docinfo
+    info[Name.GTS_PDFXVersion] = String(chosen.version)
+    if chosen.conformance:
+        info[Name.GTS_PDFXConformance] = String(chosen.conformance)
+    info[Name.Trapped] = Name("/False")
+    if title:
+        info[Name.Title] = String(title)
+    if "/ModDate" not in info and "/CreationDate" in info:
+        info[Name.ModDate] = info[Name.CreationDate]
+    if chosen.name == "x4":
+        with document.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            meta["pdfxid:GTS_PDFXVersion"] = chosen.version
+            meta["dc:title"] = str(info.get(Name.Title, ""))
+            meta["xmp:CreateDate"] = meta["xmp:ModifyDate"] = "2000-01-01T00:00:00Z"
+            meta["pdf:Trapped"] = "False"
+
+
+def rgb_left(document) -> list[str]:
+    """Where RGB remains: operators in content streams, RGB images, RGB colour spaces (empty: none)."""
+    import pikepdf
+
+    found: list[str] = []
+    seen: set[tuple[int, int]] = set()
+
+    def streams(owner, where):
+        for _operands, operator in pikepdf.parse_content_stream(owner, " ".join(RGB_OPERATORS)):
+            found.append(f"{where}: {operator}")
+            return
+        resources = (owner.obj if isinstance(owner, pikepdf.Page) else owner).get("/Resources") or {}
+        for name, xobject in (resources.get("/XObject") or {}).items():
+            if xobject.objgen in seen:
+                continue
+            seen.add(xobject.objgen)
+            if xobject.get("/Subtype") == "/Image" and xobject.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
+                found.append(f"{where}: RGB image {name}")
+            elif xobject.get("/Subtype") == "/Form":
+                streams(xobject, f"{where}, {name}")
+
+    for number, page in enumerate(document.pages, start=1):
+        streams(page, f"page {number}")
+    return found
+
+
+COLOR_MODES = ("rgb", "cmyk")
+
+
+@dataclass(frozen=True, slots=True)
+class ColorOptions:
+    """`--color`, `--pdfx` and `--icc-profile`: RGB as drawn, or CMYK PDF/X."""
+
+    mode: str = "rgb"
+    pdfx: str = "x1a"
+    icc_profile: Path | None = None
+
+    def checked(self) -> "ColorOptions":
+        if self.mode not in COLOR_MODES:
+            raise OptionError(f"--color {self.mode!r} is unknown; choose one of {', '.join(COLOR_MODES)}")
+        standard(self.pdfx)
+        if self.mode == "cmyk":
+            output_profile(self.icc_profile)
+        return self
+
+    def apply(self, pdf: bytes, title: str, labels: dict[str, str]) -> bytes:
+        if self.mode == "rgb":
+            return pdf
+        return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels)

@@ -1,0 +1,119 @@
+"""`deckgen print DECK --service NAME`: each print service's files, sizes, colour mode and zip, and
+its rules enforced card by card."""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from tests.conftest import DECK_PATHS, DECKS
+from tests.printing.test_pdfx import check_pdfx
+from tests.faces.test_render import text_cards, write_deck
+from generator.deck.loader import load_deck
+from generator.faces import service_specs
+from generator.printing.services import rule_problems, write_service
+from generator.deck.sizes import pt
+
+QV2 = DECKS / "quidditch-v2.toml"
+
+
+@pytest.mark.parametrize("name", sorted(service_specs.SERVICES))
+def test_the_shipped_decks_pass_every_services_rules(name):
+    spec = service_specs.SERVICES[name]
+    decks = [load_deck(path) for path in DECK_PATHS]
+    checked = [deck for deck in decks if deck.card_size.name in spec.trims_mm]
+    assert len(checked) == len(decks)  # every shipped deck is a size each service prints
+    for deck in checked:
+        assert rule_problems(deck, spec) == [], (deck.id, name)
+
+
+def edgy_deck(tmp_path):
+    """Two text cards; the second takes a layout whose title sits 2 mm inside the cut."""
+    path = write_deck(tmp_path, text_cards(2))
+    path.write_text(path.read_text().replace('code = "C2"', 'code = "C2"\nlayout = "edgy"', 1) + """
+[layouts.edgy]
+extends = "text"
+
+[[layouts.edgy.elements]]
+name = "name"
+x = "2mm"
+""")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(service_specs.SERVICES))
+def test_text_in_the_cut_zone_fails_naming_the_card_line_and_the_rule(run_cli, tmp_path, name):
+    path = edgy_deck(tmp_path)
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", name)
+    spec = service_specs.SERVICES[name]
+    assert result.exit_code == 1, result.stderr
+    line = next(number for number, row in enumerate(path.read_text().splitlines(), 1) if 'name = "Card 2"' in row)
+    assert f"{path}:{line}:" in result.stderr, result.stderr
+    assert "card 'Card 2': its name reaches 2.0" in result.stderr  # 2 mm at the deck's size, scaled to the service's trim
+    assert f"{spec.title} keeps text {spec.safe_mm:.2f} mm inside the cut (safe zone)" in result.stderr
+    assert "Card 1" not in result.stderr
+    assert not (tmp_path / "out" / "tiny").exists()
+
+
+def test_a_size_the_service_does_not_print_is_refused(run_cli, tmp_path):
+    deck = write_deck(tmp_path, text_cards(2))
+    deck.write_text(deck.read_text().replace('players = {', 'card_size = "square"\nplayers = {', 1))
+    result = run_cli("print", deck, "-o", tmp_path / "out", "--service", "mpc")
+    assert result.exit_code == 2
+    assert "MakePlayingCards (--service mpc) prints poker, poker-in cards" in result.stderr
+    assert "is square" in result.stderr
+    unknown = run_cli("print", deck, "-o", tmp_path / "out", "--service", "kinkos")
+    assert unknown.exit_code == 2 and "--service 'kinkos'" in unknown.stderr
+
+
+@pytest.mark.parametrize("name, size", [("tgc", (825, 1125)), ("mpc", (822, 1122)), ("printerstudio", (822, 1122))])
+def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, tmp_path, name, size):
+    deck = load_deck(write_deck(tmp_path, text_cards(3)))
+    result = run_cli("print", deck.source, "-o", tmp_path / "out", "--service", name)
+    assert result.exit_code == 0, result.stderr
+    folder = tmp_path / "out" / "tiny" / name
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted([f"{card.id}.png" for card in deck.cards] + ["back.png", "cards.csv"])
+    for png in folder.glob("*.png"):
+        with Image.open(png) as image:
+            assert image.format == "PNG" and image.mode == "RGB" and image.size == size, png
+            assert image.info["dpi"] == pytest.approx((300, 300), abs=0.01)
+    rows = list(csv.DictReader((folder / "cards.csv").open()))
+    assert rows[-1] == {"file": "back.png", "card": "card back", "count": str(deck.total), "back": ""}
+    assert {row["back"] for row in rows[:-1]} == {"back.png"}
+    with zipfile.ZipFile(tmp_path / "out" / "tiny" / f"tiny-{name}.zip") as archive:
+        assert sorted(archive.namelist()) == names
+        assert archive.read("back.png") == (folder / "back.png").read_bytes()
+    first = (tmp_path / "out" / "tiny" / f"tiny-{name}.zip").read_bytes()
+    assert run_cli("print", deck.source, "-o", tmp_path / "out", "--service", name).exit_code == 0
+    assert (tmp_path / "out" / "tiny" / f"tiny-{name}.zip").read_bytes() == first  # deterministic
+
+
+def test_drivethrucards_gets_one_cmyk_pdf_x1a_2003_page_per_side_at_2_75_by_3_75_in(tmp_path):
+    deck = load_deck(QV2)
+    files, archive = write_service(deck, tmp_path, "dtc")
+    (pdf,) = files
+    assert pdf.name == "quidditch-v2-dtc.pdf"
+    data = pdf.read_bytes()
+    reader = check_pdfx(data, "PDF/X-1a:2003", "1.4", transparency_allowed=False)
+    assert len(reader.pages) == 2 * deck.total
+    for page in (reader.pages[0], reader.pages[-1]):
+        assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, 2.75 * 72, 3.75 * 72], abs=0.01)
+        assert [float(v) for v in page["/TrimBox"]] == pytest.approx([9, 9, 9 + 2.5 * 72, 9 + 3.5 * 72], abs=0.01)
+    with zipfile.ZipFile(archive) as bundle:
+        assert bundle.namelist() == ["quidditch-v2-dtc.pdf"]
+
+
+def test_rule_check_measures_at_the_service_s_trim(tmp_path):
+    deck = load_deck(edgy_deck(tmp_path))
+    spec = service_specs.SERVICES["tgc"]
+    problems = rule_problems(deck, spec)
+    assert problems and all("The Game Crafter" in p.message for p in problems)
+    # 2 mm at the deck's 63 mm width is 2.02 mm at The Game Crafter's 63.5 mm trim.
+    assert not rule_problems(deck, replace(spec, safe_mm=2.01))
+    assert rule_problems(deck, replace(spec, safe_mm=2.03))
+    assert pt(spec.safe_mm) == pytest.approx(9.0)  # 1/8 in
