@@ -30,7 +30,7 @@ from ..core.errors import DeckgenError, Problem
 from ..core.output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
 from ..deck.loader import checks_kept, deck_paths, load_deck
 from ..deck.model import Deck
-from ..deck.translate import build_languages, output_folder
+from ..deck.files import build_languages, output_folder
 from ..faces import fonts
 from ..games.base import ENGINES
 from ..validate.translations import deck_in

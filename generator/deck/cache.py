@@ -37,7 +37,6 @@ from .. import __version__
 from ..core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
 from ..core.resources import PACKAGE
 from .files import DECKS_DIR, resolve_deck_path
-from .loader import load_deck as load_checked
 from .model import Deck
 
 try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL at start-up
@@ -101,6 +100,10 @@ def deck_view(ref: str | Path, decks_dir: Path, view: str) -> object:
 
 def _load(path: Path) -> tuple[Deck, _Entry | None]:
     """Load and check the deck afresh; its entry, or None when it is not to be cached."""
+    # The loader, its checks and the layouts' modules only on a miss: skipping their import
+    # (about 60 ms) is half of what the cache is for.
+    from .loader import load_deck as load_checked
+
     started = time.time_ns()
     deck = load_checked(path)
     # The art files too: the layouts' checks read their sizes while loading.

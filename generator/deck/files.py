@@ -11,8 +11,12 @@ import re
 import stat
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import Problem, UnreadableInput
+
+if TYPE_CHECKING:
+    from .model import Deck
 
 DECKS_DIR = Path("decks")
 MAX_DECK_BYTES = 4 * 1024 * 1024  # a deck file (generator.deck.schema lists the limits)
@@ -108,3 +112,9 @@ def parse_toml(text: str) -> dict:
         return tomllib.loads(text)
     except RecursionError:
         raise tomllib.TOMLDecodeError("arrays or tables nested too deeply") from None
+
+
+def output_folder(output: Path, deck: "Deck") -> Path:
+    """output/<deck>/ for the base language, output/<deck>/<lang>/ for a translation."""
+    return output / deck.id / deck.lang if deck.lang else output / deck.id
+

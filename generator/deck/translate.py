@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.errors import OptionError, Problem, ProblemList, UnreadableInput
 from . import figures, markup
-from .files import LANG_PATTERN, TRANSLATIONS_DIR, build_languages  # noqa: F401 (re-exported)
+from .files import LANG_PATTERN, TRANSLATIONS_DIR
 from .model import Card, Deck
 from .phrases import PHRASES
 
@@ -101,11 +101,6 @@ def translated(deck: Deck, lang: str) -> Translation:
                                       file=path, line=int(found.group(1)) if found else None)) from None
     builder = Overlay(deck, lang, path, data)
     return Translation(lang, builder.build(), path, builder.problems, builder)
-
-
-def output_folder(output: Path, deck: Deck) -> Path:
-    """output/<deck>/ for the base language, output/<deck>/<lang>/ for a translation."""
-    return output / deck.id / deck.lang if deck.lang else output / deck.id
 
 
 class Overlay:

@@ -45,13 +45,13 @@ def cache_home(tmp_path, monkeypatch):
 def fresh_loads(monkeypatch):
     """Counts the loads that go to the loader (the misses)."""
     calls = []
-    real = generator.deck.cache.load_checked
+    real = generator.deck.loader.load_deck
 
     def counted(*args, **kwargs):
         calls.append(args[0])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(generator.deck.cache, "load_checked", counted)
+    monkeypatch.setattr(generator.deck.loader, "load_deck", counted)
     return calls
 
 

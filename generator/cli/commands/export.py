@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ...core.output import prepare_folder
-from ...deck.translate import output_folder
+from ...deck.files import output_folder
 from ..options import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
 from .languages import in_languages
 

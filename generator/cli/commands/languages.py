@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from ...deck.model import Deck
 from ..console import echo
+
+if TYPE_CHECKING:
+    from ...deck.model import Deck
 
 
 def in_languages(deck: Deck, lang: str | None) -> Iterator[Deck]:

@@ -27,7 +27,7 @@ def _how_to_print(options) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    from ...deck.translate import output_folder
+    from ...deck.files import output_folder
     from ..console import print_json as _print_json
     from ..options import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
     from .languages import in_languages

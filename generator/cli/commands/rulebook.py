@@ -19,7 +19,7 @@ class RulebookFormat(str, Enum):
 
 
 def register(app: typer.Typer) -> None:
-    from ...deck.translate import output_folder
+    from ...deck.files import output_folder
     from ..options import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir
     from .languages import in_languages
 

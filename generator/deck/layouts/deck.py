@@ -12,7 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reportlab.pdfbase.ttfonts import TTFontFile
 
 from ...core.errors import Problem
 from ..model import FontFamily, Icon
@@ -106,6 +105,8 @@ def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...
 
 
 def _font_unusable(file: Path) -> str:
+    from reportlab.pdfbase.ttfonts import TTFontFile  # reportlab's font code costs ~40 ms to import
+
     if not file.is_file():
         return "does not exist"
     if file.suffix.lower() not in FONT_SUFFIXES:
