@@ -71,10 +71,14 @@ def runs(against: Path | None, scratch: Path) -> dict[str, tuple[list[str], str,
     # whose code stamp is another): the measured runs have nothing to do.
     commands[NOOP_BUILD] = (["build", "--output", "{output}", "--jobs", "1"], "warm")
     table: dict[str, tuple[list[str], str, dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], "", {})}
+    # Against an older checkout both run as `python -m generator`: the installed script's entry
+    # point names this checkout's module, which the older one may not have.
+    module = [sys.executable, "-m", "generator"]
     for name, (words, cache) in commands.items():
-        table[f"deckgen {name}"] = (deckgen + _output(words, scratch / "output"), cache, {})
+        table[f"deckgen {name}"] = ((module if against else deckgen) + _output(words, scratch / "output"), cache,
+                                    {"PYTHONPATH": str(ROOT)} if against else {})
         if against is not None:
-            table[f"  before: deckgen {name}"] = (deckgen + _output(words, scratch / "output-before"), cache,
+            table[f"  before: deckgen {name}"] = (module + _output(words, scratch / "output-before"), cache,
                                                   {"PYTHONPATH": str(against)})
     table["plain typer: a no-op command"] = ([sys.executable, "-c", PLAIN_TYPER, "noop"], "", {})
     return table
@@ -93,6 +97,8 @@ def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} exited {code}")
+    if code == 1 and "referee" not in argv and "rule" not in argv:
+        raise SystemExit(f"{' '.join(argv)} exited 1: a failing command measures nothing")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss
 
 
@@ -142,7 +148,7 @@ def main() -> None:
                               env=base_env, capture_output=True, text=True).stdout.strip() == "True"
     note += ("; an editable install: bare Python here also runs its import hook (pathlib and more)" if editable
              else "; installed from a wheel")
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.repeats} interleaved rounds; "
+    print(f"load average {os.getloadavg()[0]:.2f} (now; {os.getloadavg()[1]:.2f} over 5 minutes) on {os.cpu_count()} cores; {args.repeats} interleaved rounds; "
           f"deckgen = {' '.join(deckgen_command())}{note}")
     if against is not None:
         print(f"before = the same commands with {against} first on PYTHONPATH")

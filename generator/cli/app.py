@@ -108,10 +108,14 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
           lang: Optional[str] = LangOption) -> int:
     """Build every deck in the decks folder into the output folder (translations with --lang,
     into OUTPUT/<deck>/<lang>/)."""
+    from .commands import quick
+
+    reused = quick.build(decks_dir, output, as_json, jobs, base_url, lang)
+    if reused is not None:  # every deck up to date: answered from the manifests, nothing imported to build
+        return reused
     from ..build.run import build_all
     from ..core.progress import progress_bar
     from ..deck.publish import check_base_url
-    from .commands import quick
 
     global _exit_at_once
     _exit_at_once = True  # set before the build: a failed one ends as quickly

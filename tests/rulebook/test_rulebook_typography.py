@@ -15,7 +15,10 @@ from generator.deck import markup
 from generator.deck.loader import load_deck
 from generator.rulebook.book import Heading, build_book
 from generator.rulebook.paper import geometry
-from generator.rulebook.pdf import _HeadingParagraph, _RulebookDocument, _Styles, grid_columns, hyphenation_language, typeset
+from generator.rulebook.hyphenation import hyphenation_language
+from generator.rulebook.pdf import typeset
+from generator.rulebook.pdf_page import HeadingParagraph, RulebookDocument
+from generator.rulebook.pdf_styles import Styles, grid_columns
 
 from tests.conftest import DECK_PATHS
 
@@ -46,12 +49,12 @@ def test_a_heading_whose_text_moves_on_is_reported(typeset_decks):
     """The check above can fail: a heading set in the last lines of a column, its text kept
     together and so carried to the next column, is reported."""
     _, book, _ = typeset_decks("wizard")
-    styles = _Styles(book)
+    styles = Styles(book)
     heading = Heading(1, "9", "A heading at the foot", "probe-heading")
     a4 = geometry("a4")
-    story = [Spacer(1, a4.body_height - 40), _HeadingParagraph("<a name=\"probe-heading\"/>9 A heading at the foot", styles.rule, heading),
+    story = [Spacer(1, a4.body_height - 40), HeadingParagraph("<a name=\"probe-heading\"/>9 A heading at the foot", styles.rule, heading),
              KeepTogether([Paragraph("words " * 400, styles.body)])]
-    document = _RulebookDocument(io.BytesIO(), book, styles, [], a4)
+    document = RulebookDocument(io.BytesIO(), book, styles, [], a4)
     document.build(story)
     assert document.stranded_headings == ["probe-heading"]
 
