@@ -74,7 +74,7 @@ def runs(against: Path | None, scratch: Path, warm_only: bool = False) -> dict[s
     table: dict[str, tuple[list[str], str, dict[str, str]]] = {"python -c pass": ([sys.executable, "-c", "pass"], "", {})}
     # Against an older checkout both run as `python -m generator`: the installed script's entry
     # point names this checkout's module, which the older one may not have.
-    module = [sys.executable, "-m", "generator"]
+    module = [sys.executable, "-P", "-m", "generator"]  # -P: PYTHONPATH, not the working folder, decides
     for name, (words, cache) in commands.items():
         table[f"deckgen {name}"] = ((module if against else deckgen) + _output(words, scratch / "output"), cache,
                                     {"PYTHONPATH": str(ROOT)} if against else {})

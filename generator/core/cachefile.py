@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .resources import PACKAGE, TEMPLATES
-import jinja2
 
 if TYPE_CHECKING:
     import jinja2
@@ -74,6 +73,8 @@ def template_code(namespace: str) -> "jinja2.BytecodeCache":
     `namespace` (environments with other options compile differently): kept in memory for this
     process, every deck's environment sharing it, and as an entry in the cache folder for the
     next run. Jinja uses code only while its template's source is the one it was compiled from."""
+    import jinja2  # only the commands that render templates pay for Jinja (about 25 ms to import)
+
     class Kept(jinja2.BytecodeCache):
         def __init__(self) -> None:
             self.code: dict[str, bytes] = {}

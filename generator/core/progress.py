@@ -10,8 +10,6 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from typing import Callable, Iterator
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 Advance = Callable[[str, int, int], None]
 
@@ -30,6 +28,8 @@ def progress_bar(as_json: bool = False) -> Iterator[Advance | None]:
     if not wanted(as_json):
         yield None
         return
+    from rich.console import Console  # rich only for a person at a terminal (about 30 ms to import)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:

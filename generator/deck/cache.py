@@ -47,7 +47,6 @@ try:  # the C module behind pickle, without pickle.py's pure-Python pickler (~1.
     import _pickle as pickle
 except ImportError:  # a Python without it
     import pickle
-from .loader import load_deck as load_checked
 
 
 MAGIC = b"deckgen deck cache 3\n"
@@ -103,6 +102,7 @@ def _load(path: Path) -> tuple[Deck, _Entry | None]:
     """Load and check the deck afresh; its entry, or None when it is not to be cached."""
     # The loader, its checks and the layouts' modules only on a miss: skipping their import
     # (about 60 ms) is half of what the cache is for.
+    from .loader import load_deck as load_checked
 
     started = time.time_ns()
     deck = load_checked(path)

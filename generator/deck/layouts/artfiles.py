@@ -11,7 +11,6 @@ import stat
 import warnings
 from functools import lru_cache
 from pathlib import Path
-from PIL import Image
 
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op build reads a limit here)
@@ -44,6 +43,8 @@ def unreadable(path: Path) -> str:
 @lru_cache(maxsize=256)
 def _decode_problem(path: Path, _mtime: int, _size: int) -> str:
     """Decode the whole image once (a truncated file fails only there)."""
+    from PIL import Image  # Pillow only for a deck with raster art (about 10 ms to import)
+
     if is_svg(path):
         try:
             _svg_drawing_of(path, _mtime, _size)
@@ -78,6 +79,8 @@ def image_size(path: Path) -> tuple[float, float]:
 
 @lru_cache(maxsize=256)
 def _image_size_of(path: Path, mtime_ns: int, size: int) -> tuple[float, float]:
+    from PIL import Image
+
     if is_svg(path):
         drawing = _svg_drawing_of(path, mtime_ns, size)
         return float(drawing.width), float(drawing.height)

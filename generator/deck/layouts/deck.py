@@ -22,7 +22,6 @@ from .lines import TomlLines
 from .place import place
 from .units import POINTS_PER_MM
 from .values import CardValues, template_paths
-from reportlab.pdfbase.ttfonts import TTFontFile
 
 if TYPE_CHECKING:
     from ..model import Deck
@@ -106,6 +105,8 @@ def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...
 
 
 def _font_unusable(file: Path) -> str:
+    from reportlab.pdfbase.ttfonts import TTFontFile  # reportlab's font code costs ~40 ms to import
+
     if not file.is_file():
         return "does not exist"
     if file.suffix.lower() not in FONT_SUFFIXES:
