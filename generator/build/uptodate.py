@@ -25,9 +25,10 @@ import time
 from pathlib import Path
 
 from ..core.errors import DeckgenError
+from ..core.files import read_input
 from ..core.resources import PACKAGE, TEMPLATES
 from ..deck.cache import cache_folder, read_sealed, write_sealed
-from ..deck.files import MAX_DECK_BYTES, build_languages, deck_paths, parse_toml, read_input
+from ..deck.files import build_languages, deck_paths, parse_toml
 from ..deck.layouts.artfiles import MAX_ART_BYTES
 
 try:  # the C module behind hashlib.sha256, without hashlib loading OpenSSL (~3 ms at start-up)
@@ -217,7 +218,7 @@ def deck_ids(paths: list[Path]) -> dict[Path, str]:
     ids, learnt = {}, False
     for path in paths:
         try:
-            raw = read_input(path, MAX_DECK_BYTES)
+            raw = read_input(path, "deck")
         except Exception as error:  # noqa: BLE001 - anything but deckgen's own errors is a bug
             if not isinstance(error, DeckgenError):
                 raise

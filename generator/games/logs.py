@@ -22,15 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import Problem, UnreadableInput
-from ..deck.files import parse_toml, read_input
+from ..core.files import read_input
+from ..deck.files import parse_toml
 from ..deck.model import Card, Deck
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any, Mapping, Sequence
-
-# A log of the longest game any engine allows is well under a megabyte.
-MAX_LOG_BYTES = 16 * 1024 * 1024
 
 HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes")
 
@@ -183,7 +181,7 @@ class GameLog:
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
     try:
-        raw = read_input(Path(path), MAX_LOG_BYTES, "log")
+        raw = read_input(Path(path), "log")
     except UnreadableInput as error:
         raise MalformedLog(error.problem) from None
     try:

@@ -20,7 +20,8 @@ from typing import Any
 
 from ... import __version__
 from ...core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
-from ...core.errors import Problem
+from ...core.errors import Problem, UnreadableInput
+from ...core.files import read_text_input
 from ...core.resources import TEMPLATES
 from .fields import DEFAULTS, ELEMENT_TYPES, LAYOUT_FIELDS, allowed_fields
 from .lines import TomlLines
@@ -94,14 +95,12 @@ class Source:
     builtin: bool = False
 
 
-def read_source(path: Path, builtin: bool = False) -> tuple[Source | None, list[Problem]]:
-    """A shared layouts file (TOML with [layouts.NAME] tables)."""
+def read_source(path: Path, builtin: bool = False, within: Path | None = None) -> tuple[Source | None, list[Problem]]:
+    """A shared layouts file (TOML with [layouts.NAME] tables), inside `within` when given."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [Problem("layouts file not found", file=path)]
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [Problem(f"cannot read layouts file: {error}", file=path)]
+        text = read_text_input(path, "shipped" if builtin else "layouts", within=within)
+    except UnreadableInput as error:
+        return None, [error.problem]
 
     try:
         data = tomllib.loads(text)
