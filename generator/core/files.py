@@ -13,7 +13,7 @@ spreadsheet, an ICC profile, a game log, a checkpoint, a cache entry: each is op
   that folder. A file the user named on the command line (`within=None`) may be anywhere.
 - **A size limit per kind** (`KINDS`), checked before reading and again while reading (a file
   may grow), so `/dev/zero` behind a link or a 4 GB "overlay" never reaches memory.
-- **Clear errors**: `UnreadableInput` naming the file, what is wrong and what is allowed.
+- **Clear errors**: `RefusedInput` (an `UnreadableInput`) naming the file, what is wrong and what is allowed.
   Checks that collect problems instead of stopping call `input_problem`, which answers the
   same reason as a phrase ("" for a readable file).
 
@@ -66,6 +66,14 @@ KINDS: dict[str, Kind] = {
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class RefusedInput(UnreadableInput):
+    """An input the opener would not read; `reason` says why as a phrase after the file's name."""
+
+    def __init__(self, problem: Problem, reason: str):
+        super().__init__(problem)
+        self.reason = reason
 
 
 class _Refused(Exception):
@@ -206,5 +214,5 @@ def file_type(mode: int) -> str:
     return "not a file"
 
 
-def _unreadable(path: Path, kind: Kind, refused: _Refused) -> UnreadableInput:
-    return UnreadableInput(Problem(f"{kind.label} {refused.reason}", file=path, hint=refused.hint))
+def _unreadable(path: Path, kind: Kind, refused: _Refused) -> RefusedInput:
+    return RefusedInput(Problem(f"{kind.label} {refused.reason}", file=path, hint=refused.hint), refused.reason)

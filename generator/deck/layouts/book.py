@@ -20,7 +20,7 @@ from typing import Any
 
 from ... import __version__
 from ...core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
-from ...core.errors import Problem, UnreadableInput
+from ...core.errors import Problem
 from ...core.files import read_text_input
 from ...core.resources import TEMPLATES
 from .fields import DEFAULTS, ELEMENT_TYPES, LAYOUT_FIELDS, allowed_fields
@@ -96,11 +96,9 @@ class Source:
 
 
 def read_source(path: Path, builtin: bool = False, within: Path | None = None) -> tuple[Source | None, list[Problem]]:
-    """A shared layouts file (TOML with [layouts.NAME] tables), inside `within` when given."""
-    try:
-        text = read_text_input(path, "shipped" if builtin else "layouts", within=within)
-    except UnreadableInput as error:
-        return None, [error.problem]
+    """A shared layouts file (TOML with [layouts.NAME] tables), inside `within` when given
+    (`UnreadableInput` when it cannot be read at all)."""
+    text = read_text_input(path, "shipped" if builtin else "layouts", within=within)
 
     try:
         data = tomllib.loads(text)

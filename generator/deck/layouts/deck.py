@@ -13,8 +13,8 @@ from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.errors import Problem
-from ...core.files import input_problem, read_input
+from ...core.errors import Problem, UnreadableInput
+from ...core.files import RefusedInput, input_problem, read_input
 from ..model import FontFamily, Icon
 from .artfiles import image_path, unreadable
 from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
@@ -55,10 +55,14 @@ def read(data: dict, path: Path, text: str) -> DeckLayouts:
     sources: list[Source] = list(builtin_sources())
     for index, name in enumerate(data.get("deck", {}).get("layouts", ())):
         file = (folder / name).resolve()
-        source, problems = read_source(file, within=folder)
-        if source is None:
-            found.problem(f"deck.layouts[{index}]", f"layouts file {name!r}: {problems[0].message}",
-                          hint=problems[0].hint or f"looked for {file}")
+        try:
+            source, problems = read_source(file, within=folder)
+        except RefusedInput as error:
+            found.problem(f"deck.layouts[{index}]", f"layouts file {name!r} {error.reason}",
+                          hint=error.problem.hint or f"looked for {file}")
+            continue
+        except UnreadableInput as error:  # not UTF-8: the problem names the file and its line
+            found.problems.append(error.problem)
             continue
         found.problems.extend(problems)
         if source is not None:
