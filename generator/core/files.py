@@ -58,6 +58,7 @@ KINDS: dict[str, Kind] = {
     "log": Kind("log", 16 * MiB, "a game log is a TOML text of at most 16 MiB (docs/logs.md)"),
     "checkpoint": Kind("checkpoint chunk", 16 * MiB, "a chunk file `deckgen validate --checkpoint` wrote"),
     "cache": Kind("cache entry", 256 * MiB, "an entry deckgen wrote in its cache folder"),
+    "input": Kind("input file", 64 * MiB, "a file a deck reads (its own file, art, fonts, spreadsheets)"),
     "settings": Kind("settings file", 1 * MiB, "a TOML text deckgen wrote in its config folder"),
     "template": Kind("template", 4 * MiB, "a text template inside the deck's folder"),
     "output": Kind("output file", 1024 * MiB, "a file deckgen wrote in the output folder"),
