@@ -177,7 +177,7 @@ def _open(path: Path, kind: Kind, within: Path | None, follow_links: bool) -> tu
     try:
         seen = os.stat(target, follow_symlinks=follow_links)
     except FileNotFoundError:
-        raise _Refused("does not exist", kind.hint) from None
+        raise _Refused("does not exist", "check the file's name and folder") from None
     except (OSError, ValueError) as error:
         raise _Refused(f"cannot be read ({getattr(error, 'strerror', None) or error})") from None
     if not follow_links and stat.S_ISLNK(seen.st_mode):

@@ -21,6 +21,7 @@ from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources,
 from .choose import choose_back, choose_face
 from .lines import TomlLines
 from .place import place
+from .ranges import value_problem
 from .units import POINTS_PER_MM
 from .values import CardValues, template_paths
 
@@ -220,7 +221,10 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                            "deck has", hint="card fields: name, code, kind, type_line, corner, text, flavor, art, "
                            "suit.*, rank.*, kind.*, props.NAME, deck.*, back.*")
     for layout, card in _used_layouts(deck):
-        placed = place(deck, layout, card, width, height, bleed)
+        values = CardValues(deck, card)
+        if not _filled_values_hold(layout, values, card, report):
+            continue  # the card's values cannot be drawn (reported): nothing to place
+        placed = place(deck, layout, card, width, height, bleed, values)
         if not placed:
             found.problem(f"layouts.{layout.name}", f"layout {layout.name!r} draws nothing for card {card.name!r} "
                           f"({card.code})", severity="warning", hint="check its elements' when/unless conditions")
@@ -245,6 +249,25 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                        f"layout {layout.name!r} element {element.name!r} strays outside the safe area "
                        f"({layout.safe_mm:g} mm inside the trim) on card {card.name!r} ({card.code}); "
                        "a cut a little off may clip it", severity="warning")
+
+
+def _filled_values_hold(layout, values: CardValues, card, report) -> bool:
+    """Whether every `{variable}` value this card fills into the layout is in range (each
+    problem reported once per element and field)."""
+    ok = True
+    for element in layout.elements:
+        if not values.holds(element.props.get("when")) or \
+                ("unless" in element.props and values.holds(element.props["unless"])):
+            continue
+        for key, template in element.split[1]:
+            filled = values.fill(template)
+            reason = value_problem(element.type, key, filled, filled=True)
+            if reason:
+                ok = False
+                report((element.where, key), element,
+                       f"layout {layout.name!r} element {element.name!r}: {key} = {template!r} is {filled!r} "
+                       f"on card {card.name!r} ({card.code}): {reason}")
+    return ok
 
 
 def _always_known(path: str) -> bool:
