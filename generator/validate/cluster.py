@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 from .. import __version__
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
+from ..core.lifetime import start_worker
 from ..core.output import write_text
 
 if TYPE_CHECKING:
@@ -113,7 +114,8 @@ class ProcessPool:
 
     def __init__(self, workers: int):
         self.workers = workers
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        # The workers die with this process (even killed with SIGKILL) and leave Ctrl-C to it.
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(os.getpid(),))
 
     def map(self, play: Callable[["Task"], "Tally"], tasks: Iterable["Task"]) -> Iterator[tuple["Task", "Tally"]]:
         pending = iter(tasks)
