@@ -478,6 +478,9 @@ class _Builder:
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
+            for message in markup.broken(text):
+                self.error(field, f"broken markup: {message}", severity="warning",
+                           hint="markup: *emphasis*, **strong**, {card:…}, {suit:…}, {rule:…}, {icon:…}")
 
         check_text(deck.description, "deck.description")
         for index, card in enumerate(self.data.get("cards", ())):

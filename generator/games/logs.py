@@ -144,6 +144,12 @@ class GameLog:
         for name in self.variants:
             self.params.update(self.deck.variant(name).params)
         self.params.update(root.get("params", dict, {}))
+        hand = self.params.get("hand_size")
+        if isinstance(hand, int) and not isinstance(hand, bool) and hand * len(self.players) > self.deck.total:
+            raise self.error("params.hand_size" if "hand_size" in root.get("params", dict, {}) else "players",
+                             f"a hand of {hand} cards for each of {len(self.players)} players needs "
+                             f"{hand * len(self.players)} cards; the deck has {self.deck.total}",
+                             hint="the log's [params] change the deck's engine parameters for this game only")
 
     # -- reads engines share --------------------------------------------------------------
     def sections(self, key: str, required: bool = True) -> list[Entry]:
