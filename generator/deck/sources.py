@@ -279,13 +279,17 @@ def prop_cell(value: Any) -> Any:
     return _toml_value(value)
 
 
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, str):  # a TOML basic string: every control character escaped
+        return '"' + "".join(_TOML_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if ord(char) < 32 or ord(char) == 127
+                                                         else char) for char in value) + '"'
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
