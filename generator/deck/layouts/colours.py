@@ -6,6 +6,7 @@ drawing could not paint with the same parser the drawing uses (`faces.paint` imp
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -68,8 +69,19 @@ def color_value(value: str) -> str:
     if function == "ink_on" and len(args) == 1:
         return ink_on(color_value(args[0]))
     if function in ("lighten", "darken") and len(args) == 2:
-        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), float(args[1]))
+        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), _amount(args[1], value))
     if function == "mix" and len(args) == 3:
-        return mix(color_value(args[0]), color_value(args[1]), float(args[2]))
+        return mix(color_value(args[0]), color_value(args[1]), _amount(args[2], value))
     raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
                      "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")
+
+
+def _amount(text: str, value: str) -> float:
+    """How far a colour function moves: a number from 0 to 1."""
+    try:
+        amount = float(text)
+    except ValueError:
+        amount = math.nan
+    if not 0.0 <= amount <= 1.0:  # NaN too
+        raise ValueError(f"{value!r}: {text.strip()!r} is not an amount from 0 to 1")
+    return amount
