@@ -66,7 +66,8 @@ def fifo(path: Path) -> Path:
 def with_layout(field: str, kind: str = "shape", props: str = "") -> Callable[[Path], Path]:
     text = TINY.replace('players = { min = 2, max = 4 }', 'players = { min = 2, max = 4 }\nlayout = "bad"')
     text = text.replace("count = 2\n", f"count = 2\n{props}\n")
-    text += f'\n[layouts.bad]\n[[layouts.bad.elements]]\nname = "it"\ntype = "{kind}"\n{field}\n'
+    words = 'text = "{name}: words to fit"\n' if kind == "text" else ""  # a text with something to lay out
+    text += f'\n[layouts.bad]\n[[layouts.bad.elements]]\nname = "it"\ntype = "{kind}"\n{words}{field}\n'
     return lambda folder: deck(folder, text)
 
 
@@ -223,6 +224,35 @@ def checkpoint(change: Callable[[Path], None]) -> Callable[[Path], list]:
     return setup
 
 
+def template_fifo(folder: Path) -> list:
+    (folder / "theme").mkdir()
+    (folder / "theme" / "rulebook.html.j2").write_text('{% include "part.html" %}', encoding="utf-8")
+    fifo(folder / "theme" / "part.html")
+    return ["rulebook", deck(folder), "--format", "html", "--template", folder / "theme", "--output", folder / "o"]
+
+
+def printers_fifo(folder: Path) -> list:
+    fifo(folder / "cfg" / "deckgen" / "printers.toml")
+    return ["print", deck(folder), "--printer", "home", "--output", folder / "o"]
+
+
+def build_deck_fifo(folder: Path) -> list:
+    deck(folder)
+    fifo(folder / "decks" / "fifo.toml")
+    return ["build", "--decks-dir", folder / "decks", "--output", folder / "o"]
+
+
+LAUGHS = ('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">'
+          + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8))
+          + ']><svg xmlns="http://www.w3.org/2000/svg" width="60" height="80"><text>&i;</text></svg>')
+
+
+def billion_laughs(folder: Path) -> list:
+    path = deck(folder, TINY.replace("count = 2", 'count = 2\nart = "art.svg"'))
+    (path.parent / "art.svg").write_text(LAUGHS, encoding="utf-8")
+    return ["images", path, "--output", folder / "o", "--dpi", "30"]
+
+
 def fifo_in_place(path: Path) -> None:
     path.unlink()
     os.mkfifo(path)
@@ -244,6 +274,9 @@ CASES = [
     Case("font-fifo", font(fifo)),
     Case("icon-fifo", icon("drop.png", fifo)),
     Case("spreadsheet-fifo", csv_fifo),
+    Case("template-fifo", template_fifo),
+    Case("printers-fifo", printers_fifo),
+    Case("build-deck-file-fifo", build_deck_fifo),
     Case("text-size-1e30-validate", command("validate", with_layout("size = [1e30, 9]", "text"))),
     Case("text-size-1e30-images", command("images", with_layout("size = [1e30, 9]", "text"), "--output",
                                           lambda f: f / "o")),
@@ -253,6 +286,7 @@ CASES = [
     Case("xlsx-far-cell", lambda f: ["validate", xlsx_deck(f, far_cell)]),
     Case("xlsx-zip-bomb", lambda f: ["validate", xlsx_deck(f, zip_bomb)]),
     Case("font-40mb", font(sparse(40 << 20))),
+    Case("svg-billion-laughs", billion_laughs, "accept"),  # entities are not expanded: a blank drawing
     Case("layouts-file-5mb", layouts_file(sparse(5 << 20))),
     Case("overlay-5mb", overlay(sparse(5 << 20))),
     # What validate passed and print crashed on.

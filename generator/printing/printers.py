@@ -52,7 +52,8 @@ def load_printers() -> dict[str, Printer]:
     try:
         data = tomllib.loads(read_text_input(path, "settings"))
     except UnreadableInput as error:
-        raise OptionError(f"{error.problem}; fix or delete the file") from None
+        raise OptionError(f"{path}: cannot read the remembered printers: {error.problem.message}; "
+                          "fix or delete the file") from None
     except tomllib.TOMLDecodeError as error:
         raise OptionError(f"{path}: cannot read the remembered printers ({error}); fix or delete the file") from None
     printers = {}
