@@ -22,8 +22,10 @@ INK = "#1b1b1b"
 
 
 def col(placed: Placed, key: str, default: str = "") -> str:
+    """The element's colour `key` as #rrggbb; "none" (or no value) is the default, which for a
+    fill or an outline is none at all."""
     value = placed.get(key, default)
-    return paint.color_value(str(value)) if value else ""
+    return (paint.color_value(str(value)) if value else "") or default
 
 
 def points(placed: Placed, key: str, default: float) -> float:
