@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -44,7 +45,7 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess:
     command = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
                "sys.exit(lint_imports_command())", "--config", str(ROOT / "pyproject.toml"), "--no-cache"]
     return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": str(root), "PATH": os.environ.get("PATH", "")})
 
 
 def test_the_import_contracts_hold():
