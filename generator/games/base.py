@@ -96,7 +96,7 @@ class IllegalAction(DeckgenError):
 @dataclass(frozen=True, slots=True)
 class Pending:
     """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
-    words ("pass 2 more cards to East"), and the rule that asks for it."""
+    words naming who owes it ("North to pass 2 more cards to East"), and the rule that asks for it."""
 
     seat: int
     owes: str
@@ -141,7 +141,8 @@ class GameState(ABC):
         seat = self.current_player()
         if seat == TERMINAL:
             return None
-        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE else "the next action")
+        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE
+                       else f"{self.player_name(seat)}'s next action")
 
     # Names of the players by seat, when known (the referee sets them from the log).
     player_names: Sequence[str] = ()

@@ -347,8 +347,10 @@ class MuggleQuidditchGame(Game):
         if house == rival:
             raise DeckgenError("the two players lead different houses: give two different suits")
         hand = lists["hand"]
-        if card not in hand:
-            hand.insert(0, card)
+        if not hand:
+            raise DeckgenError(f"rule muggle-quidditch play: say the cards of the hand; {usage}")
+        if card in hand and card in lists["team"]:
+            raise DeckgenError(f"the deck has one {card}: it cannot be both in the hand and on the team")
         state = self.new_state()
         state.houses = [house, rival]
         state.hands = [list(hand), []]
@@ -363,12 +365,25 @@ class MuggleQuidditchGame(Game):
         state.snitch = [JOKER] if spotted else []
         state.phase, state.active, state.turn = ACTION, 0, 1
         choices = state._action_choices()
+        every = list(dict.fromkeys(self.format_action(state, action) for action in choices))
+        if card not in hand and card not in lists["team"]:  # only the asker's own cards act
+            return {"question": "play", "card": card, "allowed": False, "legal": every,
+                    "answer": f"No: {card} is neither in the hand given ({' '.join(hand)}) nor on the team, and a "
+                              "player acts only with their own cards.",
+                    "reasons": [], "rules": ["mq.turn.actions"], "rulings": []}
         uses = [action for action in choices if not isinstance(action, Discard) and card in cards_of(action)]
         shown = [self.format_action(state, action) for action in uses]
         if uses:
+            discarded = " (or discarded)" if card in hand else ""
             return {"question": "play", "card": card, "allowed": True, "legal": shown,
-                    "answer": f"Yes: {card} may be used now: {', '.join(shown)} (or discarded).",
+                    "answer": f"Yes: {card} may be used now: {', '.join(shown)}{discarded}.",
                     "reasons": [], "rules": ["mq.turn.actions"], "rulings": []}
+        if card not in hand:  # on the team: only the team Beater acts from there
+            why = ("the other team has nobody to hit" if self.kind_of[card] == "beater"
+                   else "of the team, only the Beater acts, with a Bludger")
+            return {"question": "play", "card": card, "allowed": False, "legal": every,
+                    "answer": f"No: {card} is on the team, and {why}.",
+                    "reasons": [], "rules": ["mq.bludger.team"], "rulings": []}
         refusal = self._play_refusal(state, card)
         return {"question": "play", "card": card, "allowed": False, "legal": [f"discard {card}"],
                 "answer": f"No: {card} can only be discarded now: {refusal.message}.",
@@ -478,7 +493,8 @@ class MuggleQuidditchGame(Game):
             if seat != state.active:
                 raise state.illegal(f"it is {state.player_name(state.active)}'s turn, not {state.player_name(seat)}'s: "
                                     "turns alternate, starting with the player who did not deal",
-                                    "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"))
+                                    "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"),
+                                    player=seat, legal=[f'player = "{state.player_name(state.active)}"'])
         take = turn.get("take", str, None, what="take (the top discard taken first)")
         if take is not None:
             code = self._code_at(log, take, turn.at("take"))
@@ -497,8 +513,12 @@ class MuggleQuidditchGame(Game):
         if turn.has("draw"):
             claimed = self._codes(log, turn.get("draw", list), turn.at("draw"))
             if list(claimed) != record.drew:
-                raise state.illegal(f"the draw pile gave {' '.join(record.drew) or 'nothing'}, not "
-                                    f"{' '.join(claimed) or 'nothing'}", "mq.turn.draw", field=turn.at("draw"))
+                owed = len(record.drew)
+                raise state.illegal(f"{state.player_name(state.active)} draws {owed} card{'' if owed == 1 else 's'} "
+                                    f"to bring the hand up to {self.params['draw_to']}: the draw pile gives "
+                                    f"{' '.join(record.drew) or 'nothing'}, the log writes "
+                                    f"{' '.join(claimed) or 'nothing'}", "mq.turn.draw", field=turn.at("draw"),
+                                    legal=["draw = [" + ", ".join(f'"{card}"' for card in record.drew) + "]"])
         if not turn.has("action"):
             if last:
                 return  # the log stops after this draw

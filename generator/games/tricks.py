@@ -225,16 +225,50 @@ class ChooseSeat:
     seat: int
 
 
-def check_hand_sizes(state: "TrickState", deal: Deal, size: int, rule_text: str, rule: str, where: dict) -> None:
-    """Refuse a deal with the wrong number of hands, or a hand of the wrong size, naming whose."""
+def check_hand_sizes(state: "TrickState", deal: Deal, size: int, reason: str, rule: str, where: dict) -> None:
+    """Refuse a deal with the wrong number of hands, or hands of the wrong size, naming each
+    wrong hand with its own size; `reason` says how many each player gets ("round 2 deals 2
+    cards to each player")."""
     if len(deal.hands) != state.num_players:
         raise IllegalAction(f"{len(deal.hands)} hands dealt for {state.num_players} players", rule, where=where)
     wrong = [seat for seat, hand in enumerate(deal.hands) if len(hand) != size]
     if wrong:
-        seat = wrong[0]
-        others = f" (and {', '.join(state.player_name(s) for s in wrong[1:])})" if wrong[1:] else ""
-        raise IllegalAction(f"{state.player_name(seat)}{others} is dealt {len(deal.hands[seat])} card(s): "
-                            f"{rule_text}, {size}", rule, where={**where, "player": seat})
+        first, *others = wrong
+        sizes = [f"{state.player_name(first)} is dealt {card_count(len(deal.hands[first]))}"]
+        sizes += [f"{state.player_name(seat)} {len(deal.hands[seat])}" for seat in others]
+        listed = sizes[0] if not others else ", ".join(sizes[:-1]) + " and " + sizes[-1]
+        raise IllegalAction(f"{listed}: {reason}", rule, where={**where, "player": first})
+
+
+def overdealt(state: "TrickState", hands: Sequence[Sequence[int]], aside: Sequence[int] = (),
+              aside_name: str = "") -> str | None:
+    """What is wrong with a deal that holds a card more often than the deck has it: where each
+    copy lies, by hand and in the cards set aside (`aside_name`, given when the whole deck is
+    dealt: then the card the deal misses is named too). None when no card is over-dealt."""
+    table = state.table
+    left = cards_left(table.copies, (*hands, aside))
+    card = next((card for card, count in enumerate(left) if count < 0), None)
+    if card is None:
+        return None
+    places = []
+    for seat, hand in enumerate(hands):
+        held = list(hand).count(card)
+        if held:
+            places.append(f"in {state.player_name(seat)}'s hand" + (f" ({held} times)" if held > 1 else ""))
+    if card in aside:
+        places.append(f"in {aside_name}")
+    copies = table.copies[card]
+    message = (f"{table.name[card]} is dealt {copies - left[card]} times ({' and '.join(places)}); "
+               f"the deck has {copies} {'copy' if copies == 1 else 'copies'}")
+    missing = next((card for card, count in enumerate(left) if count > 0), None)
+    if aside_name and missing is not None:
+        message += f", and {table.name[missing]} is missing from the deal"
+    return message
+
+
+def card_count(count: int) -> str:
+    """"1 card", "3 cards"."""
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 PLAY = 100  # the phase in which cards are played to tricks
@@ -484,23 +518,25 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 @dataclass
 class PlayQuestion:
-    """"May I play this?": the card, the hand it comes from (the card included), the trick so
-    far in play order, suit settings (trump, shun) and flags (first, broken)."""
+    """"May I play this?": the card, the hand it comes from, the trick so far in play order,
+    suit settings (trump, shun) and flags (first, broken); the rule that a player plays only
+    cards they hold, for a card the hand does not hold."""
 
     card: int
     hand: list[int]
     trick: list[int]
     settings: dict[str, str]
     flags: set[str]
+    own_cards_rule: str
 
 
 PLAY_USAGE = "play CARD hand CARD CARD ... [trick CARD ...] [trump SUIT | no trump | shun SUIT] [first] [broken]"
 
 
 def parse_play_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str],
-                        flag_words: Sequence[str] = ()) -> PlayQuestion:
+                        flag_words: Sequence[str], own_cards_rule: str) -> PlayQuestion:
     """Read `play CARD hand CARDS... [trick CARDS...]` with the game's settings and flags, in any
-    order after the card. The card played counts as held even if `hand` leaves it out."""
+    order after the card. A card the hand leaves out is not held (`play_answer` says no)."""
     tokens = words(question)
     if tokens and tokens[0].casefold() == "play":
         tokens = tokens[1:]
@@ -534,23 +570,26 @@ def parse_play_question(question: Sequence[str], table: CardTable, setting_words
             raise DeckgenError(f"cannot read {word!r}: {PLAY_USAGE}")
         position += 1
     hand = lists["hand"]
-    if card not in hand:
-        hand.insert(0, card)
+    if not hand:
+        raise DeckgenError(f"say the cards of the hand the card is played from: {PLAY_USAGE}")
     for what, cards in (("hand", hand), ("trick", lists["trick"]), ("hand and trick", hand + lists["trick"])):
         counts = count_cards(cards, len(table.code))
         for index, count in enumerate(counts):
             if count > table.copies[index]:
                 raise DeckgenError(f"the deck has {table.copies[index]} {table.name[index]} card(s), "
                                    f"the {what} lists {count}")
-    return PlayQuestion(card, hand, lists["trick"], settings, flags)
+    return PlayQuestion(card, hand, lists["trick"], settings, flags, own_cards_rule)
 
 
 def play_answer(table: CardTable, asked: PlayQuestion, legal: Sequence[int], rule: str | Sequence[str], reason: str,
                 rulings: Sequence[str] = ()) -> dict:
     """The answer to a play question: yes/no, the rule that decides it, and for no the legal cards."""
-    allowed = asked.card in legal
     code = table.code[asked.card]
     options = table.codes(table.sorted(set(legal)))
+    if asked.card not in asked.hand:  # no rule of play matters for a card the player does not hold
+        rule, reason, rulings = asked.own_cards_rule, f"the hand given ({' '.join(table.codes(asked.hand))}) does " \
+                                                      f"not hold {code}, and a player plays only their own cards", ()
+    allowed = asked.card in legal and asked.card in asked.hand
     answer = (f"Yes: {code} may be played: {reason}." if allowed else
               f"No: {code} may not be played: {reason}. Legal here: {', '.join(options)}.")
     return {"question": "play", "card": code, "hand": table.codes(asked.hand), "trick": table.codes(asked.trick),

@@ -25,9 +25,9 @@ from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
-                     deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer,
-                     read_hands, read_tricks, words)
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, card_count, check_hand_sizes,
+                     count_cards, deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, overdealt,
+                     random_below, read_dealer, read_hands, read_tricks, words)
 from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
                            R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
                            card_strengths, forbidden_bid, trick_led_suit, trick_winner)
@@ -593,7 +593,7 @@ class WizardState(TrickState):
         checked = deal is self.sampled
         self.sampled = None
         if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
+            check_hand_sizes(self, deal, size, f"round {size} deals {card_count(size)} to each player", R_DEAL,
                              {"round": size})
         table = self.table
         suit_of = table.suit
@@ -615,9 +615,7 @@ class WizardState(TrickState):
                 raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
                                     where={"round": size}) from None
             if min(undealt) < 0:
-                card = next(card for card, left in enumerate(undealt) if left < 0)
-                raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; "
-                                    f"the deck has {table.copies[card]}", R_COUNTS, where={"round": size})
+                raise IllegalAction(overdealt(self, hands), R_COUNTS, where={"round": size})
             deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit

@@ -30,7 +30,7 @@ from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pendin
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
-                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
+                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, overdealt, pass_target,
                      random_below, read_dealer, read_hands, read_tricks, shuffled, words)
 from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
                                   R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
@@ -199,15 +199,19 @@ class WizardHeartsGame(Game):
                     raise log.error(entry.at("cauldron"), "a Cauldron without the hands: write both, or neither")
                 yield LogStep(None, entry.at("hands"))
             else:
+                field = entry.at("hands")
                 if entry.has("cauldron"):
                     codes = entry.get("cauldron", list)
                     aside = tuple(table.by_id[log.card(code, f"{entry.at('cauldron')}[{i}]").id]
                                   for i, code in enumerate(codes))
+                    left = cards_left(table.copies, (*hands, aside))
+                    if any(left[card] < 0 for card in aside):  # a card both dealt and set aside: blame the Cauldron
+                        field = entry.at("cauldron")
                 else:  # the Cauldron is whatever was not dealt
                     counts = count_cards((card for hand in hands for card in hand), len(table.code))
                     aside = tuple(card for card in range(len(table.code))
                                   for _ in range(max(0, table.copies[card] - counts[card])))
-                yield LogStep(Deal(hands, aside), entry.at("hands"))
+                yield LogStep(Deal(hands, aside), field)
             yield from self._read_passes(log, entry, state, last)
             if state.phase == PASSING:
                 return
@@ -569,14 +573,12 @@ class WizardHeartsState(TrickState):
         checked = deal is self.sampled
         self.sampled = None
         if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
+            check_hand_sizes(self, deal, size, f"with {self.num_players} players each player is dealt {size}", R_DEAL, where)
         if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))
             if min(left) < 0:
-                card = next(card for card, count in enumerate(left) if count < 0)
-                raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck "
-                                    f"has {copies[card]}", R_DECK, where=where)
+                raise IllegalAction(overdealt(self, deal.hands, deal.aside, "the Cauldron"), R_DECK, where=where)
             card = next((card for card, count in enumerate(left) if count > 0), None)
             if card is None:  # the counts add up, so something dealt is no card index (-1, say)
                 raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..core.errors import DeckgenError
 from .base import Game
 from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
-from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_RESTRICTION, R_WINNER, R_WIZARD_LEAD,
-                           WIZARD_LED, forbidden_bid, trick_led_suit, trick_winner)
+from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION, R_WINNER,
+                           R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit, trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ def ask(game: Game, question: Sequence[str]) -> dict:
 def play_question(game: Game, tokens: list[str]) -> dict:
     """May this card be played to this trick from this hand (wizard.play.follow)?"""
     table = game.table
-    asked = parse_play_question(tokens, table, ("trump",))
+    asked = parse_play_question(tokens, table, ("trump",), (), R_OWN_CARDS)
     if not asked.trick:
         return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
     if len(asked.trick) >= game.max_players:
@@ -130,6 +130,10 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
             raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
     if round_number is None:
         raise DeckgenError(f"say which round (how many cards each): {usage}")
+    if players is None and scores and len(earlier) >= len(scores):
+        raise DeckgenError(f"`after` lists {len(earlier)} earlier bid(s), so the bidder is player {len(earlier) + 1}, "
+                           f"but `scores` gives {len(scores)} total(s): give one score per player, in bidding order "
+                           f"with the bidder's last (or say `players P`)")
     if players is None:  # the bidder is taken to bid last
         players = len(scores) if scores else len(earlier) + 1
         if players < game.min_players:
@@ -170,8 +174,7 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
             reason = "the restriction applies only in the final round"
         elif game.restriction != "never-even" and not leading:
             reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
-                      else "the bidder is not strictly ahead (a tie for the lead is no lead), so the "
-                           "restriction does not apply")
+                      else f"{_standing(scores, len(earlier))}, so the restriction does not apply")
             rules.append(R_RESTRICTION)
         else:
             reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
@@ -186,3 +189,12 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
         "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
         "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
     }
+
+
+def _standing(scores: list[int], bidder: int) -> str:
+    """Why the bidder does not lead: behind someone, or level with the best (a tie is no lead)."""
+    own = scores[bidder]
+    best = max(score for seat, score in enumerate(scores) if seat != bidder)
+    if own == best:
+        return f"the bidder's {own} ties for the lead, and a tie for the lead is no lead"
+    return f"the bidder's {own} is behind the leader's {best}"
