@@ -225,52 +225,6 @@ class ChooseSeat:
     seat: int
 
 
-def check_hand_sizes(state: "TrickState", deal: Deal, size: int, reason: str, rule: str, where: dict) -> None:
-    """Refuse a deal with the wrong number of hands, or hands of the wrong size, naming each
-    wrong hand with its own size; `reason` says how many each player gets ("round 2 deals 2
-    cards to each player")."""
-    if len(deal.hands) != state.num_players:
-        raise IllegalAction(f"{len(deal.hands)} hands dealt for {state.num_players} players", rule, where=where)
-    wrong = [seat for seat, hand in enumerate(deal.hands) if len(hand) != size]
-    if wrong:
-        first, *others = wrong
-        sizes = [f"{state.player_name(first)} is dealt {card_count(len(deal.hands[first]))}"]
-        sizes += [f"{state.player_name(seat)} {len(deal.hands[seat])}" for seat in others]
-        listed = sizes[0] if not others else ", ".join(sizes[:-1]) + " and " + sizes[-1]
-        raise IllegalAction(f"{listed}: {reason}", rule, where={**where, "player": first})
-
-
-def overdealt(state: "TrickState", hands: Sequence[Sequence[int]], aside: Sequence[int] = (),
-              aside_name: str = "") -> str | None:
-    """What is wrong with a deal that holds a card more often than the deck has it: where each
-    copy lies, by hand and in the cards set aside (`aside_name`, given when the whole deck is
-    dealt: then the card the deal misses is named too). None when no card is over-dealt."""
-    table = state.table
-    left = cards_left(table.copies, (*hands, aside))
-    card = next((card for card, count in enumerate(left) if count < 0), None)
-    if card is None:
-        return None
-    places = []
-    for seat, hand in enumerate(hands):
-        held = list(hand).count(card)
-        if held:
-            places.append(f"in {state.player_name(seat)}'s hand" + (f" ({held} times)" if held > 1 else ""))
-    if card in aside:
-        places.append(f"in {aside_name}")
-    copies = table.copies[card]
-    message = (f"{table.name[card]} is dealt {copies - left[card]} times ({' and '.join(places)}); "
-               f"the deck has {copies} {'copy' if copies == 1 else 'copies'}")
-    missing = next((card for card, count in enumerate(left) if count > 0), None)
-    if aside_name and missing is not None:
-        message += f", and {table.name[missing]} is missing from the deal"
-    return message
-
-
-def card_count(count: int) -> str:
-    """"1 card", "3 cards"."""
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 PLAY = 100  # the phase in which cards are played to tricks
 
 

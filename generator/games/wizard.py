@@ -25,9 +25,10 @@ from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, card_count, check_hand_sizes,
-                     count_cards, deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, overdealt,
-                     random_below, read_dealer, read_hands, read_tricks, words)
+from .deal_checks import card_count, check_hand_sizes, overdealt
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, deal_hands,
+                     draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer, read_hands,
+                     read_tricks, words)
 from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
                            R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
                            card_strengths, forbidden_bid, trick_led_suit, trick_winner)
@@ -518,12 +519,12 @@ class WizardState(TrickState):
         if made == self.num_players - 1 and bid == hand - self.bids_total:
             forbidden, rule = self.forbidden()
             if bid == forbidden:
-                why = ("the last bidder may never make the bids add up to the tricks"
-                       if self.game.restriction == "never-even"
+                never_even = self.game.restriction == "never-even"  # leader or not: the leader ruling is moot
+                why = ("the last bidder may never make the bids add up to the tricks" if never_even
                        else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
                 raise IllegalAction(f"bid {bid} makes the bids total {hand}, the tricks available: {why}", rule,
                                     [str(b) for b in range(hand + 1) if b != forbidden], self.where(seat),
-                                    ruling="wizard.ruling.leader")
+                                    ruling="" if never_even else "wizard.ruling.leader")
         self.bids[seat] = bid
         self.bids_made = made = made + 1
         self.bids_total += bid

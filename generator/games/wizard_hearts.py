@@ -29,9 +29,10 @@ from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
-                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, overdealt, pass_target,
-                     random_below, read_dealer, read_hands, read_tricks, shuffled, words)
+from .deal_checks import card_count, check_hand_sizes, overdealt
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, count_cards,
+                     deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target, random_below,
+                     read_dealer, read_hands, read_tricks, shuffled, words)
 from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
                                   R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
 
@@ -274,7 +275,7 @@ class WizardHeartsGame(Game):
             field, codes = by_seat[seat]
             short_at_end = len(codes) < count and open_end and not any(later in by_seat for later in order[k + 1:])
             if len(codes) != count and not short_at_end:
-                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes {count} "
+                raise IllegalAction(f"{log.players[seat]} passes {card_count(len(codes))}; every player passes {count} "
                                     f"on a passing hand", R_PASSING, [f"{count} cards from {log.players[seat]}'s hand"],
                                     where={"round": state.round + 1, "player": seat, "field": field},
                                     ruling="wh.ruling.passing")
@@ -374,7 +375,7 @@ class WizardHeartsState(TrickState):
         if phase == PASSING:
             left = self.game.params["pass_count"] - len(self.passed[seat])
             target = name(pass_target(seat, self.direction, self.num_players))
-            return Pending(seat, f"{name(seat)} to pass {left} more card(s) to {target} "
+            return Pending(seat, f"{name(seat)} to pass {left} more {'card' if left == 1 else 'cards'} to {target} "
                                  f"({len(self.passed[seat])} passed so far)", R_PASSING)
         options, rule = self._options(seat)
         what = "lead" if not self.trick else "play"

@@ -160,7 +160,8 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
         reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
                   + ("may never do" if game.restriction == "never-even" else "may not do when strictly ahead"))
         rules.append(rule)
-        rulings.append("wizard.ruling.leader")
+        if game.restriction != "never-even":  # the ruling says who leads; never-even binds anyone
+            rulings.append("wizard.ruling.leader")
     else:
         allowed = True
         if forbidden is not None:
@@ -177,7 +178,10 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
                       else f"{_standing(scores, len(earlier))}, so the restriction does not apply")
             rules.append(R_RESTRICTION)
         else:
-            reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
+            even = round_number - sum(earlier)
+            reason = (f"the earlier bids total {sum(earlier)}, so no bid can make the bids add up to the "
+                      f"{round_number} tricks" if not 0 <= even <= round_number
+                      else "the bid that would make the total even is zero, which is always allowed")
             rules.append(rule or R_RESTRICTION)
             rulings.append("wizard.ruling.leader")
     legal = [b for b in range(round_number + 1) if b != forbidden]
