@@ -258,7 +258,9 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
     def where(self) -> dict:
         """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
         step = "game over" if self.over else STEP_NAMES[self.stack[-1][1]]
-        rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
+        if not self.turn_slots:  # the setup: no round or turn yet, and nobody's turn
+            return {"step": f"setup, {step}"}
+        rounds = (self.turn_slots - 1) // self.num_players + 1
         return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
 
     def zone_counts(self) -> dict[str, int]:

@@ -131,9 +131,9 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
     if round_number is None:
         raise DeckgenError(f"say which round (how many cards each): {usage}")
     if players is None and scores and len(earlier) >= len(scores):
-        raise DeckgenError(f"`after` lists {len(earlier)} earlier bid(s), so the bidder is player {len(earlier) + 1}, "
-                           f"but `scores` gives {len(scores)} total(s): give one score per player, in bidding order "
-                           f"with the bidder's last (or say `players P`)")
+        raise DeckgenError(f"`after` lists {len(earlier)} earlier {'bid' if len(earlier) == 1 else 'bids'}, so the "
+                           f"bidder is player {len(earlier) + 1}, but `scores` gives only {len(scores)}: give one "
+                           "score per player, in bidding order with the bidder's last (or say `players P`)")
     if players is None:  # the bidder is taken to bid last
         players = len(scores) if scores else len(earlier) + 1
         if players < game.min_players:
