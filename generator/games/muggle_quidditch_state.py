@@ -335,8 +335,10 @@ class MuggleQuidditchState(GameState):
         if extra:
             parts.append("adds " + " ".join(extra) + ", which " + ("is" if len(extra) == 1 else "are")
                          + " not among the cards being shuffled")
-        message = (f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled in order, "
-                   f"each once; this one {' and '.join(parts)}")
+        count = len(self.shuffle_cards)
+        what = (f"the deal must list the deck's {count} cards" if self.shuffle_for == DEAL
+                else f"the shuffle must put exactly the {count} cards being shuffled")
+        message = f"{what} in order, each once; this one {' and '.join(parts)}"
         if JOKER in missing and self.shuffle_for != DEAL:
             message += f" (a Joker ({JOKER}) held in a hand goes onto the discard pile before it is shuffled)"
         return message

@@ -89,7 +89,7 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
     reasons = [f"{table.name[card]} is the highest {led} card in the trick; other suits never win "
                f"(order A K Q J Wizard 10 ... 2)"]
     rules = [R_WINNER]
-    answer = f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
+    answer = f"{who[0].upper()}{who[1:]} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
     result: dict[str, Any] = {"question": "trick",
                               "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
                               "winner": {"position": winner + 1, "player": who, "card": table.code[card]}}

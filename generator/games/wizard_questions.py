@@ -6,8 +6,9 @@ from __future__ import annotations
 from ..core.errors import DeckgenError
 from .base import Game
 from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
-from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION, R_WINNER,
-                           R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit, trick_winner)
+from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION,
+                           R_RESTRICTION_VARIANTS, R_WINNER, R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit,
+                           trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
         "question": "trick", "trump": None if trump == NO_SUIT else game.deck.suits[trump].id,
         "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
         "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
-        "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
+        "answer": f"{who[0].upper()}{who[1:]} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
                   f"{len(cards)}, {trump_text}).",
         "reasons": reasons, "rules": rules, "rulings": rulings,
     }
@@ -169,10 +170,12 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
             rules.append(rule)
         elif game.restriction == "none":
             reason = "no bidding restriction is in force"
+            rules.append(R_RESTRICTION_VARIANTS)
         elif not last:
             reason = "only the last bidder can be restricted"
         elif game.restriction == "final-round" and not final:
             reason = "the restriction applies only in the final round"
+            rules.append(R_RESTRICTION_VARIANTS)
         elif game.restriction != "never-even" and not leading:
             reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
                       else f"{_standing(scores, len(earlier))}, so the restriction does not apply")
