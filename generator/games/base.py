@@ -161,6 +161,16 @@ class GameState(ABC):
         The base shows the scores; engines show their table."""
         return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
 
+    def replay_context(self) -> Any:
+        """What the replay keeps from just before an action, for `replay_events` (None: nothing)."""
+        return None
+
+    def replay_events(self, context: Any, action: Action) -> dict:
+        """What an action just settled that the table no longer shows (a trick taken and by
+        whom), given `replay_context()` from before it: `note` (words) and `areas` (shown
+        first on the table). Empty when nothing was settled."""
+        return {}
+
 
 class Game(ABC):
     """A game's rules with one set of parameters. Subclasses declare their bounds so

@@ -20,6 +20,7 @@ from math import ceil, log
 from ..core.errors import DeckgenError
 from ..deck.model import Deck
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
+from .trick_view import PLAY, TrickView
 from .logs import Entry, GameLog, LogStep
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -225,10 +226,7 @@ class ChooseSeat:
     seat: int
 
 
-PLAY = 100  # the phase in which cards are played to tricks
-
-
-class TrickState(GameState):
+class TrickState(TrickView, GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it
@@ -273,23 +271,6 @@ class TrickState(GameState):
         if card not in self.hands[seat]:
             raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
                                 self.table.codes(self.play_options(seat)), self.where(seat))
-
-    def table_view(self) -> dict:
-        table = self.table
-        n = self.num_players
-        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
-        view = {"hands": [table.codes(table.sorted(hand)) for hand in self.hands],
-                "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
-                           "cards": trick}],
-                "counters": {"Round": self.round + 1, "Dealer": self.player_name(self.dealer),
-                             "Tricks won": " / ".join(map(str, self.won))},
-                "scores": list(self.summary().get("scores", []))}
-        view["counters"].update(self.view_counters())
-        return view
-
-    def view_counters(self) -> dict:
-        """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
-        return {}
 
     def trick_winner(self, cards: list[int]) -> int:
         raise NotImplementedError

@@ -393,9 +393,10 @@ class WizardState(TrickState):
 
     def view_counters(self) -> dict:
         suits = self.game.deck.suits
-        trump = "none" if self.trump == NO_SUIT else suits[self.trump].name
+        unsettled = self.setting_up() or self.phase == CHOOSE_TRUMP  # dealt, trump and bids still to come
+        trump = "-" if unsettled else "none" if self.trump == NO_SUIT else suits[self.trump].name
         turned = "-" if self.turned is None else self.table.code[self.turned]
-        bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
+        bids = "-" if unsettled else " / ".join("-" if bid is None else str(bid) for bid in self.bids)
         return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     def play_options(self, seat: int) -> list[int]:

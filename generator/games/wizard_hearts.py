@@ -318,6 +318,8 @@ def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
 
 
 class WizardHeartsState(TrickState):
+    ROUND_OPENS = "shun"  # a hand opens with its Shun suit, then the deal (for the replay's counters)
+
     def __init__(self, game: WizardHeartsGame, num_players: int):
         super().__init__(game, num_players)
         self.chance = "dealer"  # which chance node: dealer, shun, deal
@@ -384,9 +386,15 @@ class WizardHeartsState(TrickState):
 
     def view_counters(self) -> dict:
         suits = self.game.deck.suits
-        shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        if self.setting_up() and self.chance != "deal":  # the Shun suit of this hand is not revealed yet
+            shun = "-"
+        else:
+            shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        direction = self.history[-1]["direction"] if self.between_rounds() else self.direction
+        if self.setting_up():  # not dealt yet: nothing passed, no points this hand
+            return {"Shun suit": shun, "Passing": direction, "Cards passed": "-", "Hand points": "-"}
         passed = " / ".join(str(len(cards)) for cards in self.passed)
-        return {"Shun suit": shun, "Passing": self.direction, "Cards passed": passed,
+        return {"Shun suit": shun, "Passing": direction, "Cards passed": passed,
                 "Hand points": " / ".join(map(str, self.hand_points))}
 
     def play_options(self, seat: int) -> list[int]:
