@@ -172,7 +172,8 @@ CORRUPTIONS = {
 
 
 def _sealed(body: bytes) -> bytes:
-    return deckcache.blake2b(body, digest_size=cachefile._DIGEST).digest() + body
+    """Sealed with the user's own key, as deckgen seals: what is inside must still be checked."""
+    return cachefile.seal(body, cachefile.seal_key()) + body
 
 
 def _entry_body(raw: bytes, pickled_deck: bytes) -> bytes:
