@@ -29,7 +29,8 @@ from ..core.errors import DeckgenError, OptionError
 from ..core.output import write_text
 
 if TYPE_CHECKING:
-    from .playtest import Tally, Task
+    from .chunks import Task
+    from .tally import Tally
 
 IN_FLIGHT_PER_WORKER = 4  # enough queued chunks to keep a worker busy, few enough to stay streamed
 CLUSTER_HINT = "install the cluster extra: pip install 'deckgen[cluster]' (Dask distributed)"

@@ -17,7 +17,7 @@ from .metrics import MICRO, RATE_BINS, TURN_EDGES, Metrics
 from .stats import Z95, benjamini_hochberg, newcombe, two_proportion_p, wilson
 
 if TYPE_CHECKING:
-    from .playtest import Tally
+    from .tally import Tally
 
 NEGLIGIBLE = 0.02  # a card whose whole interval lies within ± 2 points does not matter
 FDR = 0.05  # false discovery rate across the cards of one run (Benjamini–Hochberg)

@@ -17,7 +17,8 @@ from ..core.output import write_text
 from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
 from ..deck.model import Deck
 from . import charts
-from .playtest import figures_kept, never_played
+from .findings import never_played
+from .tally import figures_kept
 
 if TYPE_CHECKING:
     from . import DeckReport, Report

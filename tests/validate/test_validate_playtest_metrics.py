@@ -13,7 +13,9 @@ from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.compare import compare
 from generator.validate.metrics import tension
-from generator.validate.playtest import Playtest, Run, Setting, Tally, Task, play_chunk, run_seed
+from generator.validate.chunks import Task, play_chunk
+from generator.validate.playtest import Playtest, Run, Setting, run_seed
+from generator.validate.tally import Tally
 from generator.validate.stats import benjamini_hochberg, games_for_precision, two_proportion_power
 
 from tests.conftest import DECKS
