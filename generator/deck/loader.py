@@ -24,6 +24,7 @@ from .model import CARD_SIZES_MM, Back, Card, CardSize, Deck, Kind, QuickRef, Ra
 from .publish import check_base_url
 from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
+from .targets import read_targets
 
 RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
@@ -273,6 +274,7 @@ class _Builder:
             layouts=self.layouts.book,
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
+            playtest=read_targets(self.data, players["min"], players["max"], self.error),
         )
         self._check_references(deck)
         return deck

@@ -9,19 +9,20 @@ import random
 import sys
 import sysconfig
 import traceback
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..core.errors import DeckgenError
 from ..deck.loader import load_deck
 from ..deck.model import Deck
 from ..games.base import Game, GameState, game_for
-from ..games.simulate import game_seed, play_game
+from ..games.simulate import GameRecord, game_seed, play_game
 from .metrics import GameTrace
 from .profiles import PROFILES
-from .tally import Failure, Tally
+from .tally import Failure, GameKey, Tally
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,11 @@ class Task:
     run_seed: int
     start: int
     stop: int
-    bot: str  # "random", "heuristic", or "mixed": one heuristic seat (game index mod players), random others
+    # "random", "heuristic", or a mix "FOCUS/OTHERS" ("heuristic/random"): one FOCUS seat (game index
+    # mod players), OTHERS in the other seats
+    bot: str
     metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
+    keep_games: bool = False  # keep every game's key, to pair it with the same game under other rules
 
 
 _GAMES: dict[tuple, Game] = {}
@@ -129,30 +133,43 @@ def _classify(error: Exception, state: GameState | None, index: int, seed: int) 
     return Failure("engine error", index, seed, f"{type(error).__name__}: {error}{_where(error)}")
 
 
-def play_chunk(task: Task) -> Tally:
-    """Play games task.start..task.stop-1 of one (setting, player count) and count them."""
+def mix(bot: str) -> tuple[str, str | None]:
+    """A task's bots as (the kind in every seat or the focus seat, the kind in the others or None)."""
+    focus, _, others = bot.partition("/")
+    return focus, others or None
+
+
+def play_chunk(task: Task, trace: Callable[[Game, int, Any], GameTrace] = GameTrace) -> Tally:
+    """Play games task.start..task.stop-1 of one (setting, player count) and count them; each
+    game with metrics is followed by `trace(game, players, profile)` (benchmarks/bench_calibration.py
+    passes one that deals a placebo card)."""
+    focus_kind, others_kind = mix(task.bot)
     try:
         game = engine(task.deck_path, task.params)
         game.check_players(task.players)
-        kind = _bot_kind(game, "heuristic" if task.bot == "mixed" else task.bot)
+        kind = _bot_kind(game, focus_kind)
+        other = _bot_kind(game, others_kind or focus_kind)
     except DeckgenError as error:
         tally = Tally(task.players, metrics=task.metrics)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
     profile = PROFILES[game.id]
     tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
-                  metrics=task.metrics)
+                  metrics=task.metrics, keep_games=task.keep_games)
     for index in range(task.start, task.stop):
         seed = game_seed(task.run_seed, index)
-        focus = index % task.players if task.bot == "mixed" else None
-        bots = [kind if focus in (None, seat) else "random" for seat in range(task.players)]
+        focus = index % task.players if others_kind else None
+        bots = [kind if focus in (None, seat) else other for seat in range(task.players)]
         # Every metric, or (for the lightest runs) the counters alone.
-        watcher = GameTrace(game, task.players, profile) if task.metrics else Watcher(game, task.players)
+        watcher = trace(game, task.players, profile) if task.metrics else Watcher(game, task.players)
         try:
             record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
         except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed
             tally.add_failure(_classify(error, watcher.state, index, seed))
+            tally.keep(task.start, GameKey(0, 0, False, True, 0))
             continue
+        if task.keep_games:
+            tally.keep(task.start, game_key(watcher.state, record))
         if task.metrics:
             watcher.close(record.scores)
             watcher.finish(tally.metrics, record.scores, record.winners, record.actions, record.rounds, focus)
@@ -161,6 +178,14 @@ def play_chunk(task: Task) -> Tally:
             lead_changes = watcher.finish(record.scores)
         tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
     return tally
+
+
+def game_key(state: GameState, record: GameRecord) -> GameKey:
+    """What a finished game came to (`tally.GameKey`): the digest covers the engine's summary of
+    it (every round's bids, tricks and points in trick games) and the final scores."""
+    text = json.dumps([state.summary(), record.scores], sort_keys=True, default=str)
+    winners = sum(1 << seat for seat in record.winners)
+    return GameKey(zlib.crc32(text.encode()), record.decisions, record.reason != "finished", False, winners)
 
 
 def _bot_kind(game: Game, wanted: str) -> str:

@@ -10,7 +10,7 @@ from ..core.errors import Problem
 from ..deck.locate import Locator
 from ..deck.model import Deck
 from .profiles import PROFILES
-from .stats import bonferroni_z, wilson
+from .stats import wilson
 from .tally import FAILURE_KINDS, Failure, Tally
 
 if TYPE_CHECKING:
@@ -34,9 +34,8 @@ def _replay_hint(deck: Deck, run: "Run", failure: Failure, bot: str) -> str:
 
 def problems(deck: Deck, result: "Playtest") -> list[Problem]:
     locate = Locator(deck)
-    # Every seat of every run is one test of fairness: together they may raise a false alarm
-    # at most 5% of the time.
-    seat_z = bonferroni_z(sum(run.players for run in result.runs))
+    # Every seat of every run is one test of fairness, made at the report's level (`Playtest.family`).
+    seat_z = result.family.z
     found = []
     for run in result.runs:
         tally = run.tally
@@ -98,9 +97,14 @@ def never_played(deck: Deck, tally: Tally) -> list[str]:
             if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
 
 
+def balance_tested(tally: Tally) -> bool:
+    """Whether a run's seats get a test of fairness: enough games, and more than one seat."""
+    return tally.games >= BALANCE_MIN_GAMES and tally.players >= 2
+
+
 def _seat_balance(locate: Locator, field: str, where: str, tally: Tally, z: float) -> list[Problem]:
     """A warning for each seat whose win rate misses the fair share even by an interval at `z`."""
-    if tally.games < BALANCE_MIN_GAMES or tally.players < 2:
+    if not balance_tested(tally):
         return []
     share = tally.fair_share()
     confidence = 1 - 2 * (1 - NormalDist().cdf(z))

@@ -24,15 +24,20 @@ from ..deck.model import Deck
 from ..games.base import game_for
 from ..games.bots import BOT_KINDS
 from ..games.simulate import derive_seed
+from .cards import testable
 from .chunks import Task, engine, play_chunk
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
+from .findings import balance_tested
 from .findings import problems as find_problems
-from .stats import games_for_precision
+from .stats import Family, games_for_precision
 from .tally import Tally
+from .targets import check_targets, player_problems, skill_plans
+from .targets import count as count_targets
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 MAX_GAMES = 1_000_000  # per player count and setting: hours of play, never a memory problem
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
+ORDER_MIX = "heuristic/random"  # the skill runs: one heuristic seat among random ones (CardStock's Order)
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,8 @@ def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collecti
         settings += [Setting(f"variant {v.id}", dict(v.params), v.id) for v in deck.variants
                      if v.id not in skip_variants]
     return settings, counts
+
+
 # -- a whole playtest -------------------------------------------------------------------------
 
 @dataclass
@@ -118,19 +125,29 @@ class Playtest:
     bot: str
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    skill: list[Run] = field(default_factory=list)  # one heuristic seat among random ones, per run
+    skill: list[Run] = field(default_factory=list)  # one focus seat among others ("heuristic/random"), per run
     precision: float | None = None
     max_games: int | None = None
     reused_chunks: int = 0
     sweeps: tuple[str, ...] = ()
+    family: Family = Family()  # every test the report makes, for its error rate
+    targets: list[dict] = field(default_factory=list)  # the deck's [playtest] targets, checked
+    order: bool = True  # whether skill runs for CardStock's Order were played (--skill)
+
+    def figures(self, run: Run) -> dict:
+        """Every figure of a run, its card effects tested at the report's level (a run with a
+        focus seat reports its skill, not cards: its seats do not play alike)."""
+        return run.tally.as_dict(self.deck, self.family, cards=run.bot == self.bot)
 
     def as_dict(self) -> dict:
         def run_dict(run: Run) -> dict:
             return {"setting": run.setting.name, "params": dict(run.setting.params), "variant": run.setting.variant,
-                    "players": run.players, "run_seed": run.run_seed, "bot": run.bot, **run.tally.as_dict(self.deck)}
+                    "players": run.players, "run_seed": run.run_seed, "bot": run.bot, **self.figures(run)}
 
         data = {"seed": self.seed, "games_per_run": self.games, "bot": self.bot,
-                "runs": [run_dict(run) for run in self.runs]}
+                "family": {"tests": dict(self.family.counts), "alpha": self.family.alpha, "each": self.family.each,
+                           "statement": self.family.statement()},
+                "targets": self.targets, "runs": [run_dict(run) for run in self.runs]}
         if self.precision is not None:
             data["precision"] = {"target": self.precision, "max_games": self.max_games,
                                  "reached": [precision_reached(run.tally, self.precision) for run in self.runs]}
@@ -162,10 +179,12 @@ class _Plan:
         return self.setting_index, self.players, self.bot
 
 
-def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True) -> Iterator[Task]:
+def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True,
+          keep_games: bool = False) -> Iterator[Task]:
+    """The chunks of games start..stop-1 of one run."""
     for first in range(start, stop, chunk):
         yield Task(str(deck.source), plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed,
-                   first, min(first + chunk, stop), plan.bot, metrics)
+                   first, min(first + chunk, stop), plan.bot, metrics, keep_games and "/" not in plan.bot)
 
 
 AUTO_STEP = 250  # with --simulate auto, runs stop only at multiples of this many games
@@ -207,14 +226,15 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
              progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = (), *,
              precision: float | None = None, max_games: int | None = None, skill: bool = True,
              metrics: bool = True, cluster: str | None = None, checkpoint: Path | None = None,
-             resume: bool = False) -> Playtest:
+             resume: bool = False, keep_games: bool = False) -> Playtest:
     """Play `games` games per setting and player count (or, with `games=None`, until every
     seat's 95% interval is within ± `precision`, at most `max_games`); report dead ends,
     balance and the game-research metrics. `skill` adds mixed runs (one heuristic seat among
-    random ones) for CardStock's Order. `progress(done, total)` is called as chunks finish;
-    `skip_variants` are left out (their composition is already known to be broken). Chunks
-    run in this process, on `workers` processes, or on a Dask `cluster` ("local:N" or an
-    address); `checkpoint` keeps finished chunks there and `resume` reuses them."""
+    random ones) for CardStock's Order; the deck's skill targets add runs of their players.
+    `progress(done, total)` is called as chunks finish; `skip_variants` are left out (their
+    composition is already known to be broken). Chunks run in this process, on `workers`
+    processes, or on a Dask `cluster` ("local:N" or an address); `checkpoint` keeps finished
+    chunks there and `resume` reuses them; `keep_games` keeps each game's key for `--compare`."""
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
     if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
@@ -232,13 +252,19 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     plans = [_Plan(index, setting, players, bot, run_seed(seed, players))
              for index, setting in enumerate(settings) for players in counts]
     if skill and metrics and _has_heuristic(deck):
-        plans += [_Plan(p.setting_index, p.setting, p.players, "mixed", skill_seed(seed, p.players)) for p in plans]
+        plans += [_Plan(p.setting_index, p.setting, p.players, ORDER_MIX, skill_seed(seed, p.players)) for p in plans]
+    if metrics and settings[0].name == "deck rules":
+        planned = {plan.key for plan in plans}
+        for mix, players in dict.fromkeys(skill_plans(deck, counts)):
+            if (0, players, mix) not in planned:
+                plans.append(_Plan(0, settings[0], players, mix, skill_seed(seed, players)))
     cap = max_games or AUTO_MAX_GAMES
     target = {plan.key: games if games is not None else min(AUTO_FIRST, cap) for plan in plans}
     played = dict.fromkeys(target, 0)
     totals: dict[tuple, Tally] = {}
     checkpoints = Checkpoints(checkpoint, resume, Tally.from_state) if checkpoint is not None else None
     backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
+    focus_runs = [plan for plan in plans if "/" in plan.bot]
     done = 0
     try:
         while any(played[key] < target[key] for key in target):
@@ -247,7 +273,8 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
             # Enough chunks to keep every worker busy (about four each), none so big that a progress
             # bar stalls; a fixed size when chunks are checkpointed, so a resumed run finds them.
             chunk = 50 if checkpoints else max(1, min(50, work // (backend.workers * 4) or 1))
-            stage_tasks = (task for plan, start, stop in stage for task in tasks(deck, plan, start, stop, chunk, metrics))
+            stage_tasks = (task for plan, start, stop in stage
+                           for task in tasks(deck, plan, start, stop, chunk, metrics, keep_games))
             for task, tally in run_chunks(play_chunk, stage_tasks, backend, checkpoints):
                 key = (task.setting, task.players, task.bot)
                 if key in totals:
@@ -261,23 +288,26 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
                 played[plan.key] = stop
             if games is None:
                 for plan in plans:
-                    if plan.bot == "mixed":
+                    if plan in focus_runs:
                         continue
                     tally = totals[plan.key]
                     if not precision_reached(tally, precision) and played[plan.key] < cap and tally.games:
                         target[plan.key] = _next_target(tally, played[plan.key], precision, cap)
-                for plan in plans:
-                    if plan.bot == "mixed":
-                        target[plan.key] = target[plan.setting_index, plan.players, bot]
+                for plan in focus_runs:  # as many games as the run of its setting and player count
+                    target[plan.key] = target[plan.setting_index, plan.players, bot]
     finally:
         backend.close()
     result = Playtest(deck, seed, games, bot, precision=precision if games is None else None,
                       max_games=cap if games is None else None,
-                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps))
+                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps), order=skill)
     for plan in plans:
         run = Run(plan.setting, plan.players, plan.run_seed, totals[plan.key], plan.bot)
-        (result.skill if plan.bot == "mixed" else result.runs).append(run)
-    result.problems = find_problems(deck, result)
+        (result.skill if plan in focus_runs else result.runs).append(run)
+    result.family = Family((("card effects", sum(testable(run.tally.metrics) for run in result.runs)),
+                            ("seat win rates", sum(run.players for run in result.runs if balance_tested(run.tally))),
+                            ("targets", count_targets(result))))
+    result.targets = check_targets(result, result.family)
+    result.problems = find_problems(deck, result) + player_problems(deck)
     return result
 
 

@@ -1,6 +1,10 @@
 """A playtest's counters: `Tally` folds the games of one (setting, player count, bot mix) into
 counts that merge in any order, so any chunking, worker count or backend gives the same
-figures; `Failure` is a game that could not be played to its end, kept with its seed."""
+figures; `Failure` is a game that could not be played to its end, kept with its seed.
+
+For `--compare` a tally also keeps one whole number per game (`GameKey`: what the game came to,
+packed), so two runs that share their seeds can be compared game by game: the only figure whose
+memory grows with the number of games, 36 bytes a game and only when comparing."""
 from __future__ import annotations
 
 from collections import Counter
@@ -10,10 +14,10 @@ from typing import Iterator, Sequence
 
 from ..deck.model import Deck
 from ..games.simulate import _distribution
-from .figures import figures
+from .figures import figures, rate
 from .metrics import Metrics
 from .profiles import PROFILES
-from .stats import Z95, histogram_bins, wilson
+from .stats import Z95, Family, histogram_bins, wilson
 
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
 
@@ -29,11 +33,38 @@ class Failure:
 FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
 
 
+@dataclass(frozen=True)
+class GameKey:
+    """What one game came to, for pairing it with the same game (same seed) under other rules:
+    a digest of the engine's summary of it, its moves, whether the length cap stopped it or it
+    failed, and which seats won."""
+
+    digest: int  # 32 bits
+    moves: int
+    capped: bool
+    failed: bool
+    winners: int  # bit s set: seat s won or shared the win
+
+    MOVES_BITS = 40
+
+    def pack(self) -> int:
+        return (self.digest | self.moves << 32 | self.capped << (32 + self.MOVES_BITS)
+                | self.failed << (33 + self.MOVES_BITS) | self.winners << (34 + self.MOVES_BITS))
+
+    @classmethod
+    def unpack(cls, packed: int) -> "GameKey":
+        return cls(packed & 0xFFFFFFFF, packed >> 32 & ((1 << cls.MOVES_BITS) - 1), bool(packed >> (32 + cls.MOVES_BITS) & 1),
+                   bool(packed >> (33 + cls.MOVES_BITS) & 1), packed >> (34 + cls.MOVES_BITS))
+
+    def won(self, seat: int) -> bool:
+        return bool(self.winners >> seat & 1)
+
+
 class Tally:
     """Counters over games of one (setting, player count): merge-able in any order."""
 
     def __init__(self, players: int, lower_score_wins: bool = False, tracks_cards: bool = False,
-                 metrics: bool = False):
+                 metrics: bool = False, keep_games: bool = False):
         self.players = players
         self.lower_score_wins = lower_score_wins
         self.tracks_cards = tracks_cards
@@ -50,9 +81,18 @@ class Tally:
         self.lead_changes: Counter[int] = Counter()
         self.card_plays: Counter[str] = Counter()  # times played, all games
         self.card_games: Counter[str] = Counter()  # games in which anyone played it
-        self.card_seat_games: Counter[str] = Counter()  # (seat, game) pairs where the seat played it
-        self.card_seat_wins: Counter[str] = Counter()  # ... and that seat won
         self.metrics: Metrics | None = Metrics(players) if metrics else None
+        # With keep_games: each chunk's first game index -> its games' packed `GameKey`s, in order.
+        self.kept: dict[int, list[int]] | None = {} if keep_games else None
+
+    def keep(self, chunk_start: int, key: GameKey) -> None:
+        """Keep the key of the next game of the chunk that starts at game `chunk_start`."""
+        if self.kept is not None:
+            self.kept.setdefault(chunk_start, []).append(key.pack())
+
+    def game_keys(self) -> list[GameKey]:
+        """Every kept game's key, in game order."""
+        return [GameKey.unpack(packed) for start in sorted(self.kept or {}) for packed in self.kept[start]]
 
     def add_game(self, scores: Sequence[int], winners: Sequence[int], reason: str, decisions: int,
                  lead_changes: int, plays: Sequence[Counter[str]]) -> None:
@@ -75,12 +115,8 @@ class Tally:
         self.lengths[decisions] += 1
         self.lead_changes[lead_changes] += 1
         self.card_games.update({code for played in plays for code in played})
-        for seat, played in enumerate(plays):
-            for code, times in played.items():
-                self.card_plays[code] += times
-                self.card_seat_games[code] += 1
-                if seat in winners:
-                    self.card_seat_wins[code] += 1
+        for played in plays:
+            self.card_plays.update(played)
 
     def add_failure(self, failure: Failure, games: int = 1) -> None:
         self.failures[failure.kind] += games
@@ -106,10 +142,10 @@ class Tally:
             self.seat_score_sum[seat] += other.seat_score_sum[seat]
         for mine, theirs in ((self.scores, other.scores), (self.margins, other.margins),
                              (self.lengths, other.lengths), (self.lead_changes, other.lead_changes),
-                             (self.card_plays, other.card_plays), (self.card_games, other.card_games),
-                             (self.card_seat_games, other.card_seat_games),
-                             (self.card_seat_wins, other.card_seat_wins)):
+                             (self.card_plays, other.card_plays), (self.card_games, other.card_games)):
             mine.update(theirs)
+        if other.kept is not None:
+            self.kept = {**(self.kept or {}), **other.kept}
         if other.metrics is not None:
             if self.metrics is None:
                 self.metrics = Metrics(self.players)
@@ -117,14 +153,14 @@ class Tally:
 
     def state(self) -> dict:
         """Every counter as plain sorted data (JSON): the checkpoint format, and equal for equal tallies."""
-        counters = ("failures", "scores", "margins", "lengths", "lead_changes", "card_plays", "card_games",
-                    "card_seat_games", "card_seat_wins")
+        counters = ("failures", "scores", "margins", "lengths", "lead_changes", "card_plays", "card_games")
         return {"players": self.players, "lower_score_wins": self.lower_score_wins,
                 "tracks_cards": self.tracks_cards, "games": self.games, "capped": self.capped,
                 "examples": [[f.kind, f.index, f.seed, f.message] for f in self.examples],
                 "wins": self.wins, "outright": self.outright, "seat_score_sum": self.seat_score_sum,
                 **{name: sorted(getattr(self, name).items()) for name in counters},
-                "metrics": self.metrics.state() if self.metrics is not None else None}
+                "metrics": self.metrics.state() if self.metrics is not None else None,
+                "kept": sorted(self.kept.items()) if self.kept is not None else None}
 
     @classmethod
     def from_state(cls, data: dict) -> "Tally":
@@ -132,11 +168,12 @@ class Tally:
         tally.games, tally.capped = data["games"], data["capped"]
         tally.examples = [Failure(*example) for example in data["examples"]]
         tally.wins, tally.outright, tally.seat_score_sum = data["wins"], data["outright"], data["seat_score_sum"]
-        for name in ("failures", "card_plays", "card_games", "card_seat_games", "card_seat_wins"):
+        for name in ("failures", "card_plays", "card_games"):
             setattr(tally, name, Counter(dict(data[name])))
         for name in ("scores", "margins", "lengths", "lead_changes"):
             setattr(tally, name, Counter({int(k): v for k, v in data[name]}))
         tally.metrics = Metrics.from_state(data["metrics"]) if data["metrics"] is not None else None
+        tally.kept = {int(start): keys for start, keys in data["kept"]} if data["kept"] is not None else None
         return tally
 
     @property
@@ -160,27 +197,18 @@ class Tally:
         return sum(self.wins) / (self.games * self.players) if self.games else 0.0
 
     def card_rows(self, deck: Deck) -> list[dict]:
-        """Per card that can be played: how often, in what share of games, and how the win rate
-        of the seat that played it compares with the average seat's (`lift`)."""
-        seat_games = self.games * self.players
-        base = sum(self.wins) / seat_games if seat_games else 0.0
+        """Per card that can be played: times played, and the share of games in which anyone
+        played it (Wilson interval; the game is the unit)."""
         by_rule = PROFILES[deck.engine].never_played
-        rows = []
-        for card in deck.cards:
-            if by_rule(card):
-                continue
-            played_in = self.card_seat_games[card.code]
-            rate = self.card_seat_wins[card.code] / played_in if played_in else None
-            rows.append({"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
-                         "games_share": round(self.card_games[card.code] / self.games, 4) if self.games else 0.0,
-                         "win_rate_when_played": round(rate, 4) if rate is not None else None,
-                         "lift": round(rate - base, 4) if rate is not None else None})
-        return rows
+        return [{"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
+                 "games_share": rate(self.card_games[card.code], self.games)}
+                for card in deck.cards if not by_rule(card)]
 
-    def as_dict(self, deck: Deck) -> dict:
-        kept = _kept_figures
-        if kept is not None and (id(self), id(deck)) in kept:
-            return kept[id(self), id(deck)]
+    def as_dict(self, deck: Deck, family: Family = Family(), cards: bool = True) -> dict:
+        """Every figure of these games; card effects (when `cards`) tested at the report's level."""
+        kept, key = _kept_figures, (id(self), id(deck), family, cards)
+        if kept is not None and key in kept:
+            return kept[key]
         data = {
             "games": self.played, "completed": self.games, "capped": self.capped,
             "failures": dict(sorted(self.failures.items())),
@@ -195,15 +223,15 @@ class Tally:
         if self.tracks_cards:
             data["cards"] = self.card_rows(deck)
         if self.metrics is not None and self.games:
-            data["metrics"] = figures(self, deck)
+            data["metrics"] = figures(self, deck, family, cards)
         if kept is not None:
-            kept[id(self), id(deck)] = data
+            kept[key] = data
         return data
 
 
 # While a report is written (`figures_kept`): each tally's figures, asked for by the JSON, the
 # HTML views and the summary alike, computed once. Tallies do not change while reported on.
-_kept_figures: dict[tuple[int, int], dict] | None = None
+_kept_figures: dict[tuple, dict] | None = None
 
 
 @contextmanager

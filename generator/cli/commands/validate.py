@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
         from ...core.progress import progress_bar
         from ...validate import validate_decks
         from ...validate.cluster import parse_cluster
-        from ...validate.report import write_report
+        from ...validate.page import write_report
 
         games = _games(simulate)
         if cluster:
