@@ -166,8 +166,8 @@ class _LineFinder:
                 table_path.append(name)
             elif key_line is not None:
                 return key_line
-            else:
-                return line_found
+            else:  # a table only its sub-tables name ([[playtest.skill]] without [playtest])
+                table_path.append(name)
         return line_found
 
     def _nth_header(self, name: str, index: int, start: int, array: bool = True) -> int | None:

@@ -32,6 +32,7 @@ NEGLIGIBLE_SD = 0.05  # an effect within ± this many standard deviations of the
 REPLICATION = 0.9  # the least estimated chance that another seed names the same cards
 POWER = 0.8  # the power a card's "detectable" effect is given at
 Z_POWER = NormalDist().inv_cdf(POWER)
+STRONGEST = 40.0  # evidence past this z (p ≈ 1e-350) counts the same: beyond any line
 
 VERDICTS = {"decides": "decides games", "matters": "matters, not settled", "negligible": "never matters",
             "unclear": "unclear", "too few": "too few games"}
@@ -133,11 +134,11 @@ def _interval(found: Estimate) -> dict:
 
 
 def strength(effect: dict) -> float:
-    """A test's evidence on the normal scale: the z with the same two-sided p (|t| itself where
-    p is too small for a float)."""
+    """A test's evidence on the normal scale: the z with the same two-sided p, at most STRONGEST
+    (|t| itself where p is too small for a float)."""
     if effect["p"] < 1e-300:
-        return abs(effect["t"]) if effect["t"] is not None else math.inf
-    return -NormalDist().inv_cdf(effect["p"] / 2)
+        return min(abs(effect["t"]), STRONGEST) if effect["t"] is not None else STRONGEST
+    return min(-NormalDist().inv_cdf(effect["p"] / 2), STRONGEST)
 
 
 def settle(rows: list[dict], family: Family) -> tuple[set[str], float, float]:

@@ -47,10 +47,15 @@ def card_chart(cards: dict, title: str) -> str | None:
 
 def _card_view(playtest: "Playtest", run: "Run", cards: dict) -> dict:
     return {"chart": card_chart(cards, f"Card effect, {run_title(run)}"), "cards": cards,
-            "summary": card_summary(cards), "players": run.players, "title": run_title(run),
+            "summary": _sentence(card_summary(cards)), "players": run.players, "title": run_title(run),
             "few": [row["name"] for row in cards["rows"] if row["verdict"] == "too few"],
             "idle": [row["name"] for row in cards["rows"] if row["verdict"] == "negligible"],
             "matters": [row["name"] for row in cards["rows"] if row["verdict"] == "matters"]}
+
+
+def _sentence(text: str) -> str:
+    """Text as a sentence: its first letter upper case, the rest (card names) as they are."""
+    return text[:1].upper() + text[1:]
 
 
 def _run_view(playtest: "Playtest", run: "Run", index: int) -> dict:

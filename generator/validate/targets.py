@@ -111,8 +111,10 @@ def _checks(playtest: "Playtest", family: Family) -> Iterator[dict]:
         for players in _counts(target.players or targets.players, counts):
             run = mixes.get((mix_name(target), players))
             if run is None or run.tally.metrics is None or not run.tally.metrics.focus_games:
-                yield {**_check(target.field, wanted, players, family, None, NOT_EVALUATED),
-                       "note": "the engine has no such player, or no games were played"}
+                missing = [name for name in (target.player, target.beats) if not available(playtest.deck, name)]
+                note = (f"the {playtest.deck.engine} engine has no player {' or '.join(map(repr, missing))}" if missing
+                        else "no games were played")
+                yield {**_check(target.field, wanted, players, family, None, NOT_EVALUATED), "note": note}
                 continue
             value = _mean(run.tally.metrics.focus_beats, family)
             verdict = (HOLDS if value["low"] >= target.at_least else MISSES if value["high"] < target.at_least
