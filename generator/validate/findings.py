@@ -33,6 +33,7 @@ def _replay_hint(deck: Deck, run: "Run", failure: Failure, bot: str) -> str:
 
 
 def problems(deck: Deck, result: "Playtest") -> list[Problem]:
+    """Every problem a playtest found, run by run, pointed at the setting's field."""
     locate = Locator(deck)
     # Every seat of every run is one test of fairness, made at the report's level (`Playtest.family`).
     seat_z = result.family.z

@@ -256,6 +256,7 @@ class GameTrace:
 
     def finish(self, metrics: Metrics, scores: Sequence[int], winners: Sequence[int], actions: int, rounds: int,
                focus: int | None) -> None:
+        """Fold the finished game into `metrics` (`focus`: the seat of a skill run's focus player)."""
         metrics.games += 1
         metrics.actions[actions] += 1
         if rounds:

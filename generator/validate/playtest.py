@@ -119,6 +119,9 @@ class Run:
 
 @dataclass
 class Playtest:
+    """A whole playtest of one deck: its runs, their problems, the report's family of tests and
+    the deck's targets checked."""
+
     deck: Deck
     seed: int
     games: int | None  # per run; None when the run played until `precision` was reached
@@ -157,10 +160,12 @@ class Playtest:
 
 
 def run_seed(seed: int, players: int) -> int:
+    """The seed of a run: every setting of one player count shares it, so arms can be paired."""
     return derive_seed(seed, "players", players)
 
 
 def skill_seed(seed: int, players: int) -> int:
+    """The seed of the runs with a focus seat (skill)."""
     return derive_seed(seed, "skill", players)
 
 

@@ -27,6 +27,7 @@ class GameSums:
             raise ValueError(f"{len(self.values)} sums for {k} variables; expected {size}")
 
     def add(self, vector: Sequence[int]) -> None:
+        """One game's vector."""
         values = self.values
         values[0] += 1
         k = self.k
@@ -39,16 +40,20 @@ class GameSums:
                 at += 1
 
     def merge(self, other: "GameSums") -> None:
+        """Another chunk's games: the sums add up."""
         self.values = [a + b for a, b in zip(self.values, other.values)]
 
     @property
     def games(self) -> int:
+        """How many games added a vector."""
         return self.values[0]
 
     def totals(self) -> list[int]:
+        """Each variable's sum over the games."""
         return self.values[1:1 + self.k]
 
     def means(self) -> list[float]:
+        """Each variable's mean per game."""
         n = self.values[0]
         return [total / n for total in self.totals()] if n else [0.0] * self.k
 
@@ -78,6 +83,7 @@ class Estimate:
 
     @property
     def df(self) -> int:
+        """Degrees of freedom of a t-test on it: games − 1."""
         return max(self.games - 1, 1)
 
 

@@ -48,15 +48,18 @@ class GameKey:
     MOVES_BITS = 40
 
     def pack(self) -> int:
+        """The key as one whole number (what a tally keeps)."""
         return (self.digest | self.moves << 32 | self.capped << (32 + self.MOVES_BITS)
                 | self.failed << (33 + self.MOVES_BITS) | self.winners << (34 + self.MOVES_BITS))
 
     @classmethod
     def unpack(cls, packed: int) -> "GameKey":
+        """The key a whole number packs."""
         return cls(packed & 0xFFFFFFFF, packed >> 32 & ((1 << cls.MOVES_BITS) - 1), bool(packed >> (32 + cls.MOVES_BITS) & 1),
                    bool(packed >> (33 + cls.MOVES_BITS) & 1), packed >> (34 + cls.MOVES_BITS))
 
     def won(self, seat: int) -> bool:
+        """Whether this seat won or shared the win."""
         return bool(self.winners >> seat & 1)
 
 
