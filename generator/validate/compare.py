@@ -62,9 +62,11 @@ def holm(p_values: list[float]) -> list[float]:
 
 
 def _pairs(a: "Run", b: "Run") -> list[tuple["GameKey", "GameKey"]]:
+    """Game i of one arm with game i of the other (the same seed), as far as both played
+    (with --simulate auto an arm may stop sooner); games that failed in either are left out."""
     keys_a, keys_b = a.tally.game_keys(), b.tally.game_keys()
-    if a.run_seed != b.run_seed or len(keys_a) != len(keys_b) or not keys_a:
-        raise OptionError("--compare needs both arms played with the same seed and number of games, each game kept")
+    if a.run_seed != b.run_seed or not keys_a or not keys_b:
+        raise OptionError("--compare needs both arms played from the same seed, each game kept")
     return [(ka, kb) for ka, kb in zip(keys_a, keys_b) if not ka.failed and not kb.failed]
 
 

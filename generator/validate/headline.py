@@ -126,6 +126,8 @@ def nothing_found(playtest: "Playtest") -> str:
             size = f"{cards['detectable']:.1f} {unit}" if cards["per_round"] else f"{cards['detectable'] * 100:.0f} points of {unit}"
             sizes.append(f"{size} at {run.players} players")
     found = f" With these games a card's effect would have to be about {', '.join(sizes)} to be found." if sizes else ""
+    if not playtest.family.tests:
+        return "Too few games for any test: the sample is too small to name any finding."
     return (f"No finding passes this report's tests ({playtest.family.tests:,} tests, each at {level(playtest)} "
             "confidence): "
             f"the sample is too small to name any.{found}")

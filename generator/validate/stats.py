@@ -169,6 +169,8 @@ class Family:
     def statement(self) -> str:
         """How the report controls its error rate, in a sentence."""
         kinds = ", ".join(f"{count:,} {kind}" for kind, count in self.counts if count)
-        return (f"This report makes {self.tests:,} test{'s' if self.tests != 1 else ''} ({kinds or 'none'}); each "
+        if not self.tests:
+            return "This report makes no test: too few games for any."
+        return (f"This report makes {self.tests:,} test{'s' if self.tests != 1 else ''} ({kinds}); each "
                 f"is made at {self.alpha:.0%} / {max(self.tests, 1):,} = {self.each:.2g} (Bonferroni), so the "
                 f"chance that any finding it states is a fluke is at most {self.alpha:.0%}.")

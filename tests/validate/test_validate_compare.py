@@ -22,10 +22,10 @@ from tests.validate.deck_copies import deck_copy
 GAMES = 2000
 
 
-def _run(winner, moves=lambda game: 50, digest=lambda game: game) -> Run:
+def _run(winner, moves=lambda game: 50, digest=lambda game: game, games: int = GAMES) -> Run:
     """A two-seat run whose game i was won by seat winner(i), kept game by game."""
     tally = Tally(2, keep_games=True)
-    for game in range(GAMES):
+    for game in range(games):
         seat = winner(game)
         tally.add_game((10, 0) if seat == 0 else (0, 10), (seat,), "finished", moves(game), 0, [])
         tally.keep(0, GameKey(digest(game), moves(game), False, False, 1 << seat))
@@ -63,6 +63,14 @@ def test_rules_the_bots_never_exercise_are_not_called_no_difference():
     text = "\n".join(comparison_text(same))
     assert "the bots never exercised this difference: all 2000 games played out the same" in text
     assert "no difference found" not in text
+
+
+def test_arms_of_different_lengths_are_paired_as_far_as_both_played():
+    """With --simulate auto one arm may stop sooner: games 0..N-1 of both share their seeds."""
+    deck = load_deck(DECKS / "muggle-quidditch.toml")
+    row = compare(_playtest(deck, _run(lambda game: game % 2)),
+                  _playtest(deck, _run(lambda game: 0, games=500)))["rows"][0]
+    assert row["games"] == 500 and row["diverged"] == 250 and row["seats"][0]["discordant"] == [0, 250]
 
 
 def test_arms_that_do_not_share_their_games_are_refused():
