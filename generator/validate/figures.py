@@ -46,8 +46,11 @@ def _mean(moments) -> dict:
     variance = max(moments.squares / n / MICRO ** 2 - mean * mean, 0.0)
     half = Z95 * math.sqrt(variance / n) if n > 1 else float("inf")
     digits = 3 if moments.kind == "rate" or abs(mean) < 10 else 1
+    low, high = mean - half, mean + half
+    if moments.kind == "rate":  # a share's interval stays within 0..1
+        low, high = max(low, 0.0), min(high, 1.0)
     data = {"games": n, "mean": round(mean, digits), "sd": round(math.sqrt(variance), digits),
-            "low": round(mean - half, digits) if n > 1 else None, "high": round(mean + half, digits) if n > 1 else None}
+            "low": round(low, digits) if n > 1 else None, "high": round(high, digits) if n > 1 else None}
     if moments.kind == "rate":
         data["histogram"] = [[b / RATE_BINS, (b + 1) / RATE_BINS, moments.histogram.get(b, 0)] for b in range(RATE_BINS)]
     elif moments.kind == "points":
