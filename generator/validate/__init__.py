@@ -24,6 +24,7 @@ from .playtest import BUILD_GAMES, DEFAULT_GAMES
 from .playtest import playtest as run_playtest
 from .page import write_report
 from .report import report_text
+from .tally import figures_kept
 
 if TYPE_CHECKING:
     from .playtest import Playtest
@@ -64,7 +65,8 @@ class Report:
         return 0
 
     def as_dict(self) -> dict:
-        data = {"decks": [d.as_dict() for d in self.decks]}
+        with figures_kept():
+            data = {"decks": [d.as_dict() for d in self.decks]}
         if self.comparison is not None:
             data["comparison"] = self.comparison
         return data

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import Problem
 from .findings import never_played
 from .headline import card_summary, nothing_found, target_sentence, top
+from .tally import figures_kept
 
 if TYPE_CHECKING:
     from . import DeckReport, Report
@@ -129,7 +130,8 @@ def figures_text(report: "DeckReport") -> list[str]:
 def report_text(report: "Report") -> str:
     """Problems of every deck first, then the figures."""
     lines = [line for deck in report.decks for line in problems_text(deck)]
-    figures = [line for deck in report.decks for line in figures_text(deck)]
+    with figures_kept():
+        figures = [line for deck in report.decks for line in figures_text(deck)]
     return "\n".join(lines + ([""] + figures if figures else []))
 
 

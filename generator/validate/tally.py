@@ -239,7 +239,11 @@ _kept_figures: dict[tuple, dict] | None = None
 
 @contextmanager
 def figures_kept() -> Iterator[None]:
+    """Within the block, each tally's figures are computed once (blocks may nest)."""
     global _kept_figures
+    if _kept_figures is not None:
+        yield
+        return
     _kept_figures = {}
     try:
         yield
