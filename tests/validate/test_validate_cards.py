@@ -15,6 +15,7 @@ from statistics import NormalDist
 import pytest
 
 from generator.deck.loader import load_deck
+from generator.validate import validate_decks
 from generator.validate.cards import MIN_GAMES, card_figures, settle
 from generator.validate.metrics import Metrics, add_card_effects
 from generator.validate.stats import Family, binomial_two_sided_p, median_interval, t_critical, t_two_sided_p
@@ -104,23 +105,23 @@ def test_cards_are_named_only_as_a_group_another_seed_would_name_again():
     assert named == set() and chance < 0.9
 
 
-def _named(deck: str, players: int, games: int, seed: int, run_cli) -> tuple[list[str], dict, str]:
-    args = ("validate", deck, "--simulate", str(games), "--sweep", f"players={players}", "--workers", "2",
-            "--no-skill", "--seed", str(seed))
-    cards = json.loads(run_cli(*args, "--json").stdout)["decks"][0]["playtest"]["runs"][0]["metrics"]["cards"]
-    return cards["named"], cards, run_cli(*args).stdout
+def _named(deck: str, players: int, games: int, seed: int) -> tuple[list[str], dict, str]:
+    """The cards a report names, its card figures and its text (public API: one playtest)."""
+    report = validate_decks([deck], simulate=games, sweeps=[f"players={players}"], workers=2, skill=False, seed=seed)
+    cards = report.as_dict()["decks"][0]["playtest"]["runs"][0]["metrics"]["cards"]
+    return cards["named"], cards, report.text()
 
 
-def test_three_seeds_name_the_same_cards_or_say_the_sample_is_too_small(run_cli):
+def test_three_seeds_name_the_same_cards_or_say_the_sample_is_too_small():
     # Wizard, 3 players, 500 games: the Jester and the Wizard stand apart from every other card.
     for seed in (1, 2, 3):
-        named, cards, text = _named("wizard", 3, 500, seed, run_cli)
+        named, cards, text = _named("wizard", 3, 500, seed)
         assert sorted(named) == ["Jester", "Wizard"] and cards["settled"] and cards["replication"] >= 0.9, seed
         assert "cards that decide games: Wizard, Jester (another seed would name the same" in text
     # Quidditch v2, 2 players, 200 games (the sample that named {Penalty}, then six other cards, then
     # five): too small to name any, and the report says so.
     for seed in (1, 2, 3):
-        named, cards, text = _named("quidditch-v2", 2, 200, seed, run_cli)
+        named, cards, text = _named("quidditch-v2", 2, 200, seed)
         assert named == [] and not cards["settled"], seed
         assert "the sample is too small to name" in text
 
