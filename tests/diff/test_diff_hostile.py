@@ -16,11 +16,12 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def _git(folder, *args):
     subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True,
                    env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                        "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"})
+                        "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"})  # system path: where git is
 
 
-@pytest.mark.parametrize("target, words", [("/etc/passwd", "is a link to an absolute path (/etc/passwd)"),
-                                           ("../../outside.png", "is a link to outside the deck's folder")])
+@pytest.mark.parametrize("target, words", [  # system path: a link's target, never read
+    ("/etc/passwd", "is a link to an absolute path (/etc/passwd)"),  # system path: the same, in the message
+    ("../../outside.png", "is a link to outside the deck's folder")])
 def test_a_committed_link_out_of_the_folder_is_a_clear_error(run_cli, tmp_path, target, words):
     folder = tmp_path / "repo"
     folder.mkdir()
