@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from .base import CHANCE, IllegalAction
 from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CRACK, DECLINE, DOPPLE, END, FLYHIGH, OPPONENT_ACTIONS,
-                                 OPPONENT_THINGS, PASS, POWBEAT, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND,
-                                 WRONSKI, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay,
+                                 OPPONENT_THINGS, PASS, POWBEAT, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND, WRONSKI,
+                                 Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay,
                                  Manoeuvre, Pick, Play, RandomPick, Reveal, Roll)
 from .quidditch_v2_steps import ACTION_WORDS, EXPECTED, STEP_RULES, decision_rule, decision_words, one_word
 

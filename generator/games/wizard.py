@@ -16,33 +16,23 @@ trump choice is `TRUMP + suit index`. Chance actions: `ChooseSeat` (first dealer
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from itertools import chain, repeat
 from operator import add, itemgetter
 
 from ..core.errors import DeckgenError
 from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
-from .deal_checks import card_count, check_hand_sizes, overdealt
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, deal_hands,
-                     draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer, read_hands,
-                     read_tricks, words)
-from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
-                           R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
-                           card_strengths, forbidden_bid, trick_led_suit, trick_winner)
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, empty_by_suit,
+                     log_played_card, read_dealer, read_hands, read_tricks, words)
+from .wizard_bot import WizardHeuristicBot, expected_tricks
+from .wizard_chance import TurnUp, WizardChance
+from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
+                           R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
+                           TRUMP, WIZARD_LED, card_strengths, forbidden_bid, trick_led_suit, trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any, Iterator, Sequence
-
-
-@dataclass(frozen=True, slots=True)
-class TurnUp:
-    """Chance: the card turned after the deal to set trump."""
-
-    card: int
 
 
 class WizardGame(Game):
@@ -320,11 +310,7 @@ class WizardGame(Game):
         return wizard_questions.ask(self, question)
 
 
-CHOOSE_TRUMP = 101
-BIDDING = 102
-
-
-class WizardState(TrickState):
+class WizardState(WizardChance, TrickState):
     def __init__(self, game: WizardGame, num_players: int):
         super().__init__(game, num_players)
         self.rounds_total = game.num_rounds(num_players)
@@ -555,101 +541,6 @@ class WizardState(TrickState):
         self.trick_number = 0
         self.turn = (self.dealer + 1) % self.num_players
 
-    # -- chance --------------------------------------------------------------------------
-    def _chance(self, action: Action) -> None:
-        chance = self.chance
-        if chance == "turn" and type(action) is TurnUp:  # the common cases first
-            card = action.card
-            sampled, self.sampled = self.sampled, None
-            if action is not sampled and card not in self.deck_left:  # one sampled here came from the deck
-                name = self.table.name[card] if 0 <= card < len(self.table.code) else str(card)
-                raise IllegalAction(f"the turned card {name} cannot come from the deck: every copy is already dealt",
-                                    R_COUNTS, where={"round": self.round + 1})
-            self.turned = card
-            if self.game.is_wizard[card]:
-                self.phase = CHOOSE_TRUMP
-                self.turn = self.dealer
-                self.trick_number = 0
-                return
-            self.trump = NO_SUIT if self.game.is_jester[card] else self.table.suit[card]
-            self._start_bidding()
-            return
-        if chance == "deal" and isinstance(action, Deal):
-            self._deal(action)
-            return
-        where = {"round": self.round + 1}
-        if chance == "dealer":
-            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", R_FIRST_DEALER,
-                                    where=where)
-            self.dealer = action.seat
-            self.chance = "deal"
-        elif chance == "deal":
-            raise IllegalAction("the round starts with the deal", R_DEAL, where=where)
-        else:
-            raise IllegalAction("after the deal the next card is turned for trump", R_TRUMP, where=where)
-
-    def _deal(self, deal: Deal) -> None:
-        size = self.round + 1
-        hands = deal.hands
-        checked = deal is self.sampled
-        self.sampled = None
-        if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"round {size} deals {card_count(size)} to each player", R_DEAL,
-                             {"round": size})
-        table = self.table
-        suit_of = table.suit
-        if checked:
-            by_suit = self.by_suit
-            fill_by_suit(by_suit, hands, suit_of)  # the round before emptied the lists
-            deck_left = self.sampled_left
-        else:  # new lists, so a refused deal leaves the state as it was
-            by_suit = []
-            undealt = list(table.copies)
-            try:  # one pass over the dealt cards counts them and sorts each hand by suit
-                for hand in hands:
-                    split: list[list[int]] = [[] for _ in range(self.game.num_suits + 1)]
-                    for card in hand:
-                        undealt[card] -= 1
-                        split[suit_of[card]].append(card)
-                    by_suit.append(split)
-            except (IndexError, TypeError):
-                raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
-                                    where={"round": size}) from None
-            if min(undealt) < 0:
-                raise IllegalAction(overdealt(self, hands), R_COUNTS, where={"round": size})
-            deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
-        self.hands = list(map(list, hands))
-        self.by_suit = by_suit
-        if self.game.only_free_cards_repeat:  # a set of the few Wizards and Jesters held, not of the hand
-            self.repeats = [len(free) - len(set(free)) if len(free) > 1 else 0
-                            for free in map(itemgetter(NO_SUIT), by_suit)]
-        else:
-            self.repeats = [len(hand) - len(set(hand)) for hand in hands]
-        self.trump = NO_SUIT
-        self.turned = None
-        self.deck_left = deck_left
-        if size * self.num_players < table.total:
-            self.chance = "turn"
-        else:  # final round: every card dealt, no trump (wizard.setup.trump)
-            self._start_bidding()
-
-    def sample_chance(self, rng: random.Random) -> Action:
-        chance = self.chance
-        if chance == "deal":
-            size = self.round + 1
-            drawn, left = draw_cards(self.table.physical, size * self.num_players, rng)
-            left.sort()
-            self.sampled_left = left
-            deal = self.sampled = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
-                                                        (self.dealer + 1) % self.num_players)))
-            return deal
-        if chance == "turn":
-            left = self.deck_left
-            turn_up = self.sampled = self.game.turn_ups[left[random_below(rng, len(left))]]
-            return turn_up
-        return self.game.seat_choices[random_below(rng, self.num_players)]
-
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         if self.phase != TERMINAL:
@@ -689,64 +580,3 @@ class WizardState(TrickState):
                 "columns": {"bid": list(self.bids), "tricks": list(self.won), "total": list(self.totals)},
             })
         return {"scores": list(self.totals), "rounds": rounds, "rounds_total": self.rounds_total}
-
-
-class WizardHeuristicBot(HeuristicBot):
-    """Bids the tricks its strong cards should take; then plays to make exactly that bid:
-    the cheapest winning card while it still needs tricks, else the strongest losing card."""
-
-    def choose(self, state: WizardState) -> Action:
-        legal = state.legal_actions()
-        if state.phase == CHOOSE_TRUMP:
-            hand = state.hands[state.turn]
-            suit_of, rank_of = state.table.suit, state.table.rank
-            strength = [sum(1 + rank_of[c] / 13 for c in hand if suit_of[c] == suit) for suit in range(state.game.num_suits)]
-            return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
-        if state.phase == BIDDING:
-            wanted = round(self._expected_tricks(state))
-            return min(legal, key=lambda action: (abs(action - BID - wanted), action))
-        return self._play(state, legal)
-
-    @staticmethod
-    def _expected_tricks(state: WizardState) -> float:
-        worth = state.game.bot_worth[state.trump, state.num_players]
-        expected = 0.0
-        for card in state.hands[state.turn]:  # added in hand order, so the float sum never varies
-            expected += worth[card]
-        return expected
-
-    def _play(self, state: WizardState, legal: list[int]) -> int:
-        seat = state.turn
-        need = state.bids[seat] - state.won[seat]
-        game, trump, led, trick = state.game, state.trump, state.led, state.trick
-        # Would each card take the trick as it stands? It must out-claim every card before it.
-        if led == NO_SUIT:  # no suit yet (an empty trick, or only Jesters): each card would set it
-            best = -1 if trick else -2  # a Jester's claim is -1 in every table
-            strengths, sets_led = game.strengths, game.sets_led
-            winning = [card for card in legal if strengths[trump, sets_led[card]][card] > best]
-        else:
-            claims = game.strengths[trump, led]
-            best = max(map(claims.__getitem__, trick))
-            winning = [card for card in legal if claims[card] > best]
-        power = game.bot_power[trump].__getitem__  # Wizards top, Jesters bottom, trumps above plain cards
-        if need > 0:
-            return min(winning or legal, key=power)
-        losing = [card for card in legal if card not in winning] if winning else legal
-        if losing:
-            return max(losing, key=power)
-        return min(legal, key=power)
-
-
-def expected_tricks(card: int, trump: int, num_players: int, game: WizardGame) -> float:
-    """The heuristic bot's guess of the tricks a card takes: a Wizard one, a trump by its
-    rank, a plain King or Ace some, the rest none."""
-    table = game.table
-    if game.is_wizard[card]:
-        return 1
-    if game.is_jester[card]:
-        return 0
-    if table.suit[card] == trump:
-        return 0.35 + 0.6 * table.rank[card] / 12
-    if table.rank[card] >= 11:  # King or Ace of a plain suit
-        return (0.9 if table.rank[card] == 12 else 0.5) * (4 / (num_players + 1))
-    return 0

@@ -19,35 +19,22 @@ Chance actions: `ChooseSeat` (first dealer), `Shun` (the revealed suit), `Deal`.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from itertools import chain
 from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
 from ..core.errors import DeckgenError
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
+from .deal_checks import card_count
 from .logs import Entry, GameLog, LogStep, field_path
-from .deal_checks import card_count, check_hand_sizes, overdealt
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, count_cards,
-                     deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target, random_below,
-                     read_dealer, read_hands, read_tricks, shuffled, words)
-from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
-                                  R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
-
-PASS = 1000
-PASSING = 101  # player phase: choosing cards to pass
-EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
-
-DIRECTIONS = ("left", "right", "across", "hold")
-
-
-@dataclass(frozen=True, slots=True)
-class Shun:
-    """Chance: the suit revealed as this hand's Shun suit."""
-
-    suit: int
+                     distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target, read_dealer, read_hands,
+                     read_tricks, words)
+from .wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
+from .wizard_hearts_chance import Shun, WizardHeartsChance
+from .wizard_hearts_rules import (DIRECTIONS, EMPTY_TRICK, PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END,
+                                  R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN,
+                                  trick_winner)
 
 
 class WizardHeartsGame(Game):
@@ -317,7 +304,7 @@ def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
     return table.by_id[log.card(code, field).id]
 
 
-class WizardHeartsState(TrickState):
+class WizardHeartsState(WizardHeartsChance, TrickState):
     ROUND_OPENS = "shun"  # a hand opens with its Shun suit, then the deal (for the replay's counters)
 
     def __init__(self, game: WizardHeartsGame, num_players: int):
@@ -554,77 +541,6 @@ class WizardHeartsState(TrickState):
         fill_by_suit(self.by_suit, self.hands, self.suit_of)  # the hand before emptied the lists
         self.phase = PLAY
 
-    # -- chance --------------------------------------------------------------------------
-    def _chance(self, action: Action) -> None:
-        where = {"round": self.round + 1}
-        if self.chance == "dealer":
-            if not isinstance(action, ChooseSeat) or not 0 <= action.seat < self.num_players:
-                raise IllegalAction("the game starts by choosing the first dealer", R_DEALER, where=where)
-            self.dealer = action.seat
-            self.chance = "shun"
-        elif self.chance == "shun":
-            if not isinstance(action, Shun) or action.suit not in self.game.opposite_queen:
-                suit = (self.game.deck.suits[action.suit].name if isinstance(action, Shun)
-                        and 0 <= action.suit < len(self.game.deck.suits) else "that")
-                raise IllegalAction(f"{suit} cannot be the Shun suit: Luck is skipped when revealing", R_SHUN,
-                                    [self.game.deck.suits[s].name for s in self.game.shun_suits], where)
-            self.shun = action.suit
-            self.queen = self.game.opposite_queen[action.suit]
-            self.points = self.game._points[action.suit]
-            self.chance = "deal"
-        else:
-            if not isinstance(action, Deal):
-                raise IllegalAction("after the Shun suit is revealed the cards are dealt", R_DEAL, where=where)
-            self._deal(action, where)
-
-    def _deal(self, deal: Deal, where: dict) -> None:
-        size = self.game.hand_size(self.num_players)
-        checked = deal is self.sampled
-        self.sampled = None
-        if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"with {self.num_players} players each player is dealt {size}", R_DEAL, where)
-        if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
-            copies = self.table.copies
-            left = cards_left(copies, (*deal.hands, deal.aside))
-            if min(left) < 0:
-                raise IllegalAction(overdealt(self, deal.hands, deal.aside, "the Cauldron"), R_DECK, where=where)
-            card = next((card for card, count in enumerate(left) if count > 0), None)
-            if card is None:  # the counts add up, so something dealt is no card index (-1, say)
-                raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)
-            raise IllegalAction(f"{self.table.name[card]} is neither dealt nor in the Cauldron", R_DEAL, where=where)
-        self.hands = list(map(list, deal.hands))
-        self.cauldron = tuple(deal.aside)
-        self.trick = []
-        self.led = EMPTY_TRICK
-        self.trick_number = 0
-        self.won = [0] * self.num_players
-        self.hand_points = [0] * self.num_players
-        self.captured = [0] * self.num_players
-        self.broken = False
-        self.passed = [[] for _ in range(self.num_players)]
-        self.passes_made = 0
-        if self.direction == "hold" or self.game.pass_count == 0:
-            self._start_play()
-        else:
-            self.phase = PASSING
-            self.turn = (self.dealer + 1) % self.num_players
-
-    def sample_chance(self, rng: random.Random) -> Action:
-        if self.chance == "dealer":
-            return self.game.seat_choices[random_below(rng, self.num_players)]
-        physical = self.table.physical
-        if self.chance == "shun":
-            suit_of, luck = self.table.suit, self.game.luck
-            while True:  # turn cards until one is not Luck
-                card = physical[random_below(rng, len(physical))]
-                if suit_of[card] != luck:
-                    return Shun(suit_of[card])
-        order = tuple(shuffled(physical, rng))
-        size = self.game.hand_size(self.num_players)
-        hands = deal_hands(order, self.num_players, size, (self.dealer + 1) % self.num_players)  # slices: tuples
-        deal = self.sampled = Deal(tuple(hands), order[size * self.num_players:])
-        return deal
-
     # -- results -------------------------------------------------------------------------
     def outcome(self) -> Outcome | None:
         if self.phase != TERMINAL:
@@ -656,64 +572,3 @@ class WizardHeartsState(TrickState):
 
 
 _RULINGS = {R_FIRST_TRICK: "wh.ruling.first-trick", R_FOLLOW: "wh.ruling.follow"}
-
-
-class WizardHeartsHeuristicBot(HeuristicBot):
-    """Passes its most dangerous cards, ducks tricks that carry points, grabs tricks that
-    carry only Wizards, and dumps the Opposite Queen and high Shun cards when void."""
-
-    def choose(self, state: WizardHeartsState) -> Action:
-        legal = state.legal_actions()
-        game = state.game
-        orders = game.bot_orders[state.shun]
-        if state.phase == PASSING:
-            return PASS + max([action - PASS for action in legal], key=orders.danger.__getitem__)
-        trick = state.trick
-        if not trick:  # lead low, Shun cards last
-            return min(legal, key=orders.lead.__getitem__)
-        suit_of, rank_of = state.suit_of, state.table.rank
-        led = suit_of[trick[0]]
-        high = max(map(game.strengths[led].__getitem__, trick))  # the rank to beat
-        if suit_of[legal[0]] != led:  # void: dump the worst card
-            return max(legal, key=orders.danger.__getitem__)
-        at_stake = sum(map(state.points.__getitem__, trick))
-        under = [c for c in legal if rank_of[c] < high]
-        over = [c for c in legal if rank_of[c] > high]
-        by_rank = orders.rank.__getitem__
-        if at_stake < 0 and over:
-            return min(over, key=by_rank)
-        if under:
-            return max(under, key=by_rank)
-        return max(legal, key=by_rank)
-
-
-@dataclass(frozen=True, slots=True)
-class BotOrders:
-    """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
-    with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
-
-    danger: tuple[int, ...]  # how much a card hurts its holder: passed and dumped first
-    lead: tuple[int, ...]  # non-Shun cards before Shun cards, then low rank first
-    rank: tuple[int, ...]
-
-    @classmethod
-    def for_shun(cls, game: WizardHeartsGame, shun: int) -> "BotOrders":
-        table = game.table
-        size = len(table.code)
-        ranks = max(table.rank) + 2
-
-        def danger(card: int) -> int:
-            if card == game.opposite_queen[shun]:
-                return 1000
-            value = table.rank[card]
-            if table.suit[card] == shun:
-                value += 100
-            if game.is_wizard[card]:
-                value -= 20  # worth catching
-            return value
-
-        cards = range(size)
-        return cls(danger=tuple(danger(card) * size + card for card in cards),
-                   lead=tuple(((table.suit[card] == shun) * ranks + table.rank[card] + 1) * size + card
-                              for card in cards),
-                   rank=tuple((table.rank[card] + 1) * size + card for card in cards))

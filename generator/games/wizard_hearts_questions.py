@@ -6,8 +6,8 @@ from __future__ import annotations
 from ..core.errors import DeckgenError
 from .base import Game
 from .tricks import parse_play_question, parse_trick_question, play_answer, words
-from .wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS, R_WINNER,
-                                  trick_winner)
+from .wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS,
+                                  R_WINNER, trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:

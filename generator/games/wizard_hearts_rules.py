@@ -8,6 +8,12 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from typing import Sequence
 
+PASS = 1000
+PASSING = 101  # player phase: choosing cards to pass
+EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
+
+DIRECTIONS = ("left", "right", "across", "hold")
+
 # Rule ids of decks/wizard-hearts.toml
 R_DECK = "wh.components.deck"
 R_DEALER = "wh.setup.dealer"

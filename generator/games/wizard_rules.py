@@ -89,3 +89,8 @@ def trick_winner(cards: Sequence[int], strengths: Sequence[int]) -> int:
 
 
 # Player phases (chance and terminal use base.CHANCE / base.TERMINAL)
+
+
+# The phases of a round before its tricks (after the trick-taking core's own).
+CHOOSE_TRUMP = 101
+BIDDING = 102
