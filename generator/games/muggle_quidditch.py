@@ -36,6 +36,7 @@ from ..core.errors import DeckgenError
 from .base import Action, Game, GameState
 from .logs import Entry, GameLog, LogStep, field_path
 from .muggle_quidditch_bot import MuggleQuidditchBot
+from .muggle_quidditch_deck import PLAYTEST, QUESTIONS, TABLE, requirements
 from .muggle_quidditch_rules import (ACTION, DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD,
                                      GOAL_KIND, GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING,
                                      Bludger, ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal,
@@ -59,6 +60,8 @@ class MuggleQuidditchGame(Game):
         "max_turns": 400,
     }
     log_sections = ("houses", "deal", "turns")
+    questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
+    deck_requirements = staticmethod(requirements)
 
     def __init__(self, deck, params: Mapping[str, Any] | None = None):
         super().__init__(deck, params)
@@ -274,16 +277,13 @@ class MuggleQuidditchGame(Game):
 
     # -- quick rulings --
 
-    def quick_ruling(self, words: Sequence[str]) -> dict:
+    def answer_question(self, words: Sequence[str]) -> dict:
         """`goal 7H 5S [keeper KD|none] [house hearts] [rival diamonds]`: may this pair score?
-        `dive AD house hearts rival diamonds`: how many cards does this Seeker draw in the dive?"""
+        `dive AD house hearts rival diamonds`: how many cards does this Seeker draw in the dive?
+        `play CARD hand ...`: what may this card do? (`questions` in muggle_quidditch_deck)"""
         tokens = [word.lstrip("-").lower() for phrase in words for word in phrase.replace(",", " ").split()]
-        if tokens and tokens[0] == "play":
+        if tokens[0] == "play":
             return self._play_question(tokens[1:])
-        if not tokens or tokens[0] not in ("goal", "dive"):
-            raise DeckgenError("ask `goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]` or "
-                               "`dive SEEKER house SUIT rival SUIT`, e.g. "
-                               "deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds")
         question, options, cards = tokens[0], {}, []
         aliases = {"keeper": "keeper", "house": "house", "attacker": "house", "mine": "house",
                    "rival": "rival", "defender": "rival", "against": "rival"}
@@ -404,11 +404,12 @@ class MuggleQuidditchGame(Game):
         # The rule that decided first, then the others a goal depends on.
         rules = ["mq.goal.pair"] + ([self.keeper_rule_id, "mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
         if refusal is None:
-            return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} (10 points), "
+            points = self.params["goal_points"]
+            return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} ({points} points), "
                               "as long as your team has a Chaser.",
-                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules)),
+                    "allowed": True, "points": points, "reasons": [], "rules": list(dict.fromkeys(rules)),
                     "rulings": [self.keeper_ruling_id] if keeper else []}
-        return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False,
+        return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False, "points": 0,
                 "reasons": [refusal.message], "rules": list(dict.fromkeys([refusal.rule] + rules)),
                 "rulings": [refusal.ruling] if refusal.ruling else []}
 

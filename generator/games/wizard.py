@@ -25,6 +25,7 @@ from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
+from .wizard_deck import TRICK_PLAYTEST, WIZARD_TABLE, wizard_requirements
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
                      deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer,
                      read_hands, read_tricks, words)
@@ -50,6 +51,8 @@ class WizardGame(Game):
     max_players = 6
     defaults = {"bid_restriction": "every-round", "bidding": "open", "tie_break": "shared"}
     log_sections = ("rounds",)
+    questions, playtest, table_kit = wizard_questions.QUESTIONS, TRICK_PLAYTEST, WIZARD_TABLE
+    deck_requirements = staticmethod(wizard_requirements)
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)
@@ -314,9 +317,6 @@ class WizardGame(Game):
         if kind == "heuristic":
             return WizardHeuristicBot(rng)
         return super().bot(kind, rng)
-
-    def quick_ruling(self, question: Sequence[str]) -> dict:
-        return wizard_questions.ask(self, question)
 
 
 CHOOSE_TRUMP = 101

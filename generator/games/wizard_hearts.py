@@ -29,6 +29,7 @@ from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
+from .wizard_deck import TRICK_PLAYTEST, WIZARD_HEARTS_TABLE, wizard_hearts_requirements
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
                      count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
                      random_below, read_dealer, read_hands, read_tricks, shuffled, words)
@@ -62,6 +63,8 @@ class WizardHeartsGame(Game):
         "shun_points": 1, "queen_points": 13, "wizard_points": -2, "target_score": 25,
         "cauldron": "set-aside", "shun_must_be_broken": False, "max_hands": 100,
     }
+    questions, playtest, table_kit = wizard_hearts_questions.QUESTIONS, TRICK_PLAYTEST, WIZARD_HEARTS_TABLE
+    deck_requirements = staticmethod(wizard_hearts_requirements)
     log_sections = ("rounds",)
 
     def __init__(self, deck, params=None):
@@ -303,9 +306,6 @@ class WizardHeartsGame(Game):
         if kind == "heuristic":
             return WizardHeartsHeuristicBot(rng)
         return super().bot(kind, rng)
-
-    def quick_ruling(self, question: Sequence[str]) -> dict:
-        return wizard_hearts_questions.ask(self, question)
 
 
 def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:

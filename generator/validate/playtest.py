@@ -30,13 +30,12 @@ from ..core.errors import DeckgenError, OptionError, Problem
 from ..deck.loader import load_deck
 from ..deck.locate import Locator
 from ..deck.model import Deck
-from ..games.base import Game, GameState, game_for
+from ..games.base import Game, GameState, engine_class, game_for
 from ..games.bots import BOT_KINDS
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
 from .figures import figures
 from .metrics import GameTrace, Metrics
-from .profiles import PROFILES
 from .stats import Z95, bonferroni_z, games_for_precision, histogram_bins, wilson
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
@@ -274,7 +273,7 @@ class Tally:
         of the seat that played it compares with the average seat's (`lift`)."""
         seat_games = self.games * self.players
         base = sum(self.wins) / seat_games if seat_games else 0.0
-        by_rule = PROFILES[deck.engine].never_played
+        by_rule = engine_class(deck).playtest.never_played
         rows = []
         for card in deck.cards:
             if by_rule(card):
@@ -352,7 +351,7 @@ class _Watcher:
     def __init__(self, game: Game, players: int):
         self.game = game
         self.state: GameState | None = None
-        profile = PROFILES[game.id]
+        profile = game.playtest
         self.by_turns = not profile.lead_by_rounds
         self.scores = profile.scores
         self.card_plays = profile.card_plays
@@ -427,7 +426,7 @@ def play_chunk(task: Task) -> Tally:
         tally = Tally(task.players, metrics=task.metrics)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    profile = PROFILES[game.id]
+    profile = game.playtest
     tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
                   metrics=task.metrics)
     for index in range(task.start, task.stop):
@@ -708,7 +707,7 @@ def _problems(deck: Deck, result: Playtest) -> list[Problem]:
 def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tally, bot: str) -> list[Problem]:
     if not tally.tracks_cards or not tally.games:
         return []
-    profile = PROFILES[deck.engine]
+    profile = engine_class(deck).playtest
     problems = []
     ending = deck.find_card(profile.ending_card) if profile.ending_card else None
     if ending is not None and not tally.card_plays[ending.code]:
@@ -728,7 +727,7 @@ def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tall
 
 def never_played(deck: Deck, tally: Tally) -> list[str]:
     """Names of the cards nobody played, leaving out the ending card and cards never played by rule."""
-    profile = PROFILES[deck.engine]
+    profile = engine_class(deck).playtest
     return [card.name for card in deck.cards
             if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
 
