@@ -44,6 +44,7 @@ app = typer.Typer(
 COMMAND_MODULES: list[str] = [
     "generator.cli.commands.render",
     "generator.cli.commands.games",
+    "generator.cli.commands.engines",
     "generator.cli.commands.export",
     "generator.cli.commands.rulebook",
     "generator.cli.commands.printer",

@@ -58,8 +58,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
-from ..core.errors import DeckgenError, InvalidDeck, OptionError
-from ..core.plugins import registrations, unknown_engine
+from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem
+from ..core.plugins import engine_names, registrations, unknown_engine
 from ..deck.locate import Locator
 from ..deck.model import Deck
 from . import questions as table_questions
@@ -170,9 +170,9 @@ class GameState(ABC):
 
     def table_view(self) -> dict:
         """The table as a person would see it, for the step-through replay: plain data with
-        `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:
-        the trick, the teams, the piles), `counters` (name -> value) and `scores` (by seat).
-        The base shows the scores; engines show their table."""
+        `hands` (by seat: card codes, or a count when unknown), `areas` (a list of
+        {"title": str, "cards": [card codes]}: the trick, the teams, the piles), `counters`
+        (name -> value) and `scores` (by seat). The base shows the scores; engines show their table."""
         return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
 
 
@@ -310,24 +310,31 @@ def _show(value: Any) -> str:
 
 
 class EngineUnavailable(InvalidDeck):
-    """The engine a deck names is not installed, or its package's registration is broken."""
+    """An engine that is not installed, or whose package's registration is broken: at the deck's
+    `[deck] engine` field when a deck names it."""
 
-    def __init__(self, deck: Deck, reason: str, hint: str):
+    def __init__(self, reason: str, hint: str, deck: Deck | None = None):
         self.reason, self.hint = reason, hint
-        super().__init__([Locator(deck).problem("deck.engine", reason, hint)])
+        super().__init__([Locator(deck).problem("deck.engine", reason, hint) if deck is not None
+                          else Problem(reason, hint=hint)])
 
 
 def engine_class(deck: Deck) -> type[Game]:
     """The `Game` class of the engine the deck names, as its package registers it."""
     if not deck.engine:
         raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
-    found = registrations(deck.engine)
+    return load_engine(deck.engine, deck)
+
+
+def load_engine(name: str, deck: Deck | None = None) -> type[Game]:
+    """The `Game` class registered under `name` in the deckgen.engines entry points."""
+    found = registrations(name)
     if not found:
-        raise EngineUnavailable(deck, *unknown_engine(deck.engine))
+        raise EngineUnavailable(*unknown_engine(name), deck)
     if len({entry.target for entry in found}) > 1:
         claims = "; ".join(f"{entry.package} ({entry.target})" for entry in found)
-        raise EngineUnavailable(deck, f"engine {deck.engine!r} is registered by more than one package: {claims}",
-                                "uninstall all but one of them")
+        raise EngineUnavailable(f"engine {name!r} is registered by more than one package: {claims}",
+                                "uninstall all but one of them", deck)
     entry = found[0]
     module_name, _, attribute = entry.target.partition(":")
     try:
@@ -335,14 +342,33 @@ def engine_class(deck: Deck) -> type[Game]:
         for part in filter(None, attribute.split(".")):
             loaded = getattr(loaded, part)
     except Exception as error:  # noqa: BLE001 - any failure of a package's code is reported as its own
-        raise EngineUnavailable(deck, f"the {deck.engine} engine registered by {entry.package} ({entry.target}) "
-                                f"cannot be loaded: {type(error).__name__}: {error}",
-                                f"fix or reinstall {entry.package.split()[0]}") from error
+        raise EngineUnavailable(f"the {name} engine registered by {entry.package} ({entry.target}) cannot be "
+                                f"loaded: {type(error).__name__}: {error}",
+                                f"fix or reinstall {entry.package.split()[0]}", deck) from error
     if not (isinstance(loaded, type) and issubclass(loaded, Game)):
-        raise EngineUnavailable(deck, f"the {deck.engine} engine registered by {entry.package} names "
-                                f"{entry.target}, which is not a deckgen Game class",
-                                "an entry point of deckgen.engines names a subclass of generator.games.base.Game")
+        raise EngineUnavailable(f"the {name} engine registered by {entry.package} names {entry.target}, which is "
+                                "not a deckgen Game class",
+                                "an entry point of deckgen.engines names a subclass of generator.games.base.Game",
+                                deck)
     return loaded
+
+
+def installed_engines() -> list[dict[str, Any]]:
+    """Every registered engine as `deckgen engines list` shows it: name, package, class, players,
+    the questions it answers; `error` instead when it cannot be loaded."""
+    rows = []
+    for name in engine_names():
+        entry = registrations(name)[0]
+        row: dict[str, Any] = {"engine": name, "package": entry.package, "target": entry.target}
+        try:
+            game_class = load_engine(name)
+        except EngineUnavailable as error:
+            row["error"] = error.reason
+        else:
+            row.update(players=f"{game_class.min_players}-{game_class.max_players}",
+                       questions=[question.word for question in game_class.questions])
+        rows.append(row)
+    return rows
 
 
 def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:

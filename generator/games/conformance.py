@@ -16,6 +16,9 @@ count the engine declares, random games are played from derived seeds, and:
   to a fresh state give the same state (summary, outcome, whose turn, table view);
 - `log-replay`: the game's log (`log_body`) read back by the referee is legal, finished, and
   ends in the same scores, winners, length and summary;
+- `table-view`: the table the HTML replay draws (`GameState.table_view`) has its shape at the
+  start and the end: a hand per seat (card codes, or a count), areas of titled cards, counters,
+  a score per seat;
 - `determinism`: the same seed plays the same game, with random and with heuristic bots;
 - `questions`: every question the engine declares answers its own example with the keys the
   protocol asks for, citing rules the deck has.
@@ -38,8 +41,8 @@ from .logs import parse_log
 from .referee import referee
 from .simulate import derive_seed, game_log_text, play_game
 
-CHECKS = ("players", "random-games", "illegal-actions", "clone-and-replay", "log-replay", "determinism",
-          "questions")
+CHECKS = ("players", "random-games", "illegal-actions", "clone-and-replay", "log-replay", "table-view",
+          "determinism", "questions")
 GAMES = 4  # random games per setting and player count
 REFUSAL_EVERY = 5  # try an illegal action at every this many decisions
 
@@ -120,9 +123,11 @@ def check_setting(game: Game, players: int, games: int = GAMES, seed: int = 0) -
     this many players; raises `NotConforming` at the first broken one."""
     for index in range(games):
         game_seed = derive_seed(seed, "conformance", players, index)
+        check_table_view(game.new_state(players), "a new game")
         state, actions = random_game(game, players, game_seed)
         where = f"game {index + 1} (seed {game_seed})"
         check_outcome(game, state, where)
+        check_table_view(state, f"{where}, at its end")
         check_clone_and_replay(game, players, actions, state, game_seed, where)
         check_log_replay(game, players, actions, state, where)
     check_determinism(game, players, derive_seed(seed, "determinism", players))
@@ -258,6 +263,23 @@ def check_log_replay(game: Game, players: int, actions: Sequence[Action], played
     named.player_names = names  # the referee's state knows the log's names
     _require("log-replay", report.summary == named.summary(), f"{where}: the refereed log's summary differs "
              "from the played game's")
+
+
+def check_table_view(state: GameState, where: str) -> None:
+    """`table_view()` in the shape the replay page draws (see GameState.table_view)."""
+    view = state.table_view()
+    players = state.num_players
+    hands, areas = view.get("hands"), view.get("areas")
+    _require("table-view", isinstance(hands, list) and len(hands) in (0, players)
+             and all(isinstance(hand, (list, int)) for hand in hands),
+             f"{where}: hands must be one list of card codes (or a count) per seat, not {hands!r}")
+    _require("table-view", isinstance(areas, list) and all(
+        isinstance(area, dict) and isinstance(area.get("title"), str) and isinstance(area.get("cards"), list)
+        for area in areas), f"{where}: areas must be a list of {{'title': str, 'cards': [...]}}, not {areas!r}")
+    _require("table-view", isinstance(view.get("counters"), dict), f"{where}: counters must be a table")
+    scores = view.get("scores")
+    _require("table-view", isinstance(scores, list) and len(scores) in (0, players),
+             f"{where}: scores must be one number per seat, not {scores!r}")
 
 
 def check_determinism(game: Game, players: int, seed: int) -> None:

@@ -29,8 +29,9 @@ def _decks_by_engine() -> dict[str, object]:
     paths = list(deck_paths(DECKS)) + sorted(ROOT.glob("examples/**/*.toml"))
     found = {}
     for path in paths:
-        if not isinstance(tomllib.loads(path.read_text(encoding="utf-8")).get("deck"), dict):
-            continue  # a game log or a layouts file
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data.get("deck"), dict) or data["deck"].get("engine") not in engine_names():
+            continue  # a game log, a layouts file, or a deck for an engine not installed here
         deck = load_deck(path)
         if deck.engine and deck.engine not in found:
             found[deck.engine] = deck
