@@ -110,12 +110,6 @@ class LaxState(MuggleQuidditchState):
         super().apply(action)
 
 
-class Lax(MuggleQuidditchGame):
-    def new_state(self, num_players=2):
-        self.check_players(num_players)
-        return LaxState(self)
-
-
 class VagueState(MuggleQuidditchState):
     """Refuses with a rule the deck does not have."""
 
@@ -125,21 +119,9 @@ class VagueState(MuggleQuidditchState):
         super().apply(action)
 
 
-class Vague(MuggleQuidditchGame):
-    def new_state(self, num_players=2):
-        self.check_players(num_players)
-        return VagueState(self)
-
-
 class SharedState(MuggleQuidditchState):
     def clone(self):
         return self  # a "clone" that is its original
-
-
-class Shared(MuggleQuidditchGame):
-    def new_state(self, num_players=2):
-        self.check_players(num_players)
-        return SharedState(self)
 
 
 class MoodyState(MuggleQuidditchState):
@@ -147,10 +129,15 @@ class MoodyState(MuggleQuidditchState):
         return super().sample_chance(random.Random())  # ignores the seeded generator
 
 
-class Moody(MuggleQuidditchGame):
-    def new_state(self, num_players=2):
-        self.check_players(num_players)
-        return MoodyState(self)
+def played_on(state_class):
+    """A Muggle Quidditch engine whose games are played on `state_class`."""
+
+    class Engine(MuggleQuidditchGame):
+        def new_state(self, num_players=2):
+            self.check_players(num_players)
+            return state_class(self)
+
+    return Engine
 
 
 class Crowded(MuggleQuidditchGame):
@@ -166,9 +153,10 @@ class Evasive(MuggleQuidditchGame):
 
 
 @pytest.mark.parametrize("engine, check", [
-    (NarrowScores, "random-games"), (ShortGames, "random-games"), (Lax, "illegal-actions"),
-    (Vague, "illegal-actions"), (Shared, "clone-and-replay"), (Moody, "determinism"),
-])
+    (NarrowScores, "random-games"), (ShortGames, "random-games"), (played_on(LaxState), "illegal-actions"),
+    (played_on(VagueState), "illegal-actions"), (played_on(SharedState), "clone-and-replay"),
+    (played_on(MoodyState), "determinism"),
+], ids=["narrow-scores", "short-games", "lax", "vague", "shared-clone", "moody-chance"])
 def test_a_broken_promise_is_caught_by_its_check(engine, check):
     game = engine(load_deck(MUGGLE))
     with pytest.raises(NotConforming) as caught:

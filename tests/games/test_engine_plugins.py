@@ -29,8 +29,10 @@ ENGINE_LINE = next(n for n, line in enumerate(PILE_UP.read_text().splitlines(), 
 def installed(tmp_path_factory) -> Path:
     """The example engine's package, built and installed by pip (no dependencies: deckgen is here)."""
     site = tmp_path_factory.mktemp("site")
+    source = tmp_path_factory.mktemp("source") / "engine"
+    shutil.copytree(EXAMPLE, source)  # pip builds in the source folder: not in the repository
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site),
-                           str(EXAMPLE)], capture_output=True, text=True, timeout=600)
+                           str(source)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (site / "deckgen_pile_up-1.0.dist-info" / "entry_points.txt").is_file()
     return site
