@@ -60,7 +60,6 @@ from dataclasses import dataclass, field
 
 from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem
 from ..core.plugins import engine_names, registrations, unknown_engine
-from ..deck.locate import Locator
 from ..deck.model import Deck
 from . import questions as table_questions
 from .logs import GameLog, LogStep
@@ -314,6 +313,8 @@ class EngineUnavailable(InvalidDeck):
     `[deck] engine` field when a deck names it."""
 
     def __init__(self, reason: str, hint: str, deck: Deck | None = None):
+        from ..deck.locate import Locator  # reads the loader (~70 ms): only when an engine is missing
+
         self.reason, self.hint = reason, hint
         super().__init__([Locator(deck).problem("deck.engine", reason, hint) if deck is not None
                           else Problem(reason, hint=hint)])

@@ -9,13 +9,13 @@ from collections import Counter
 
 from .profile import PlaytestProfile, TableKit
 from .questions import Question
-from .requirements import Checker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Hashable, Iterable, Sequence
 
     from .base import GameState
+    from .requirements import Checker
 
 
 def _scores(state: "GameState") -> "Sequence[int]":

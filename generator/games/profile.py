@@ -7,10 +7,10 @@ the defaults suit any engine, so declaring them is a refinement, never a require
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
+
     from ..deck.model import Card, Deck
     from .base import Game, GameState
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
-
 from ..core.errors import DeckgenError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
+
     from .base import Game
 
 # What a question asks, and the key its answer must carry.

@@ -6,16 +6,15 @@ action puts into play, the card that ends the game, the cards nobody plays.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
-
 from .profile import PlaytestProfile, TableKit
 from .questions import Question
 from .quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH, Play, Reveal
-from .requirements import Checker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
-    from typing import Hashable, Iterable
+    from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+    from .requirements import Checker
 
     from ..deck.model import Card, Deck
     from .base import Game, GameState

@@ -5,14 +5,14 @@ playtest reads a trick game (a card is its index in `deck.cards`, a seat's hand 
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Iterable
-
 from .profile import PlaytestProfile, TableKit
-from .requirements import Checker
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
+    from typing import Any, Hashable, Iterable
+
     from .base import Game, GameState
+    from .requirements import Checker
 
 
 def _seat_hand(state: "GameState", seat: int) -> Iterable[Hashable]:
