@@ -147,7 +147,11 @@ def test_the_registry_sees_a_package_arrive_and_leave(installed, cache, tmp_path
     for item in installed.iterdir():  # what pip put there, as a second install into this folder would
         shutil.copytree(item, folder / item.name)
     assert "pile-up" in deckgen("engines", "list", path=folder, cache=cache).stdout
+    assert deckgen("rule", PILE_UP, "play 5R on 16", path=folder, cache=cache).returncode == 0  # deck now cached
     shutil.rmtree(folder / "deckgen_pile_up-1.0.dist-info")
+    cached = deckgen("rule", PILE_UP, "play 5R on 16", path=folder, cache=cache)  # the deck cache still holds it
+    assert cached.returncode == 1 and "Traceback" not in cached.stderr
+    assert f"{PILE_UP}:{ENGINE_LINE}: error: deck.engine: unknown engine 'pile-up'" in cached.stderr
     gone = deckgen("validate", PILE_UP, "--simulate", "0", path=folder, cache=cache)
     assert gone.returncode == 1 and "pile-up" not in deckgen("engines", "list", path=folder, cache=cache).stdout
     assert f"{PILE_UP}:{ENGINE_LINE}: error: deck.engine: unknown engine 'pile-up'; installed: muggle-quidditch" in gone.stdout
