@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from ..core.errors import DeckgenError, Problem
 from ..core.lifetime import start_worker
 from ..core.output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
+from ..core.plugins import engine_names, registrations
 from ..deck.loader import checks_kept, deck_paths, load_deck
 from ..deck.model import Deck
 from ..deck.files import build_languages, output_folder
 from ..faces import fonts
-from ..games.base import ENGINES
 from ..validate.translations import deck_in
 from .order import longest_first, read_costs, remember
 from .steps import DeckSteps, carry_over
@@ -369,8 +369,13 @@ def _preload() -> None:
 
     for _name, target in STEPS:
         _step_function(target)
-    for module in (*PRELOADED, *(target.split(":")[0] for target in ENGINES.values())):
+    for module in PRELOADED:
         importlib.import_module(module)
+    for name in engine_names():
+        try:
+            importlib.import_module(registrations(name)[0].target.split(":")[0])
+        except Exception:  # noqa: BLE001 - a broken engine is reported by the deck that names it, not here
+            continue
     for face in fonts.FACES:
         fonts.font(face)
 

@@ -46,6 +46,7 @@ app = typer.Typer(
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.render": ("print", "images"),
     "generator.cli.commands.games": ("referee", "rule", "simulate"),
+    "generator.cli.commands.engines": ("engines",),
     "generator.cli.commands.export": ("export",),
     "generator.cli.commands.rulebook": ("rulebook",),
     "generator.cli.commands.printer": ("printer",),

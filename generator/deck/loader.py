@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.errors import InvalidDeck, OptionError, Problem, UnreadableInput
+from ..core.plugins import engine_names, unknown_engine
 from . import figures, markup
 from ..core.files import read_input
 from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
@@ -227,6 +228,8 @@ class _Builder:
         players = meta["players"]
         if players["min"] > players["max"]:
             self.error("deck.players", f"min ({players['min']}) is greater than max ({players['max']})")
+        if meta.get("engine") is not None and meta["engine"] not in engine_names():
+            self.error("deck.engine", *unknown_engine(meta["engine"]))
         suits = self._suits()
         ranks = self._ranks()
         kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""),

@@ -278,8 +278,8 @@ DECK_META = _table(
         "back_layout": _BACK_LAYOUT,
         "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
                             _str("A .toml file.")),
-        "engine": _str("Game engine that referees this deck.",
-                       enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
+        "engine": _str("Game engine that referees this deck: one of deckgen's own or one an installed "
+                       "package registers (`deckgen engines` lists them; docs/engines.md)."),
     },
     ("id", "name", "players"),
 )

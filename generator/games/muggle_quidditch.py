@@ -36,6 +36,7 @@ from ..core.errors import DeckgenError
 from .base import Action, Game, GameState
 from .logs import Entry, GameLog, LogStep, field_path
 from .muggle_quidditch_bot import MuggleQuidditchBot
+from .muggle_quidditch_deck import PLAYTEST, QUESTIONS, TABLE, requirements
 from .muggle_quidditch_rules import (DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD, GOAL_KIND,
                                      GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING, Bludger,
                                      ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal, Shuffle, Spot,
@@ -60,6 +61,8 @@ class MuggleQuidditchGame(Game):
         "max_turns": 400,
     }
     log_sections = ("houses", "deal", "turns")
+    questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
+    deck_requirements = staticmethod(requirements)
 
     def __init__(self, deck, params: Mapping[str, Any] | None = None):
         super().__init__(deck, params)
@@ -275,7 +278,8 @@ class MuggleQuidditchGame(Game):
 
     # -- quick rulings --
 
-    def quick_ruling(self, words: Sequence[str]) -> dict:
+    def answer_question(self, words: Sequence[str]) -> dict:
+        """`goal`, `dive` and `play` questions (`QUESTIONS` in muggle_quidditch_deck)."""
         return ask(self, words)
 
     # -- game logs --

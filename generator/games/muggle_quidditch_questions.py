@@ -164,11 +164,12 @@ def _goal_question(game: "MuggleQuidditchGame", cards: list[str], keeper: str | 
     # The rule that decided first, then the others a goal depends on.
     rules = ["mq.goal.pair"] + ([game.keeper_rule_id, "mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
     if refusal is None:
-        return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} (10 points), "
+        points = game.params["goal_points"]
+        return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} ({points} points), "
                           "as long as your team has a Chaser.",
-                "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules)),
+                "allowed": True, "points": points, "reasons": [], "rules": list(dict.fromkeys(rules)),
                 "rulings": [game.keeper_ruling_id] if keeper else []}
-    return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False,
+    return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False, "points": 0,
             "reasons": [refusal.message], "rules": list(dict.fromkeys([refusal.rule] + rules)),
             "rulings": [refusal.ruling] if refusal.ruling else []}
 

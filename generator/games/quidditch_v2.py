@@ -35,6 +35,7 @@ from .base import CHANCE, Game, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_bot import QuidditchV2Bot
 from .quidditch_v2_cards import KNOWN_CARDS, POWBEAT, RESPONSES, SKIP, CardFacts, Manoeuvre, Play
+from .quidditch_v2_deck import PLAYTEST, QUESTIONS, TABLE, requirements
 from .quidditch_v2_state import QuidditchV2State
 from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, GOALS_PER_TURN_BOUND, MAX_PLAYERS,
                                  MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, decision_words, owed_decision,
@@ -86,6 +87,8 @@ class QuidditchV2Game(Game):
         "revealed_seekers": "discard",
         "snitch_start": "discard",
     }
+    questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
+    deck_requirements = staticmethod(requirements)
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)
@@ -255,16 +258,15 @@ class QuidditchV2Game(Game):
 
     # -- quick rulings (deckgen rule quidditch-v2 ...) -----------------------------------------
 
-    def quick_ruling(self, question: Sequence[str]) -> dict:
+    def answer_question(self, question: Sequence[str]) -> dict:
         """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
-        which manoeuvres P1 may choose in that position, and what bars the others."""
+        which manoeuvres P1 may choose in that position, and what bars the others; `play CODE ...`:
+        may P1 play this card? (`questions` in quidditch_v2_deck)"""
         tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
-        if tokens and tokens[0].casefold() == "play":
+        if tokens[0].casefold().lstrip("-") == "play":
             return self._play_question(tokens[1:])
         usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
                  "[dopplebeater] [feint]   (the question is asked for P1)")
-        if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
-            raise DeckgenError(f"quidditch-v2 answers one question; {usage}")
         dominance: list[int] = []
         quaffle: int | None = None
         table: list[tuple[str, int]] = []

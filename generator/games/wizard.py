@@ -25,6 +25,7 @@ from .logs import GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, empty_by_suit,
                      log_played_card, read_dealer, read_hands, read_tricks, words)
 from .wizard_bot import WizardHeuristicBot, expected_tricks
+from .wizard_deck import TRICK_PLAYTEST, WIZARD_TABLE, wizard_requirements
 from .wizard_chance import TurnUp, WizardChance
 from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
                            R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
@@ -41,6 +42,8 @@ class WizardGame(Game):
     max_players = 6
     defaults = {"bid_restriction": "every-round", "bidding": "open", "tie_break": "shared"}
     log_sections = ("rounds",)
+    questions, playtest, table_kit = wizard_questions.QUESTIONS, TRICK_PLAYTEST, WIZARD_TABLE
+    deck_requirements = staticmethod(wizard_requirements)
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)
@@ -305,9 +308,6 @@ class WizardGame(Game):
         if kind == "heuristic":
             return WizardHeuristicBot(rng)
         return super().bot(kind, rng)
-
-    def quick_ruling(self, question: Sequence[str]) -> dict:
-        return wizard_questions.ask(self, question)
 
 
 class WizardState(WizardChance, TrickState):

@@ -32,6 +32,7 @@ from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, Tri
                      read_tricks, words)
 from .wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
 from .wizard_hearts_chance import Shun, WizardHeartsChance
+from .wizard_deck import TRICK_PLAYTEST, WIZARD_HEARTS_TABLE, wizard_hearts_requirements
 from .wizard_hearts_rules import (DIRECTIONS, EMPTY_TRICK, PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END,
                                   R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN,
                                   trick_winner)
@@ -50,6 +51,8 @@ class WizardHeartsGame(Game):
         "shun_points": 1, "queen_points": 13, "wizard_points": -2, "target_score": 25,
         "cauldron": "set-aside", "shun_must_be_broken": False, "max_hands": 100,
     }
+    questions, playtest, table_kit = wizard_hearts_questions.QUESTIONS, TRICK_PLAYTEST, WIZARD_HEARTS_TABLE
+    deck_requirements = staticmethod(wizard_hearts_requirements)
     log_sections = ("rounds",)
 
     def __init__(self, deck, params=None):
@@ -295,9 +298,6 @@ class WizardHeartsGame(Game):
         if kind == "heuristic":
             return WizardHeartsHeuristicBot(rng)
         return super().bot(kind, rng)
-
-    def quick_ruling(self, question: Sequence[str]) -> dict:
-        return wizard_hearts_questions.ask(self, question)
 
 
 def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:

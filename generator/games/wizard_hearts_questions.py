@@ -5,21 +5,15 @@ from __future__ import annotations
 
 from ..core.errors import DeckgenError
 from .base import Game
-from .tricks import parse_play_question, parse_trick_question, play_answer, words
+from .questions import Question
+from .tricks import parse_play_question, parse_trick_question, play_answer
 from .wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS,
                                   R_WINNER, trick_winner)
+from .wizard_questions import PLAY_USAGE, TRICK_SUMMARY, TRICK_USAGE
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any, Sequence
-
-
-def ask(game: Game, question: Sequence[str]) -> dict:
-    """Answer `deckgen rule wizard-hearts ...`: a `play CARD ...` question, else a trick."""
-    tokens = words(question)
-    if tokens and tokens[0].casefold() == "play":
-        return play_question(game, tokens)
-    return trick_question(game, question)
 
 
 def shun_setting(game: Game, word: str | None) -> int | None:
@@ -29,11 +23,11 @@ def shun_setting(game: Game, word: str | None) -> int | None:
     return shun
 
 
-def play_question(game: Game, tokens: list[str]) -> dict:
+def play_question(game: Game, question: Sequence[str]) -> dict:
     """May this card be played: the first lead, following suit, the clean first trick, and
     (with the variant) leading Shun before it is broken."""
     table = game.table
-    asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"), R_OWN_CARDS)
+    asked = parse_play_question(question, table, ("shun",), ("first", "broken"), R_OWN_CARDS)
     shun = shun_setting(game, asked.settings.get("shun"))
     first = "first" in asked.flags
     hand, trick = asked.hand, asked.trick
@@ -104,3 +98,13 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
                       opposite_queen=table.code[game.opposite_queen[shun]])
     result.update(answer=answer, reasons=reasons, rules=rules, rulings=[])
     return result
+
+
+QUESTIONS = (
+    Question("trick", "trick", TRICK_USAGE.replace("[trump SUIT | no trump]", "[shun SUIT]"),
+             TRICK_SUMMARY + "; with the Shun suit, also the trick's points", "shun fire: 9I QI WF 2L",
+             trick_question, default=True),
+    Question("play", "play", f"{PLAY_USAGE} [shun SUIT] [first] [broken]",
+             "may this card be played? `first` for the hand's first trick, `broken` once the Shun suit is "
+             "broken; for no, the legal cards", "play QS hand QS 3F trick 2M first shun fire", play_question),
+)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..core.errors import DeckgenError
 from .base import Game
+from .questions import Question
 from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
 from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION,
                            R_RESTRICTION_VARIANTS, R_WINNER, R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit,
@@ -15,20 +16,10 @@ if TYPE_CHECKING:
     from typing import Sequence
 
 
-def ask(game: Game, question: Sequence[str]) -> dict:
-    """Answer one question: `bid ...`, `play ...`, or a trick."""
-    tokens = words(question)
-    if tokens and tokens[0].casefold() == "bid":
-        return bid_question(game, tokens[1:])
-    if tokens and tokens[0].casefold() == "play":
-        return play_question(game, tokens)
-    return trick_question(game, question)
-
-
-def play_question(game: Game, tokens: list[str]) -> dict:
+def play_question(game: Game, question: Sequence[str]) -> dict:
     """May this card be played to this trick from this hand (wizard.play.follow)?"""
     table = game.table
-    asked = parse_play_question(tokens, table, ("trump",), (), R_OWN_CARDS)
+    asked = parse_play_question(question, table, ("trump",), (), R_OWN_CARDS)
     if not asked.trick:
         return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
     if len(asked.trick) >= game.max_players:
@@ -95,8 +86,9 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
     }
 
 
-def bid_question(game: Game, tokens: list[str]) -> dict:
+def bid_question(game: Game, question: Sequence[str]) -> dict:
     usage = "usage: bid N round R [after B B ...] [scores S S ...] [players P]"
+    tokens = words(question)[1:]
     if not tokens or not tokens[0].lstrip("-").isdigit():
         raise DeckgenError(usage)
     bid, rest = int(tokens[0]), tokens[1:]
@@ -205,3 +197,20 @@ def _standing(scores: list[int], bidder: int) -> str:
     if own == best:
         return f"the bidder's {own} ties for the lead, and a tie for the lead is no lead"
     return f"the bidder's {own} is behind the leader's {best}"
+
+
+TRICK_USAGE = "trick [trump SUIT | no trump] [lead NAME] CARD CARD ..."
+TRICK_SUMMARY = ("who wins the trick, and why: cards in play order, in the deck's codes; a name before a card "
+                 "says who played it")
+PLAY_USAGE = "play CARD hand CARD ... [trick CARD ...]"
+QUESTIONS = (
+    Question("trick", "trick", TRICK_USAGE, TRICK_SUMMARY, "trump hearts, led by North: 7H, JE, QS, WZ",
+             trick_question, default=True),
+    Question("bid", "bid", "bid N round R [after B B ...] [scores S S ...] [players P]",
+             "whether a bid is allowed: R is the round (cards in hand), `after` the bids already made this "
+             "round, `scores` the score sheet before the round in bidding order, the bidder's last",
+             "bid 1 round 3 after 1 0 1 scores 20 40 10 60", bid_question),
+    Question("play", "play", f"{PLAY_USAGE} [trump SUIT | no trump]",
+             "may this card be played from this hand to this trick? For no, the legal cards",
+             "play 7H hand 7H 9S JE trick JE 2S", play_question),
+)

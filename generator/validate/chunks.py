@@ -21,7 +21,6 @@ from ..deck.model import Deck
 from ..games.base import Game, GameState, game_for
 from ..games.simulate import GameRecord, game_seed, play_game
 from .metrics import GameTrace
-from .profiles import PROFILES
 from .tally import Failure, GameKey, Tally
 
 
@@ -68,7 +67,7 @@ class Watcher:
     def __init__(self, game: Game, players: int):
         self.game = game
         self.state: GameState | None = None
-        profile = PROFILES[game.id]
+        profile = game.playtest
         self.by_turns = not profile.lead_by_rounds
         self.scores = profile.scores
         self.card_plays = profile.card_plays
@@ -153,7 +152,7 @@ def play_chunk(task: Task, trace: Callable[[Game, int, Any], GameTrace] = GameTr
         tally = Tally(task.players, metrics=task.metrics)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    profile = PROFILES[game.id]
+    profile = game.playtest
     tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
                   metrics=task.metrics, keep_games=task.keep_games)
     for index in range(task.start, task.stop):

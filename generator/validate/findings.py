@@ -1,6 +1,7 @@
 """What a playtest finds wrong, as `Problem`s pointing at the deck's lines: engine failures and
 dead ends with a seed that replays them, games that only the length cap stops, seats that win
 more or less than a fair share beyond chance, and cards that never enter play."""
+
 from __future__ import annotations
 
 from statistics import NormalDist
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import Problem
 from ..deck.locate import Locator
 from ..deck.model import Deck
-from .profiles import PROFILES
+from ..games.base import engine_class
 from .stats import wilson
 from .tally import FAILURE_KINDS, Failure, Tally
 
@@ -73,7 +74,7 @@ def problems(deck: Deck, result: "Playtest") -> list[Problem]:
 def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tally, bot: str) -> list[Problem]:
     if not tally.tracks_cards or not tally.games:
         return []
-    profile = PROFILES[deck.engine]
+    profile = engine_class(deck).playtest
     problems = []
     ending = deck.find_card(profile.ending_card) if profile.ending_card else None
     if ending is not None and not tally.card_plays[ending.code]:
@@ -93,7 +94,7 @@ def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tall
 
 def never_played(deck: Deck, tally: Tally) -> list[str]:
     """Names of the cards nobody played, leaving out the ending card and cards never played by rule."""
-    profile = PROFILES[deck.engine]
+    profile = engine_class(deck).playtest
     return [card.name for card in deck.cards
             if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
 

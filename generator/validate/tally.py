@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from ..deck.model import Deck
+from ..games.base import engine_class
 from ..games.simulate import _distribution
 from .figures import figures, rate
 from .metrics import Metrics
-from .profiles import PROFILES
 from .stats import Z95, Family, histogram_bins, wilson
 
 EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
@@ -202,7 +202,7 @@ class Tally:
     def card_rows(self, deck: Deck) -> list[dict]:
         """Per card that can be played: times played, and the share of games in which anyone
         played it (Wilson interval; the game is the unit)."""
-        by_rule = PROFILES[deck.engine].never_played
+        by_rule = engine_class(deck).playtest.never_played
         return [{"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
                  "games_share": rate(self.card_games[card.code], self.games)}
                 for card in deck.cards if not by_rule(card)]

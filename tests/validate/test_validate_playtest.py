@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 from hypothesis import given, strategies as st
 
+from generator.core import plugins
 from generator.core.errors import InvalidDeck
-from generator.games import base
+from generator.core.plugins import Registered
 from generator.games.base import game_for
 from generator.games.simulate import play_game
 from generator.games.wizard import WizardGame, WizardState
@@ -74,7 +75,8 @@ def engine(monkeypatch):
     """Point the wizard engine id at a broken engine for one test (one worker: no processes)."""
 
     def use(class_name: str) -> None:
-        monkeypatch.setitem(base.ENGINES, "wizard", f"tests.validate.test_validate_playtest:{class_name}")
+        broken = Registered("wizard", f"tests.validate.test_validate_playtest:{class_name}", "tests")
+        monkeypatch.setattr(plugins, "_registry", lambda: {"wizard": (broken,)})
         monkeypatch.setattr(chunks, "_GAMES", {})
 
     return use
