@@ -2,8 +2,9 @@
 
 Checks run in order, each on what the previous one proved readable: the loader
 (format, references, duplicates), composition (what the deck's engine needs),
-lint (texts, type lines, art, print fit) and, when the deck has an engine and
-nothing above is an error, simulated playtests.
+lint (texts, type lines, art, print fit), rule texts against their rulings
+(`rulings`) and, when the deck has an engine and nothing above is an error,
+simulated playtests.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .playtest import playtest as run_playtest
 from .page import write_report
 from .report import report_text
 from .tally import figures_kept
+from .rulings import ruling_conflicts
 
 if TYPE_CHECKING:
     from .playtest import Playtest
@@ -107,7 +109,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
         report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
-    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly))
+    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly) + ruling_conflicts(deck))
     games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"
