@@ -111,7 +111,8 @@ def one_run(job: tuple[str, int, int, int, float]) -> dict:
 
     tally = play_chunk(task, trace)
     metrics = tally.metrics
-    family = Family((("card effects", testable(metrics)), ("seat win rates", players)))
+    # The family of a report of this one run (generator/validate/playtest.py counts the same).
+    family = Family((("card effects", testable(metrics)), ("seat win rates", players), ("length-cap shares", 1)))
     figures = card_figures(metrics, deck, family)
     rows = {row["code"]: row for row in figures["rows"]}
     result = {"unit": figures["unit"], "tests": family.tests, "each": family.each}

@@ -186,7 +186,7 @@ class SkillTarget:
     """A skill gap the designer wants: `player` finishes ahead of `beats` at least `at_least`
     of the time, in games with one `player` seat and `beats` in every other."""
 
-    player: str  # a player as `deckgen simulate --bot` names it; search players add ":BUDGET"
+    player: str  # a player as `deckgen simulate --bot` names it; search players add "-BUDGET"
     beats: str
     at_least: float
     players: tuple[int, ...] = ()  # the player counts it is for; () = those of [playtest]

@@ -195,7 +195,7 @@ VARIANT = _table(
     ("id", "name", "text"),
 )
 
-PLAYER_PATTERN = r"^[a-z][a-z0-9_-]*(:[0-9]+)?$"
+PLAYER_PATTERN = r"^[a-z][a-z0-9_-]*$"  # random, heuristic, and search players with a budget: ismcts-800
 _PLAYER_COUNTS = _list_of("Player counts these targets are for (default: every count the deck allows).",
                           _int("A player count.", 1, MAX_PLAYERS))
 
@@ -209,7 +209,7 @@ SKILL_TARGET = _table(
     "`player` finishes ahead of each other seat at least `at_least` of the time (a tie counts half).",
     {
         "player": _str("The stronger player, as `deckgen simulate --bot` names it (random, heuristic; a search "
-                       "player with its budget, e.g. ismcts:800).", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
+                       "player with its budget, e.g. ismcts-800).", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
         "beats": _str("The weaker player, named the same way.", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
         "at_least": {"type": "number", "description": "The least share of other seats `player` finishes ahead "
                      "of, e.g. 0.6.", "minimum": 0, "maximum": 1},

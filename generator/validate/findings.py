@@ -36,8 +36,9 @@ def _replay_hint(deck: Deck, run: "Run", failure: Failure, bot: str) -> str:
 def problems(deck: Deck, result: "Playtest") -> list[Problem]:
     """Every problem a playtest found, run by run, pointed at the setting's field."""
     locate = Locator(deck)
-    # Every seat of every run is one test of fairness, made at the report's level (`Playtest.family`).
-    seat_z = result.family.z
+    # Every seat of every run is one test of fairness, and every run's share of capped games one
+    # test of whether games end, made at the report's level (`Playtest.family`).
+    level_z = result.family.z
     found = []
     for run in result.runs:
         tally = run.tally
@@ -60,13 +61,13 @@ def problems(deck: Deck, result: "Playtest") -> list[Problem]:
             found.append(locate.problem(
                 field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
                 hint="the game cannot end with this setting: check how it is meant to finish"))
-        elif tally.games and wilson(tally.capped, tally.games)[0] > CAPPED_WARNING_SHARE:
+        elif tally.games and wilson(tally.capped, tally.games, level_z)[0] > CAPPED_WARNING_SHARE:
             found.append(locate.problem(
                 field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
                        "stopped at the engine's length cap instead of ending by the rules",
                 hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
                      "may never end at a real table", severity="warning"))
-        found += _seat_balance(locate, field, where, tally, seat_z)
+        found += _seat_balance(locate, field, where, tally, level_z)
         found += _card_usage(deck, locate, field, where, tally, result.bot)
     return found
 

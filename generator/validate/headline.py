@@ -8,6 +8,7 @@ the length cap stops, and how much a better player wins. Each passed the report'
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .cards import MIN_GAMES
@@ -32,8 +33,10 @@ def level(playtest: "Playtest") -> str:
 
 
 def percent_text(confidence: float) -> str:
-    """A confidence in four significant digits: 95%, 99.91%."""
-    return f"{confidence * 100:.4g}%"
+    """A confidence with the digits that tell it from 100%: 95%, 99.912%, 99.9965%."""
+    miss = (1 - confidence) * 100
+    decimals = 0 if miss >= 1 else max(0, math.ceil(-math.log10(miss)) + 1) if miss > 0 else 0
+    return f"{confidence * 100:.{decimals}f}%"
 
 
 def findings(playtest: "Playtest") -> list[dict]:
@@ -158,6 +161,7 @@ def card_summary(cards: dict) -> str:
         return f"no card was contested in {MIN_GAMES} games or more: too few games to test any"
     matters = sum(1 for row in cards["rows"] if row["verdict"] == "matters")
     if matters:
-        return (f"the sample is too small to name the cards that decide games: {matters} pass the test, but another "
+        return (f"the sample is too small to name the cards that decide games: {matters} "
+                f"pass{'es' if matters == 1 else ''} the test, but another "
                 f"seed would likely name a different set ({cards['replication']:.0%} chance of the same)")
     return "no card passes the test: the sample is too small to name any that decide games"

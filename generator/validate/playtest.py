@@ -310,6 +310,7 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
         (result.skill if plan in focus_runs else result.runs).append(run)
     result.family = Family((("card effects", sum(testable(run.tally.metrics) for run in result.runs)),
                             ("seat win rates", sum(run.players for run in result.runs if balance_tested(run.tally))),
+                            ("length-cap shares", sum(1 for run in result.runs if run.tally.games)),
                             ("targets", count_targets(result))))
     result.targets = check_targets(result, result.family)
     result.problems = find_problems(deck, result) + player_problems(deck)

@@ -49,7 +49,7 @@ def player_problems(deck: Deck) -> list[Problem]:
             if not available(deck, name):
                 found.append(locate.problem(
                     f"{target.field}.{role}", f"no player {name!r} for the {deck.engine} engine, so this skill gap is "
-                    "not checked", hint=f"players known here: {', '.join(k for k in BOT_KINDS if available(deck, k))}",
+                    "not checked", hint=f"players deckgen knows: {', '.join(BOT_KINDS)}",
                     severity="warning"))
     return found
 
