@@ -25,6 +25,7 @@ except ImportError:  # older typer runs on the click package
 
 from .. import __version__
 from ..core.errors import DeckgenError
+from ..core.files import allow_folders
 from .console import aborted, debug_requested, report, report_bug
 from .console import print_json as _print_json
 from .options import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir  # noqa: F401 - shared with the commands
@@ -56,12 +57,14 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.validate": ("validate",),
 }
 OWN_COMMANDS = ("list", "show", "schema", "build")  # defined in this module
+ALLOW_OPTION = "--allow-folder"  # the one top-level option that takes a value
 
 
 def register_commands(args: list[str]) -> None:
     """Add to `app` the commands this command line may run: its own command's module, or every
     module when the line names none of them (help, a typo: typer then lists every command)."""
-    words = [word for word in args if not word.startswith("-")]  # the top level's options take no value
+    words = [word for before, word in zip([None, *args], args)  # options, and the folder --allow-folder takes
+             if not word.startswith("-") and before != ALLOW_OPTION]
     command = words[0] if words else None
     if command in OWN_COMMANDS:
         return
@@ -88,8 +91,14 @@ def _global_options(
     debug: bool = typer.Option(False, "--debug",
                                help="Show the full traceback when deckgen itself fails "
                                     "(also DECKGEN_DEBUG=1); may follow the command too."),
+    allow_folder: list[Path] = typer.Option(
+        [], "--allow-folder", exists=True, file_okay=False, dir_okay=True,
+        help="A folder outside a deck's own whose files (fonts, art, layouts, spreadsheets) its "
+             "deck file may name; repeat for more (also DECKGEN_ALLOW_FOLDERS)."),
 ) -> None:
     """Options for every command; `--version` acts in its callback, `--debug` in `main`."""
+    if allow_folder:
+        allow_folders(allow_folder)
 
 
 @app.command("list")

@@ -10,7 +10,8 @@ spreadsheet, an ICC profile, a game log, a checkpoint, a cache entry: each is op
   file swapped between the look and the open is caught too.
 - **Containment.** What a deck names (art, fonts, icons, layouts files, spreadsheets, overlays,
   images an SVG draws) must lie inside the deck's folder, symbolic links resolved: `within` is
-  that folder. A file the user named on the command line (`within=None`) may be anywhere.
+  that folder, or a folder the user allowed (`deckgen --allow-folder DIR`, `allowed_folders`).
+  A file the user named on the command line (`within=None`) may be anywhere.
 - **A size limit per kind** (`KINDS`), checked before reading and again while reading (a file
   may grow), so `/dev/zero` behind a link or a 4 GB "overlay" never reaches memory.
 - **Clear errors**: `RefusedInput` (an `UnreadableInput`) naming the file, what is wrong and what is allowed.
@@ -33,6 +34,9 @@ from typing import BinaryIO
 from .errors import Problem, UnreadableInput
 
 MiB = 1024 * 1024
+# Folders besides a deck's own that its files may lie in, separated by os.pathsep: set by
+# `deckgen --allow-folder`, or by the user; inherited by worker processes.
+ALLOW_ENV = "DECKGEN_ALLOW_FOLDERS"
 
 
 @dataclass(frozen=True)
@@ -144,11 +148,25 @@ def contained(path: Path, within: Path) -> Path:
         root = Path(os.path.realpath(within, strict=False))
     except (OSError, ValueError) as error:  # a link loop, a NUL byte
         raise _Refused(f"cannot be followed ({error})", "a symbolic link loop?") from None
-    if not target.is_relative_to(root):
+    if not target.is_relative_to(root) and not any(target.is_relative_to(folder) for folder in allowed_folders()):
         raise _Refused(f"lies outside the folder {root}",
-                       "files a deck names must be inside the deck's folder; name a file elsewhere on the "
-                       "command line instead") from None
+                       "files a deck names must be inside the deck's folder; to share a folder of fonts, art "
+                       "or layouts between decks, allow it: `deckgen --allow-folder DIR COMMAND ...`") from None
     return target
+
+
+def allowed_folders() -> list[Path]:
+    """Folders outside a deck's own that the user allowed it to name files in (`deckgen
+    --allow-folder DIR`, which sets `ALLOW_ENV` so worker processes inherit it), links resolved."""
+    value = os.environ.get(ALLOW_ENV, "")
+    return [Path(os.path.realpath(part)) for part in value.split(os.pathsep) if part]
+
+
+def allow_folders(folders: list[Path]) -> None:
+    """Let decks name files inside `folders` too, in this process and the ones it starts."""
+    known = [part for part in os.environ.get(ALLOW_ENV, "").split(os.pathsep) if part]
+    added = [os.path.realpath(folder) for folder in folders]
+    os.environ[ALLOW_ENV] = os.pathsep.join(dict.fromkeys(known + added))
 
 
 def is_inside(path: Path, within: Path) -> bool:

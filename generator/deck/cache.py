@@ -38,7 +38,7 @@ from pathlib import Path
 from .. import __version__
 from ..core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
 from ..core.errors import UnreadableInput
-from ..core.files import open_input
+from ..core.files import ALLOW_ENV, open_input
 from ..core.resources import PACKAGE
 from .files import DECKS_DIR, resolve_deck_path
 from .model import Deck
@@ -146,7 +146,9 @@ def _entry_path(path: Path) -> Path | None:
 
 def _key(path: Path) -> tuple:
     """What the entry must have been written under, besides its files."""
-    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp())
+    # The folders allowed besides the deck's: a deck cached with one allowed is not read without it.
+    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp(),
+            os.environ.get(ALLOW_ENV, ""))
 
 
 def _file_facts(name: str, settled_before: int | None = None) -> tuple[str, int, str] | None:
