@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.errors import InvalidDeck, OptionError, Problem, UnreadableInput
-from . import figures, markup
+from . import figures, markup, trickrules
 from .files import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
 from .layouts import deck as deck_layouts
 from .layouts.lines import TomlLines
@@ -254,7 +254,7 @@ class _Builder:
             play_time=meta.get("play_time", ""),
             language=meta.get("language", "en"),
             card_size=_card_size(meta.get("card_size", "poker")),
-            engine=meta.get("engine"),
+            engine=meta.get("engine") or (trickrules.ENGINE_ID if "rules" in self.data else None),
             params=dict(self.data.get("engine", {})),
             suits=suits,
             ranks=ranks,
@@ -273,9 +273,25 @@ class _Builder:
             layouts=self.layouts.book,
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
+            trick_rules=self.data.get("rules"),
         )
         self._check_references(deck)
+        self._check_rules(deck)
         return deck
+
+    def _check_rules(self, deck: Deck) -> None:
+        """A [rules] table is read with the deck's parameters and each variant's, so rules that
+        cannot be played are reported here, before any game."""
+        if deck.trick_rules is None:
+            return
+        if self.data["deck"].get("engine"):
+            self.error("deck.engine", f"the deck has [rules], which deckgen referees itself, and also names the "
+                                      f"{self.data['deck']['engine']} engine", hint="keep one: remove engine = ... or [rules]")
+            return
+        if any(p.severity == "error" for p in self.problems):
+            return  # the rules read cards, suits and rule ids: those must be right first
+        for field, message, hint in trickrules.problems_of(deck):
+            self.error(field, message, hint)
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])

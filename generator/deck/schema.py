@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from .files import MAX_DECK_BYTES  # noqa: F401 (a limit listed here with the others)
 from .layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
 from .model import CARD_SIZES_MM, SECTION_ROLES
+from .trickrules.schema import RULES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
@@ -240,7 +241,7 @@ DECK_META = _table(
         "back_layout": _BACK_LAYOUT,
         "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
                             _str("A .toml file.")),
-        "engine": _str("Game engine that referees this deck.",
+        "engine": _str("Game engine that referees this deck (leave it out for a deck with [rules]).",
                        enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
     },
     ("id", "name", "players"),
@@ -344,7 +345,9 @@ DECK_SCHEMA: dict = {
         "card_sources": _list_of("Spreadsheets (CSV, XLSX) holding cards, one per row.", CARD_SOURCE),
         "sections": _list_of("Rulebook sections.", SECTION),
         "rulings": _list_of("This edition's rulings.", RULING),
-        "engine": {"type": "object", "description": "Engine parameters and their values."},
+        "engine": {"type": "object", "description": "Engine parameters and their values (for a deck with "
+                   "[rules]: the parameters its rules and variants read as $name)."},
+        "rules": RULES,
         "variants": _list_of("Variants.", VARIANT),
         "quickref": _list_of("Quick reference entries.", QUICKREF),
         "layouts": {"type": "object", "description": "The deck's own layouts, by name.",
