@@ -242,7 +242,7 @@ DECK_META = _table(
         "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
                             _str("A .toml file.")),
         "engine": _str("Game engine that referees this deck (leave it out for a deck with [rules]).",
-                       enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
+                       enum=["muggle-quidditch", "quidditch-v2"]),
     },
     ("id", "name", "players"),
 )

@@ -58,8 +58,6 @@ class TableKit:
 
 # What each engine's game keeps track of on the table.
 ENGINE_KITS: Mapping[str, TableKit] = {
-    "wizard": TableKit(counters=("Score", "Bid"), piles=("Tricks",)),
-    "wizard-hearts": TableKit(counters=("Points",), piles=("Tricks",)),
     "muggle-quidditch": TableKit(counters=("Points",), piles=("Score Pile",)),
     "quidditch-v2": TableKit(counters=("Points", "Dominance")),
 }
@@ -72,6 +70,10 @@ def table_kit(deck: Deck) -> TableKit:
     """Counters and piles from the deck's engine (a scoring section alone gives a Score),
     a die or a coin when any card or rule asks for one."""
     base = ENGINE_KITS.get(deck.engine or "")
+    if deck.trick_rules is not None:  # tricks won are kept face down; bids and scores are counted
+        rules = deck.trick_rules
+        counters = ("Score", "Bid") if "bidding" in rules else ("Points",) if rules.get("points") else ("Score",)
+        base = TableKit(counters=counters, piles=("Tricks",))
     if base is None:
         scored = any(section.role == "scoring" for section in deck.sections)
         base = TableKit(counters=("Score",) if scored else ())

@@ -20,12 +20,8 @@ if TYPE_CHECKING:
 # MUSH command can take them as an argument and Lackey can show them as player stats.
 _COUNTERS = {
     "quidditch-v2": ("score", "dominance"),
-    "wizard": ("bid", "tricks", "score"),
-    "wizard-hearts": ("score",),
     "muggle-quidditch": ("score",),
 }
-# Trick-taking games: cards are played to the centre, and a round is dealt at once.
-_TRICK_GAMES = {"wizard": True, "wizard-hearts": False}  # value: a trump card is turned up
 
 
 @dataclass(frozen=True)
@@ -69,11 +65,15 @@ def table_setup(deck: "Deck") -> TableSetup:
         centre = _cards_with(deck, "ball", "quaffle")
         if deck.params.get("snitch_start", "discard") == "discard":
             discard = _cards_with(deck, "ball", "snitch")
+    rules = deck.trick_rules  # a trick-taking game: cards are played to the centre, a round dealt at once
+    counters = _COUNTERS.get(engine, ("score",))
+    if rules is not None and "bidding" in rules:
+        counters = ("bid", "tricks", "score")
     return TableSetup(
-        counters=_COUNTERS.get(engine, ("score",)),
+        counters=counters,
         centre=centre,
         discard=discard,
-        trick_game=engine in _TRICK_GAMES,
-        turns_up_trump=_TRICK_GAMES.get(engine, False),
+        trick_game=rules is not None,
+        turns_up_trump=rules is not None and rules.get("trump", {}).get("kind") in ("turn-up", "dealer-card"),
         phases=turn_phases(deck),
     )

@@ -285,8 +285,6 @@ def _show(value: Any) -> str:
 
 ENGINES: dict[str, str] = {
     "rules": "generator.games.trick.game:RulesGame",  # any deck with a [rules] table (docs/rules-language.md)
-    "wizard": "generator.games.wizard:WizardGame",
-    "wizard-hearts": "generator.games.wizard_hearts:WizardHeartsGame",
     "muggle-quidditch": "generator.games.muggle_quidditch:MuggleQuidditchGame",
     "quidditch-v2": "generator.games.quidditch_v2:QuidditchV2Game",
 }

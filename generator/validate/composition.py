@@ -19,7 +19,9 @@ from typing import Any, Callable, Mapping
 from ..core.errors import DeckgenError, Problem
 from ..deck.locate import Locator
 from ..deck.model import Card, Deck
+from ..deck.trickrules import rules_for
 from ..games.base import Game, engine_class, parameter_complaint
+from ..games.trick.game import RulesGame
 from ..games.quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH
 
 
@@ -123,72 +125,31 @@ def _players_fit_engine(check: _Checker, game_class: type[Game]) -> None:
                     hint=f"set players = {{ min = {max(low, deck.min_players)}, max = {min(high, deck.max_players)} }}")
 
 
-def _wizard(check: _Checker) -> None:
+def _rules(check: _Checker) -> None:
+    """A deck with [rules]: the rules read with these parameters (the loader has read them with the
+    deck's own and its variants'), each player count's figures, and passes that would hand over
+    a whole hand (the engine plays them; a designer means something else)."""
     deck = check.deck
-    number_suits = [s.id for s in deck.suits]
-    check.require_grid(number_suits, [r.id for r in deck.ranks])
-    check.require_count("Wizards (kind 'wizard')", lambda c: c.kind == "wizard", 4,
-                        "a Wizard wins the trick and lets the dealer choose trump")
-    check.require_count("Jesters (kind 'jester')", lambda c: c.kind == "jester", 4,
-                        "a Jester turned up means no trump")
-    total = deck.total
-    uneven = []
+    rules, problems = rules_for(deck, check.params)
+    for where, message, hint in problems:
+        check.error(where, message, hint)
+    if rules is None:
+        return
+    game = RulesGame(deck, {key: value for key, value in check.params.items() if key in deck.params})
+    leftover = rules.deal.leftover_name.removeprefix("the ")
     for players in check.player_counts:
-        check.figure(players, "rounds", total // players)
-        check.figure(players, "left over", total % players)
-        if total % players:
-            uneven.append(players)
-    if uneven:
-        shown = ", ".join(f"{total}/{p} = {total / p:.2f}" for p in uneven)
-        check.error("cards", f"the deck has {total} cards, and Wizard plays (cards / players) rounds so that the "
-                    f"last round deals the whole deck; that is not whole for {_players(uneven)} ({shown})",
-                    hint="the published deck has 60 cards: 52 suit cards, 4 Wizards and 4 Jesters; "
-                         "every count from 3 to 6 divides 60")
-
-
-def _players(counts: list[int]) -> str:
-    words = [str(n) for n in counts]
-    return (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) + " players"
-
-
-def _wizard_hearts(check: _Checker) -> None:
-    deck, params = check.deck, check.params
-    check.require_grid([s.id for s in deck.suits], [r.id for r in deck.ranks])
-    suit_ids = [s.id for s in deck.suits]
-    luck = params["luck_suit"]
-    if luck not in suit_ids:
-        check.error("engine.luck_suit", f"luck_suit = {luck!r} is not a suit of the deck; known: {', '.join(suit_ids)}")
-    shun_suits = [s for s in deck.suits if s.id != luck]
-    for suit in shun_suits:
-        if suit.opposite is None:
-            check.error(f"suits[{suit_ids.index(suit.id)}].opposite",
-                        f"suit {suit.id!r} can be the Shun suit but has no opposite, so it has no Opposite Queen",
-                        hint="pair every suit but the Luck suit with an opposite")
-    queens = {c.suit for c in deck.cards if c.rank == params["queen_rank"]}
-    for suit in shun_suits:
-        if suit.opposite and suit.opposite not in queens:
-            check.error(check.locate.cards_field, f"no {params['queen_rank']!r} card in suit {suit.opposite!r}: "
-                        f"the Opposite Queen when {suit.name} is the Shun suit")
-    lead = next((c for c in deck.cards if c.id == params["lead_card"]), None)
-    if lead is None:
-        check.error("engine.lead_card", f"lead_card = {params['lead_card']!r} is not a card id of the deck",
-                    hint="the card that leads the first trick, e.g. \"2-luck\"")
-    elif lead.suit != luck:
-        check.warning("engine.lead_card", f"the first lead {lead.name} is not of the Luck suit {luck!r}",
-                      hint="the rules lead the Two of Luck")
-    per_shun_suit = [check.copies(lambda c, s=s.id: c.suit == s) for s in shun_suits]
-    most_points = max(per_shun_suit, default=0) * params["shun_points"] + max(params["queen_points"], 0)
-    if most_points <= 0:
-        check.error("engine.target_score", f"no hand can raise anyone's score (Shun cards {params['shun_points']}, "
-                    f"Opposite Queen {params['queen_points']}), so nobody reaches {params['target_score']} and "
-                    "the game cannot end", hint="give the Shun cards or the Opposite Queen positive points")
-    for players in check.player_counts:
-        hand, cauldron = divmod(deck.total, players)
-        check.figure(players, "hand", hand)
-        check.figure(players, "Cauldron", cauldron)
-        if hand <= params["pass_count"]:
-            check.error("engine.pass_count", f"with {players} players each hand holds {hand} card(s), too few to "
-                        f"pass {params['pass_count']}", hint="pass fewer cards or allow fewer players")
+        rounds = game.num_rounds(players)
+        hand = game.hand(players, rounds or 1)
+        if rounds is not None:
+            check.figure(players, "rounds", rounds)
+        else:
+            check.figure(players, "hand", hand)
+        check.figure(players, leftover[:1].upper() + leftover[1:], deck.total - hand * players)
+        if rules.passing is not None and 0 < hand <= rules.passing.count:
+            raw = str(deck.trick_rules["passing"].get("count", ""))
+            where = f"engine.{raw.lstrip('$')}" if raw.lstrip("$") in deck.params else "rules.passing.count"
+            check.error(where, f"with {players} players each hand holds {hand} card(s), too few to pass "
+                               f"{rules.passing.count}", hint="pass fewer cards or allow fewer players")
 
 
 def _muggle_quidditch(check: _Checker) -> None:
@@ -276,8 +237,7 @@ def _quidditch_v2(check: _Checker) -> None:
 
 
 REQUIREMENTS: dict[str, Callable[[_Checker], None]] = {
-    "wizard": _wizard,
-    "wizard-hearts": _wizard_hearts,
+    "rules": _rules,
     "muggle-quidditch": _muggle_quidditch,
     "quidditch-v2": _quidditch_v2,
 }
@@ -295,10 +255,13 @@ def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Co
         check.error("deck.engine", f"the {deck.engine} engine cannot be loaded ({error}), so nothing that "
                     "depends on it can be checked", hint="check the deckgen installation")
         return check.result
-    check = _Checker(deck, {**game_class.defaults, **deck.params, **(params or {})})
-    if not _parameters_fit_engine(check, game_class, params or {}):
+    # a deck with [rules] declares its own parameters (its [engine] table) and players ([rules] players)
+    defaults = dict(deck.params) if deck.trick_rules is not None else game_class.defaults
+    check = _Checker(deck, {**defaults, **deck.params, **(params or {})})
+    if not _parameters_fit_engine(check, game_class, defaults, params or {}):
         return check.result  # the requirements below read the parameters
-    _players_fit_engine(check, game_class)
+    if deck.trick_rules is None:
+        _players_fit_engine(check, game_class)
     REQUIREMENTS[deck.engine](check)
     if not check.result.problems:
         try:  # the engine's own checks: parameter values, card props
@@ -310,17 +273,17 @@ def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Co
     return check.result
 
 
-def _parameters_fit_engine(check: _Checker, game_class, params: Mapping[str, Any]) -> bool:
+def _parameters_fit_engine(check: _Checker, game_class, defaults: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
     """Every [engine] parameter known to the engine and shaped like its default."""
     fits = True
     for key, value in {**check.deck.params, **params}.items():
         field = f"engine.{key}" if key not in params else "engine"
-        if key not in game_class.defaults:
-            check.error(field, f"unknown parameter {key!r} for the {game_class.id} engine; "
-                               f"known: {', '.join(sorted(game_class.defaults))}")
+        if key not in defaults:
+            check.error(field, f"unknown parameter {key!r} for the {check.deck.engine} engine; "
+                               f"known: {', '.join(sorted(defaults))}")
             fits = False
             continue
-        complaint = parameter_complaint(key, value, game_class.defaults[key])
+        complaint = parameter_complaint(key, value, defaults[key])
         if complaint:
             check.error(field, complaint)
             fits = False

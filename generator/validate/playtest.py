@@ -352,7 +352,7 @@ class _Watcher:
     def __init__(self, game: Game, players: int):
         self.game = game
         self.state: GameState | None = None
-        profile = PROFILES[game.id]
+        profile = PROFILES[game.deck.engine]
         self.by_turns = not profile.lead_by_rounds
         self.scores = profile.scores
         self.card_plays = profile.card_plays
@@ -427,7 +427,7 @@ def play_chunk(task: Task) -> Tally:
         tally = Tally(task.players, metrics=task.metrics)
         tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
         return tally
-    profile = PROFILES[game.id]
+    profile = PROFILES[game.deck.engine]
     tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
                   metrics=task.metrics)
     for index in range(task.start, task.stop):

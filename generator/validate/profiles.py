@@ -57,13 +57,12 @@ def _deck_code(game: Game, index: Hashable) -> str:
 
 
 def _trick_card(action: Any) -> Hashable | None:
-    """In the trick engines a card is its index in deck.cards; bids, trumps and passes are 1000 and up."""
+    """In the rules engine a card is its index in deck.cards; bids, trumps and passes are 1000 and up."""
     return action if isinstance(action, int) and 0 <= action < 1000 else None
 
 
 PROFILES: dict[str, EngineProfile] = {
-    "wizard": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, action_card=_trick_card),
-    "wizard-hearts": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, action_card=_trick_card),
+    "rules": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, action_card=_trick_card),
     "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)], hand=_seat_hand),
     "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
                                   never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",

@@ -196,7 +196,7 @@ class _Reader:
         return Deal(hand=hand or ("int", 1),
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card"), "any"),
                     leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
-                    leftover_name=raw.get("leftover_name", "the cards set aside"),
+                    leftover_name=raw.get("leftover_name", "the cards left over"),
                     leftover_key=raw.get("leftover_key", "aside"),
                     rule=self.rule(raw, "rule", f"{field}.rule"),
                     dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or raw.get("rule", ""),

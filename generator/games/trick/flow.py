@@ -17,8 +17,7 @@ if TYPE_CHECKING:
 
 
 def start_round(state) -> None:
-    """A new round: its hand size, then chance reveals the round suit or deals."""
-    state.hand_size = state.game.hand(state.num_players, state.round + 1)
+    """A new round: chance reveals the round suit, or deals."""
     state.phase = CHANCE
     state.chance = state.game.rules.round_suit.key if state.game.rules.round_suit else "deal"
 
@@ -61,7 +60,8 @@ def _round_suit(state, action: Any, where: dict) -> None:
 def _deal(state, deal: Deal) -> None:
     game, table = state.game, state.table
     rules = game.rules
-    size, n = state.hand_size, state.num_players
+    n = state.num_players
+    size = state.hand_size = game.hand(n, state.round + 1)
     where = {"round": state.round + 1}
     hands = deal.hands
     checked = deal is state.sampled

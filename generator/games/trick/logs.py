@@ -172,8 +172,10 @@ def _read_reveal(game, log: GameLog, entry: Entry, state) -> int:
                                 where={**where, "field": field_path(field, i)})
         skipped = table.suit[card] in spec.skip or table.suit[card] == NO_SUIT
         if skipped and i == len(cards) - 1:
-            raise IllegalAction(f"the reveal ends on {table.code[card]}, which is skipped: the dealer turns again "
-                                "until a card of another suit shows", spec.rule, ["another card turned after it"],
+            suit = table.suits[table.suit[card]].name if table.suit[card] != NO_SUIT else ""
+            what = f"a {suit} card: {suit} is skipped" if suit else "a card without a suit, which names none"
+            raise IllegalAction(f"the reveal ends on {table.code[card]}, {what} and the dealer turns again until a "
+                                "card of another suit shows", spec.rule, ["another card turned after it"],
                                 where={**where, "field": field_path(field, i)})
         if not skipped and i < len(cards) - 1:
             raise IllegalAction(f"{table.code[card]} already names the {spec.name} "

@@ -34,7 +34,7 @@ class Options:
 
 def play_options(state, seat: int) -> Options:
     game = state.game
-    rules, play = game.rules, game.rules.play
+    play = game.rules.play
     hand = state.hands[seat]
     unique = state.table.unique
     trick = state.trick

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from ...core.errors import DeckgenError
 from ..tricks import (NO_SUIT, parse_play_question, parse_trick_question, play_answer, words)
 from .moves import play_options
-from .tables import FREE, OPEN, TRUMP_CLAIM, WIN, winner_position
+from .tables import OPEN, TRUMP_CLAIM, WIN, winner_position
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -126,7 +126,10 @@ def play_question(game, tokens: list[str]) -> dict:
     if len(asked.trick) >= game.max_players:
         raise DeckgenError(f"a trick has at most {game.max_players} cards before yours")
     first = "first" in asked.flags
-    if rules.round_suit and round_suit == NO_SUIT and (first or game.breakers):
+    to = "follow" if asked.trick else "lead"
+    binding = [r for r in rules.play.restrictions if r.to in (to, "any") and r.trick in ("any", "first" if first else "later")
+               and not (r.until_broken and "broken" in asked.flags)]
+    if rules.round_suit and round_suit == NO_SUIT and any(r.cards.dynamic for r in binding):
         raise DeckgenError(f"the {rules.round_suit.name} matters here: add `{rules.round_suit.key} SUIT`")
     tables = game.round_tables[trump, round_suit]
     hand = list(asked.hand)
@@ -147,42 +150,49 @@ def play_question(game, tokens: list[str]) -> dict:
         by_suit[game.bucket[card]].append(card)
     seat = SimpleNamespace(
         game=game, table=table, hands=[hand], by_suit=[by_suit], trick=list(asked.trick),
-        trick_number=0 if first else 1, first_card=first_card, led=_led(tables, asked.trick), trump=trump,
-        tables=tables, broken=[("broken" in asked.flags) for _ in rules.play.restrictions])
+        trick_number=0 if first else 1, led=_led(tables, asked.trick), trump=trump, tables=tables,
+        info=SimpleNamespace(first_card=first_card, broken=[("broken" in asked.flags) for _ in rules.play.restrictions]))
     options = play_options(seat, 0)
-    legal = options.cards
-    if asked.card in legal:
-        reason = _why_allowed(game, seat, options)
-    else:
-        step = next((kind for kind, _, taken in options.steps if asked.card in taken), "follow")
-        reason = {"first-lead": f"the first trick is led with {table.name[first_card]}" if first_card >= 0 else "",
-                  "must-trump": "a player who cannot follow suit must play a trump",
-                  "must-overtake": "a player who can beat the trick must"}.get(step, "")
-        if step == "restrict":
-            restriction = next(r for kind, r, taken in options.steps if asked.card in taken)
-            reason = f"{restriction.names[0]} may not be played here while other cards may"
-            rulings += [restriction.ruling] if restriction.ruling else []
-        elif step == "follow":
-            suit = game.deck.suits[seat.led].name
-            reason = f"{suit} is the suit to follow and the hand holds {suit}"
-            rulings += [rules.play.follow_ruling] if rules.play.follow_ruling else []
-    return play_answer(table, asked, legal, options.rule, reason, [r for r in rulings if r])
+    cited, reason, more = _explain(game, seat, options)
+    return play_answer(table, asked, options.cards, cited, reason, [r for r in rulings + more if r])
 
 
-def _why_allowed(game, seat, options) -> str:
-    rules = game.rules
+def _explain(game, seat, options) -> tuple[list[str], str, list[str]]:
+    """The rules that decide what may be played here, why in words, and the rulings cited."""
+    rules, table = game.rules, game.table
+    play = rules.play
+    narrowed = [restriction for kind, restriction, _ in options.steps if kind == "restrict"]
+    rulings = [restriction.ruling for restriction in narrowed]
     if not seat.trick:
-        return (f"whoever holds {game.table.name[seat.info.first_card]} leads it to the first trick" if seat.info.first_card >= 0
-                else "the leader may lead any card")
+        if seat.info.first_card >= 0:
+            return [play.first_lead.rule], f"whoever holds {table.name[seat.info.first_card]} leads it to the first trick", []
+        if narrowed:
+            names = " or ".join(name for r in narrowed for name in r.names)
+            return [narrowed[-1].rule], f"{names} may not be led here while the hand holds other cards", rulings
+        return [play.lead_rule], "the leader may lead any card", []
+    setter = next((card for card in seat.trick if seat.tables.sets_led[card] != NO_SUIT), None)
     if seat.led == OPEN:
-        return f"a {game.table.name[seat.trick[0]]} set this trick, so nobody has to follow suit"
+        rule = rules.always_wins.lead_rule or play.follow_rule
+        return [rule], f"a {table.name[setter]} set this trick, so nobody has to follow suit", []
     if seat.led == NO_SUIT:
-        return "no card so far sets a suit to follow"
+        rule = rules.always_loses.lead_rule if rules.always_loses and rules.always_loses.lead_rule else play.follow_rule
+        return [rule], "no card played so far sets a suit to follow", []
     suit = game.deck.suits[seat.led].name
+    after_null = setter != seat.trick[0] and rules.always_loses and rules.always_loses.lead_rule
+    base = [play.follow_rule] + ([rules.always_loses.lead_rule] if after_null else [])
+    more = []
     if not seat.by_suit[0][seat.led]:
-        return f"{suit} is the suit to follow and the hand holds none, so any card goes"
-    extra = " (cards playable any time go too)" if any(seat.by_suit[0][FREE]) else ""
-    return f"{suit} is the suit to follow and the hand holds {suit}: follow suit{extra}"
+        reason = f"{suit} is the suit to follow and the hand holds none, so any card goes"
+        more.append(play.void_ruling)
+    else:
+        how = f"a {table.name[seat.trick[0]]} was led and {table.code[setter]} set {suit}" if after_null else f"{suit} was led"
+        free = sorted({table.name[card] for card in range(len(table.code)) if game.any_time[card]})
+        also = f", or play a {' or '.join(free)}" if free else ""
+        reason = f"{how} and the hand holds {suit}: follow suit{also}"
+    if narrowed:
+        names = " or ".join(name for r in narrowed for name in r.names)
+        return [narrowed[-1].rule] + base, f"{reason}, but not {names} here", rulings
+    return base, reason, more
 
 
 def bid_question(game, tokens: list[str]) -> dict:

@@ -15,7 +15,7 @@ from operator import itemgetter
 from ..base import CHANCE, IllegalAction, Outcome, Pending
 from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
 from . import report
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
+from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
 from .flow import apply_chance, choose_trump, pass_card
 from .moves import Options, play_options, refuse_card
 from .scoring import end_round, outcome
@@ -194,7 +194,8 @@ class RulesState(TrickState):
             return game.seat_choices[random_below(rng, self.num_players)]
         physical = self.table.physical
         if chance == "deal":
-            size, n = self.hand_size, self.num_players
+            n = self.num_players
+            size = game.hand(n, self.round + 1)
             first = (self.dealer + 1) % n
             if game.trump_kind == "turn-up":  # a sample of the hands; the turn-up is drawn from the rest
                 drawn, left = draw_cards(physical, size * n, rng)

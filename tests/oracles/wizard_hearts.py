@@ -24,15 +24,15 @@ from itertools import chain
 from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
-from ..core.errors import DeckgenError
-from . import wizard_hearts_questions
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
-from .logs import Entry, GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
+from generator.core.errors import DeckgenError
+from tests.oracles import wizard_hearts_questions
+from generator.games.base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
+from generator.games.bots import HeuristicBot
+from generator.games.logs import Entry, GameLog, LogStep, field_path
+from generator.games.tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
                      count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
                      random_below, read_dealer, read_hands, read_tricks, shuffled, words)
-from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
+from tests.oracles.wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
                                   R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
 
 PASS = 1000

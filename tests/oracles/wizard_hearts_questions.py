@@ -3,10 +3,10 @@ and who wins a trick (and for how many points), without a game log."""
 
 from __future__ import annotations
 
-from ..core.errors import DeckgenError
-from .base import Game
-from .tricks import parse_play_question, parse_trick_question, play_answer, words
-from .wizard_hearts_rules import R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_WINNER, trick_winner
+from generator.core.errors import DeckgenError
+from generator.games.base import Game
+from generator.games.tricks import parse_play_question, parse_trick_question, play_answer, words
+from tests.oracles.wizard_hearts_rules import R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_WINNER, trick_winner
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import add, itemgetter
 
-from ..core.errors import DeckgenError
-from . import wizard_questions
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
-from .logs import GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
+from generator.core.errors import DeckgenError
+from tests.oracles import wizard_questions
+from generator.games.base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
+from generator.games.bots import HeuristicBot
+from generator.games.logs import GameLog, LogStep, field_path
+from generator.games.tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
                      deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer,
                      read_hands, read_tricks, words)
-from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
+from tests.oracles.wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
                            R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
                            card_strengths, forbidden_bid, trick_led_suit, trick_winner)
 

@@ -3,10 +3,10 @@ this trick, may I bid this. Each answers with the rules that decide it; see docs
 
 from __future__ import annotations
 
-from ..core.errors import DeckgenError
-from .base import Game
-from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
-from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_RESTRICTION, R_WINNER, R_WIZARD_LEAD,
+from generator.core.errors import DeckgenError
+from generator.games.base import Game
+from generator.games.tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
+from tests.oracles.wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_RESTRICTION, R_WINNER, R_WIZARD_LEAD,
                            WIZARD_LED, forbidden_bid, trick_led_suit, trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
