@@ -292,6 +292,9 @@ class _Builder:
             return  # the rules read cards, suits and rule ids: those must be right first
         for field, message, hint in trickrules.problems_of(deck):
             self.error(field, message, hint)
+        if not self.problems:  # a variant that cannot be played keeps the deck, but not the variant
+            for field, message, hint in trickrules.variant_problems(deck):
+                self.error(field, message, hint, severity="warning")
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])

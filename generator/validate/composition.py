@@ -21,6 +21,7 @@ from ..deck.locate import Locator
 from ..deck.model import Card, Deck
 from ..deck.trickrules import rules_for
 from ..games.base import Game, engine_class, parameter_complaint
+from ..games.trick.bounds import best_round
 from ..games.trick.game import RulesGame
 from ..games.quidditch_v2_cards import KNOWN_CARDS, QUAFFLE, SNITCH
 
@@ -137,6 +138,7 @@ def _rules(check: _Checker) -> None:
         return
     game = RulesGame(deck, {key: value for key, value in check.params.items() if key in deck.params})
     leftover = rules.deal.leftover_name.removeprefix("the ")
+    uneven = []
     for players in check.player_counts:
         rounds = game.num_rounds(players)
         hand = game.hand(players, rounds or 1)
@@ -145,11 +147,31 @@ def _rules(check: _Checker) -> None:
         else:
             check.figure(players, "hand", hand)
         check.figure(players, leftover[:1].upper() + leftover[1:], deck.total - hand * players)
+        if rounds is not None and hand * players != deck.total:
+            uneven.append(players)
+        if game.target is not None and rounds is None and best_round(game, players) <= 0 < game.target:
+            raw = str(deck.trick_rules["end"].get("target", ""))
+            where = f"engine.{raw}" if raw in deck.params else "rules.end.target"
+            check.error(where, f"no {rules.round_name} can raise anyone's score, so nobody reaches {game.target} and "
+                               "the game cannot end", hint="give the cards that score some points")
+            break
         if rules.passing is not None and 0 < hand <= rules.passing.count:
             raw = str(deck.trick_rules["passing"].get("count", ""))
             where = f"engine.{raw.lstrip('$')}" if raw.lstrip("$") in deck.params else "rules.passing.count"
             check.error(where, f"with {players} players each hand holds {hand} card(s), too few to pass "
                                f"{rules.passing.count}", hint="pass fewer cards or allow fewer players")
+    if uneven and rules.deal.last_round_deals_all:
+        total = deck.total
+        shown = ", ".join(f"{total}/{p} = {total / p:.2f}" for p in uneven)
+        check.error("cards", f"the deck has {total} cards, and the last round deals every card, so the number of "
+                             f"rounds is the cards divided by the players; that is not whole for {_players(uneven)} "
+                             f"({shown})", hint="make the deck divide by every player count ([deck] players), "
+                                                "or set last_round_deals_all = false")
+
+
+def _players(counts: list[int]) -> str:
+    words = [str(n) for n in counts]
+    return (", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]) + " players"
 
 
 def _muggle_quidditch(check: _Checker) -> None:

@@ -14,7 +14,8 @@ from generator.core.errors import InvalidDeck
 from generator.games import base
 from generator.games.base import game_for
 from generator.games.simulate import play_game
-from generator.games.wizard import WizardGame, WizardState
+from generator.games.trick.game import RulesGame as WizardGame
+from generator.games.trick.state import RulesState as WizardState
 from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.playtest import Task, Tally, play_chunk, run_seed
@@ -69,10 +70,10 @@ class CrashingWizard(BrokenWizard):
 
 @pytest.fixture
 def engine(monkeypatch):
-    """Point the wizard engine id at a broken engine for one test (one worker: no processes)."""
+    """Point the rules engine id (Wizard's) at a broken engine for one test (one worker: no processes)."""
 
     def use(class_name: str) -> None:
-        monkeypatch.setitem(base.ENGINES, "wizard", f"tests.validate.test_validate_playtest:{class_name}")
+        monkeypatch.setitem(base.ENGINES, "rules", f"tests.validate.test_validate_playtest:{class_name}")
         monkeypatch.setattr(playtest_module, "_GAMES", {})
 
     return use

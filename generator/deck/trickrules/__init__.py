@@ -13,7 +13,7 @@ from ..model import Deck
 from .read import Problems, read_rules
 from .spec import TrickRules
 
-__all__ = ["ENGINE_ID", "Problems", "TrickRules", "problems_of", "read_rules", "rules_for"]
+__all__ = ["ENGINE_ID", "Problems", "TrickRules", "problems_of", "read_rules", "rules_for", "variant_problems"]
 
 ENGINE_ID = "rules"  # deck.engine of a deck refereed by its [rules]
 
@@ -25,11 +25,13 @@ def rules_for(deck: Deck, params=None) -> tuple[TrickRules | None, Problems]:
 
 
 def problems_of(deck: Deck) -> Problems:
-    """Every problem of the deck's [rules], read with the deck's parameters and each variant's
-    (a variant's problems are named at the variant, with the rules field in the message)."""
-    _, problems = rules_for(deck)
-    if problems:
-        return problems
+    """Every problem of the deck's [rules] read with the deck's own parameters."""
+    return rules_for(deck)[1]
+
+
+def variant_problems(deck: Deck) -> Problems:
+    """What keeps each variant's parameters from being played by the rules (named at the variant,
+    with the rules field in the message)."""
     found = Problems()
     for index, variant in enumerate(deck.variants):
         unknown = sorted(set(variant.params) - set(deck.params))

@@ -81,11 +81,13 @@ class _Reader:
         return value
 
     def rule(self, table, key: str, field: str, required: bool = True) -> str:
-        value = table.get(key, "")
+        """A rule id the referee cites; [rules] rule = ... stands in for any not given."""
+        value = table.get(key, "") or (self.raw.get("rule", "") if required else "")
         if not value:
             if required:
                 self.problems.add(field, "the rule the referee cites here is missing",
-                                  hint="give the id of the [[sections.rules]] entry that says this")
+                                  hint="give the id of the [[sections.rules]] entry that says this, or one "
+                                       "rule for all in [rules] rule = \"...\"")
             return ""
         if value not in self.rule_ids:
             self.problems.add(field, f"unknown rule {value!r}", hint="rule ids are the 'id' fields under [[sections.rules]]")
@@ -193,15 +195,16 @@ class _Reader:
     def deal(self, raw) -> Deal:
         field = "rules.deal"
         hand = self.expression(raw, "hand", f"{field}.hand", DEAL_NAMES)
+        rule = self.rule(raw, "rule", f"{field}.rule")
         return Deal(hand=hand or ("int", 1),
+                    last_round_deals_all=self.flag(raw, "last_round_deals_all", f"{field}.last_round_deals_all"),
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card"), "any"),
                     leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
                     leftover_name=raw.get("leftover_name", "the cards left over"),
                     leftover_key=raw.get("leftover_key", "aside"),
-                    rule=self.rule(raw, "rule", f"{field}.rule"),
-                    dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or raw.get("rule", ""),
-                    first_dealer_rule=(self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False)
-                                       or raw.get("rule", "")),
+                    rule=rule,
+                    dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or rule,
+                    first_dealer_rule=self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False) or rule,
                     deck_rule=self.rule(raw, "deck_rule", f"{field}.deck_rule"))
 
     def round_suit(self, raw) -> RoundSuit | None:
@@ -264,15 +267,16 @@ class _Reader:
             else:
                 card = [c.id for c in self.deck.cards].index(found.id)
         otherwise = self.choice(lead, "otherwise", f"{field}.first_lead.otherwise", ("", "lowest-of-suit"), "")
+        lead_rule = self.rule(raw, "lead_rule", f"{field}.lead_rule")
         first_lead = FirstLead(by, card, otherwise,
-                               self.rule(lead, "rule", f"{field}.first_lead.rule", by == "holder") or raw.get("lead_rule", ""),
+                               self.rule(lead, "rule", f"{field}.first_lead.rule", False) or lead_rule,
                                self.ruling(lead, "ruling", f"{field}.first_lead.ruling"))
         restrictions = tuple(filter(None, (self.restriction(item, f"{field}.restrict[{index}]")
                                            for index, item in enumerate(raw.get("restrict", ())))))
         must_trump = self.flag(raw, "must_trump", f"{field}.must_trump")
         must_overtake = self.flag(raw, "must_overtake", f"{field}.must_overtake")
         return Play(first_lead, must_trump, must_overtake, restrictions,
-                    lead_rule=self.rule(raw, "lead_rule", f"{field}.lead_rule"),
+                    lead_rule=lead_rule,
                     follow_rule=self.rule(raw, "follow_rule", f"{field}.follow_rule"),
                     follow_ruling=self.ruling(raw, "follow_ruling", f"{field}.follow_ruling"),
                     void_ruling=self.ruling(raw, "void_ruling", f"{field}.void_ruling"),
@@ -384,6 +388,8 @@ class _Reader:
         rounds = self.expression(raw, "rounds", f"{field}.rounds", STATIC_NAMES)
         target = self.constant(self.expression(raw, "target", f"{field}.target", {}), f"{field}.target")
         max_rounds = self.constant(self.expression(raw, "max_rounds", f"{field}.max_rounds", {}), f"{field}.max_rounds")
+        if max_rounds is not None and max_rounds < 1:
+            self.problems.add(f"{field}.max_rounds", f"max_rounds is {max_rounds}; allowed: 1 or more")
         if rounds is None and target is None:
             self.problems.add(field, "the game never ends: give rounds (a fixed number) or target (a score)")
         if target is not None and max_rounds is None and rounds is None:

@@ -67,7 +67,7 @@ RESTRICTION = _table("Cards that may not be played at some moment while other pl
     "rule": _rule("The rule cited"),
     "ruling": _ruling("A ruling cited with it"),
     "message": _text("What the referee says: {player}, {card} and {name} are filled in."),
-}, ("cards", "rule"))
+}, ("cards",))
 
 FORBID = _table("A bid that may not be made.", {
     "when": _text("An expression, true for a forbidden bid (names: bid, hand, bids_before, last, ahead, ...)."),
@@ -75,7 +75,7 @@ FORBID = _table("A bid that may not be made.", {
     "ruling": _ruling("A ruling cited with it"),
     "message": _text("What the referee says: {bid}, {hand}, {player} and every number the expression "
                      "may read are filled in."),
-}, ("when", "rule"))
+}, ("when",))
 
 POINTS = _table("Points a card is worth to the player who catches it in a trick.", {
     "cards": _SELECTOR,
@@ -83,12 +83,15 @@ POINTS = _table("Points a card is worth to the player who catches it in a trick.
 }, ("cards", "points"))
 
 RULES = _table("The rules of a trick-taking game, which deckgen referees, plays and checks (docs/rules-language.md).", {
+    "rule": _rule("The rule cited wherever the table names no rule of its own"),
     "players": _table("How many play.", {"min": {"type": "integer", "minimum": 2, "maximum": 12},
                                          "max": {"type": "integer", "minimum": 2, "maximum": 12}}, ("min", "max")),
     "round_name": _text("What a deal and its tricks are called: round, hand, deal.", maxLength=32),
     "teams": _choice("Partnerships.", ["none", "partners"]),
     "deal": _table("Dealing.", {
         "hand": _number("Cards dealt to each player in round `round` (names: round, players, cards)."),
+        "last_round_deals_all": _flag("The last round deals every card, so the deck must divide by every "
+                                      "player count (`deckgen validate` checks it)."),
         "first_dealer": _choice("How the first dealer is found.", ["any", "high-card"]),
         "leftover": _choice("What happens to undealt cards.", ["set-aside", "first-trick"]),
         "leftover_name": _text("What the undealt cards are called in messages, e.g. 'the Cauldron'.", maxLength=64),
@@ -97,14 +100,14 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "dealer_rule": _rule("The rule on who deals next"),
         "first_dealer_rule": _rule("The rule on the first dealer"),
         "deck_rule": _rule("The rule listing the deck"),
-    }, ("hand", "rule", "deck_rule")),
+    }, ("hand",)),
     "round_suit": _table("A suit revealed before each deal that the scoring or play reads as suit:round.", {
         "name": _text("What it is called, e.g. 'Shun suit'.", maxLength=64),
         "key": _text("Its key in a game log's round.", maxLength=32, pattern=r"^[a-z_]+$"),
         "skip": {"type": ["array", "string"], "items": {"type": "string"},
                  "description": "Suits never revealed: turning one, the dealer turns again."},
         "rule": _rule("The rule on revealing it"),
-    }, ("name", "rule")),
+    }, ("name",)),
     "trump": _table("The trump suit of each round.", {
         "kind": _choice("Where trump comes from.", ["none", "fixed", "turn-up"]),
         "suit": _text("The trump suit of kind = fixed (a suit id or $parameter).", maxLength=64),
@@ -136,7 +139,7 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "own_cards_rule": _rule("The rule that a card played must be held"),
         "winner_rule": _rule("The rule on who wins a trick"),
         "trump_rule": _rule("The rule of must_trump / must_overtake"),
-    }, ("lead_rule", "follow_rule", "own_cards_rule", "winner_rule")),
+    }, ()),
     "passing": _table("Cards passed after the deal.", {
         "count": _number("Cards each player passes."),
         "directions": {"type": ["object", "string"], "description": "By player count (\"4\" = [...]): the "
@@ -144,14 +147,14 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "optional": _flag("Whether a player may pass fewer cards (down to none)."),
         "rule": _rule("The rule on passing"),
         "ruling": _ruling("A ruling cited with it"),
-    }, ("count", "directions", "rule")),
+    }, ("count", "directions")),
     "bidding": _table("Every player bids the tricks they will take.", {
         "min": _number("The lowest bid."),
         "max": _number("The highest bid (names: hand, round, players)."),
         "style": _choice("How bids are made; only an open bid has a last bidder.", ["open", "hidden", "delayed"]),
         "rule": _rule("The rule on bidding"),
         "forbid": {"type": "array", "items": FORBID, "description": "Bids that may not be made."},
-    }, ("max", "rule")),
+    }, ("max",)),
     "points": {"type": "array", "items": POINTS, "description": "Points cards are worth when caught."},
     "scoring": _table("What each round scores.", {
         "by": _choice("Who scores.", ["player", "team"]),
@@ -161,7 +164,7 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "carry": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 1000},
                   "description": "Counts kept from round to round (starting at 0): their new values."},
         "rule": _rule("The rule on scoring"),
-    }, ("round", "rule")),
+    }, ("round",)),
     "end": _table("When the game ends and who wins.", {
         "rounds": _number("The number of rounds (names: players, cards)."),
         "target": _number("The game ends after a round in which a score reaches this."),
@@ -169,5 +172,5 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "winner": _choice("Who wins.", ["highest", "lowest"]),
         "tie_break": _text("An expression per player; among tied winners the highest value wins."),
         "rule": _rule("The rule on the end"),
-    }, ("winner", "rule")),
+    }, ("winner",)),
 }, ("deal", "play", "scoring", "end"))

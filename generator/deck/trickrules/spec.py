@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Deal:
     hand: tuple  # expression: cards each in round `round`
+    last_round_deals_all: bool  # the deck must divide by every player count (validate checks it)
     first_dealer: str  # "any" | "high-card"
     leftover: str  # "set-aside" | "first-trick"
     leftover_name: str

@@ -64,7 +64,22 @@ def _caught_range(game, text: str) -> Interval:
     return 0, most
 
 
+def best_round(game, num_players: int) -> int:
+    """The most any scorer can gain in one round (an upper bound)."""
+    return round_ranges(game, num_players)[1]
+
+
 def score_bounds(game, num_players: int) -> tuple[int, int]:
+    lows, highs, worst_round = round_ranges(game, num_players, totals=True)
+    if game.num_rounds(num_players) is None and game.target is not None:
+        # the game stops after the round in which someone reaches the target
+        highs = min(highs, game.target - 1 + max(0, worst_round[1]))
+    return max(-UNBOUNDED, min(0, lows)), min(UNBOUNDED, max(0, highs))
+
+
+def round_ranges(game, num_players: int, totals: bool = False):
+    """The sums of the rounds' least and most points and the widest round; with `totals` False,
+    the least and most of any one round."""
     rules = game.rules
     scorers = game.scorer_seats(num_players)
     members = len(scorers[0])
@@ -94,10 +109,7 @@ def score_bounds(game, num_players: int) -> tuple[int, int]:
         lows, highs = lows + got[0], highs + got[1]
         total = (max(-UNBOUNDED, lows), min(UNBOUNDED, highs))
         worst_round = (min(worst_round[0], got[0]), max(worst_round[1], got[1]))
-    if game.num_rounds(num_players) is None and game.target is not None:
-        # the game stops after the round in which someone reaches the target
-        highs = min(highs, game.target - 1 + max(0, worst_round[1]))
-    return max(-UNBOUNDED, min(0, lows)), min(UNBOUNDED, max(0, highs))
+    return (lows, highs, worst_round) if totals else worst_round
 
 
 class _Context:
