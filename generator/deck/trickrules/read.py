@@ -51,6 +51,37 @@ class _Reader:
         self.ruling_ids = {ruling.id for ruling in deck.rulings}
         self.suit_ids = [suit.id for suit in deck.suits]
         self.param_types = param_names(self.params)
+        self.choices = self.read_choices(raw.get("choices", {}))
+
+    def read_choices(self, table: Mapping[str, Any]) -> dict[str, list]:
+        """`[rules.choices]`: the values each parameter may take; a parameter set to another is refused."""
+        for name, allowed in table.items():
+            field = f"rules.choices.{name}"
+            if name not in self.params:
+                self.problems.add(field, f"{name} is not a parameter of [engine]; known: "
+                                         f"{', '.join(sorted(self.params)) or 'none'}")
+            elif self.params[name] not in allowed:
+                shown = ", ".join(map(str, allowed))
+                self.problems.add(field, f"{name} = {self.params[name]!r} is not one of its choices; allowed: {shown}",
+                                  hint=f"set {name} to one of {shown} ([engine], a variant's or a log's params)")
+        return dict(table)
+
+    def check_literals(self, tree: tuple, field: str) -> None:
+        """A parameter compared with text it can never be (a choice misspelt) is an error."""
+        kind = tree[0]
+        if kind == "binary" and tree[1] in ("==", "!="):
+            for name_side, text_side in ((tree[2], tree[3]), (tree[3], tree[2])):
+                if name_side[0] == "name" and text_side[0] == "str" and name_side[1] in self.choices \
+                        and text_side[1] not in self.choices[name_side[1]]:
+                    self.problems.add(field, f"{name_side[1]} is never {text_side[1]!r}; its choices: "
+                                             f"{', '.join(map(str, self.choices[name_side[1]]))}")
+        for part in tree[1:]:
+            if isinstance(part, tuple) and part and isinstance(part[0], str):
+                self.check_literals(part, field)
+            elif isinstance(part, tuple):
+                for item in part:
+                    if isinstance(item, tuple) and item:
+                        self.check_literals(item, field)
 
     # -- values ---------------------------------------------------------------------------------
     def value(self, table: Mapping[str, Any], key: str, field: str, default: Any = None) -> Any:
@@ -136,6 +167,7 @@ class _Reader:
         except expr.ExprError as error:
             self.problems.add(field, str(error), hint="docs/rules-language.md lists the names each field may read")
             return None
+        self.check_literals(tree, field)
         if wanted is not None and found != wanted:
             self.problems.add(field, f"the expression gives {expr._TYPE_WORDS[found]}; "
                                      f"{expr._TYPE_WORDS[wanted]} is needed here")

@@ -84,6 +84,8 @@ POINTS = _table("Points a card is worth to the player who catches it in a trick.
 
 RULES = _table("The rules of a trick-taking game, which deckgen referees, plays and checks (docs/rules-language.md).", {
     "rule": _rule("The rule cited wherever the table names no rule of its own"),
+    "choices": {"type": "object", "additionalProperties": {"type": "array"},
+                "description": "For a parameter of [engine] (its name): the values it may take."},
     "players": _table("How many play.", {"min": {"type": "integer", "minimum": 2, "maximum": 12},
                                          "max": {"type": "integer", "minimum": 2, "maximum": 12}}, ("min", "max")),
     "round_name": _text("What a deal and its tricks are called: round, hand, deal.", maxLength=32),
