@@ -290,11 +290,11 @@ class _Builder:
             return
         if any(p.severity == "error" for p in self.problems):
             return  # the rules read cards, suits and rule ids: those must be right first
-        for field, message, hint in trickrules.problems_of(deck):
-            self.error(field, message, hint)
-        if not self.problems:  # a variant that cannot be played keeps the deck, but not the variant
-            for field, message, hint in trickrules.variant_problems(deck):
-                self.error(field, message, hint, severity="warning")
+        for problem in trickrules.problems_of(deck):
+            self.error(problem.field, problem.message, problem.hint, severity=problem.severity)
+        if not any(p.severity == "error" for p in self.problems):  # a variant the rules cannot play keeps
+            for problem in trickrules.variant_problems(deck):    # the deck, but not the variant
+                self.error(problem.field, problem.message, problem.hint, severity="warning")
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])

@@ -70,8 +70,8 @@ def table_kit(deck: Deck) -> TableKit:
     """Counters and piles from the deck's engine (a scoring section alone gives a Score),
     a die or a coin when any card or rule asks for one."""
     base = ENGINE_KITS.get(deck.engine or "")
-    if deck.trick_rules is not None:  # tricks won are kept face down; bids and scores are counted
-        rules = deck.trick_rules
+    rules = getattr(deck, "trick_rules", None)  # a deck-like object without [rules] has none
+    if rules is not None:  # tricks won are kept face down; bids and scores are counted
         counters = ("Score", "Bid") if "bidding" in rules else ("Points",) if rules.get("points") else ("Score",)
         base = TableKit(counters=counters, piles=("Tricks",))
     if base is None:

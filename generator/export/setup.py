@@ -65,7 +65,9 @@ def table_setup(deck: "Deck") -> TableSetup:
         centre = _cards_with(deck, "ball", "quaffle")
         if deck.params.get("snitch_start", "discard") == "discard":
             discard = _cards_with(deck, "ball", "snitch")
-    rules = deck.trick_rules  # a trick-taking game: cards are played to the centre, a round dealt at once
+    # a trick-taking game: cards are played to the centre, a round dealt at once (a deck-like
+    # object without [rules] has none)
+    rules = getattr(deck, "trick_rules", None)
     counters = _COUNTERS.get(engine, ("score",))
     if rules is not None and "bidding" in rules:
         counters = ("bid", "tricks", "score")

@@ -132,8 +132,8 @@ def _rules(check: _Checker) -> None:
     a whole hand (the engine plays them; a designer means something else)."""
     deck = check.deck
     rules, problems = rules_for(deck, check.params)
-    for where, message, hint in problems:
-        check.error(where, message, hint)
+    for problem in problems.errors:  # its warnings are the loader's to report
+        check.error(problem.field, problem.message, problem.hint)
     if rules is None:
         return
     game = RulesGame(deck, {key: value for key, value in check.params.items() if key in deck.params})

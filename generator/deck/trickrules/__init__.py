@@ -10,10 +10,10 @@ deck's own parameters and with each variant's, so a variant that breaks them is 
 from __future__ import annotations
 
 from ..model import Deck
-from .read import Problems, read_rules
+from .read import Problems, RuleProblem, read_rules
 from .spec import TrickRules
 
-__all__ = ["ENGINE_ID", "Problems", "TrickRules", "problems_of", "read_rules", "rules_for", "variant_problems"]
+__all__ = ["ENGINE_ID", "Problems", "RuleProblem", "TrickRules", "problems_of", "read_rules", "rules_for", "variant_problems"]
 
 ENGINE_ID = "rules"  # deck.engine of a deck refereed by its [rules]
 
@@ -25,7 +25,7 @@ def rules_for(deck: Deck, params=None) -> tuple[TrickRules | None, Problems]:
 
 
 def problems_of(deck: Deck) -> Problems:
-    """Every problem of the deck's [rules] read with the deck's own parameters."""
+    """Every problem of the deck's [rules] read with the deck's own parameters (errors and warnings)."""
     return rules_for(deck)[1]
 
 
@@ -40,6 +40,7 @@ def variant_problems(deck: Deck) -> Problems:
                                                    f"known: {', '.join(sorted(deck.params)) or 'none'}")
             continue
         _, variant_problems = rules_for(deck, variant.params)
-        for field, message, hint in variant_problems:
-            found.add(f"variants[{index}].params", f"with variant {variant.id!r}: {field}: {message}", hint)
+        for problem in variant_problems.errors:
+            found.add(f"variants[{index}].params", f"with variant {variant.id!r}: {problem.field}: {problem.message}",
+                      problem.hint)
     return found

@@ -258,7 +258,7 @@ FUNCTIONS: dict[str, Function] = {
     "abs": Function(("int",), "int"),
 }
 
-_TYPE_WORDS = {"int": INT, "bool": BOOL, "str": STR}
+TYPE_WORDS = {"int": INT, "bool": BOOL, "str": STR}
 
 
 def check(tree: tuple, context: Context) -> str:
@@ -288,7 +288,7 @@ def check(tree: tuple, context: Context) -> str:
         op, left, right = tree[1], check(tree[2], context), check(tree[3], context)
         if op in ("==", "!="):
             if left != right:
-                raise ExprError(f"`{op}` compares {_TYPE_WORDS[left]} with {_TYPE_WORDS[right]}")
+                raise ExprError(f"`{op}` compares {TYPE_WORDS[left]} with {TYPE_WORDS[right]}")
             return "bool"
         _want(left, "int", f"`{op}`")
         _want(right, "int", f"`{op}`")
@@ -320,8 +320,8 @@ def _check_call(tree: tuple, context: Context) -> str:
     for type_, want in zip(types, wanted):
         if want == "same":
             if same is not None and type_ != same:
-                raise ExprError(f"{name}() gives {_TYPE_WORDS[same]} in one branch and "
-                                f"{_TYPE_WORDS[type_]} in the other", column)
+                raise ExprError(f"{name}() gives {TYPE_WORDS[same]} in one branch and "
+                                f"{TYPE_WORDS[type_]} in the other", column)
             same = type_
         else:
             _want(type_, want, f"{name}()")
@@ -330,7 +330,7 @@ def _check_call(tree: tuple, context: Context) -> str:
 
 def _want(found: str, wanted: str, where: str) -> None:
     if found != wanted:
-        raise ExprError(f"{where} needs {_TYPE_WORDS[wanted]}, found {_TYPE_WORDS[found]}")
+        raise ExprError(f"{where} needs {TYPE_WORDS[wanted]}, found {TYPE_WORDS[found]}")
 
 
 def names_in(tree: tuple) -> set[str]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import dataclass
+
 from ..model import Deck
 from . import expr
 from .compile import constant
@@ -27,18 +29,30 @@ _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 DIRECTIONS = ("left", "right", "across", "hold")
 
 
-class Problems(list):
-    """(field, message, hint) triples."""
+@dataclass(frozen=True, slots=True)
+class RuleProblem:
+    field: str  # e.g. rules.deal.hand
+    message: str
+    hint: str = ""
+    severity: str = "error"  # or "warning": the game is still played
 
-    def add(self, field: str, message: str, hint: str = "") -> None:
-        self.append((field, message, hint))
+
+class Problems(list):
+    """`RuleProblem`s, in the order found."""
+
+    def add(self, field: str, message: str, hint: str = "", severity: str = "error") -> None:
+        self.append(RuleProblem(field, message, hint, severity))
+
+    @property
+    def errors(self) -> list[RuleProblem]:
+        return [problem for problem in self if problem.severity == "error"]
 
 
 def read_rules(raw: Mapping[str, Any], deck: Deck, params: Mapping[str, Any]) -> tuple[TrickRules | None, Problems]:
-    """The rules for these parameters, or None and the problems (none when it is returned)."""
+    """The rules for these parameters (None when an error keeps them from being played), and the problems."""
     reader = _Reader(raw, deck, params)
     rules = reader.read()
-    return (None if reader.problems else rules), reader.problems
+    return (None if reader.problems.errors else rules), reader.problems
 
 
 class _Reader:
@@ -125,9 +139,12 @@ class _Reader:
         return value
 
     def ruling(self, table, key: str, field: str) -> str:
+        """A ruling cited with a rule; an unknown one is left out (a warning: the rule still decides)."""
         value = table.get(key, "")
         if value and value not in self.ruling_ids:
-            self.problems.add(field, f"unknown ruling {value!r}; known: {', '.join(sorted(self.ruling_ids)) or 'none'}")
+            self.problems.add(field, f"unknown ruling {value!r}, so it is not cited; known: "
+                                     f"{', '.join(sorted(self.ruling_ids)) or 'none'}", severity="warning")
+            return ""
         return value
 
     def selector(self, table, key: str, field: str, default: Selector = NOTHING) -> Selector:
@@ -161,18 +178,25 @@ class _Reader:
         if value is None:
             return None
         context = expr.Context({**self.param_types, **names}, functions or expr.FUNCTIONS, groups)
+        tree = None
         try:
             tree = self.schedule(value, field) if isinstance(value, (list, dict)) else expr.number_or_parse(value)
             found = expr.check(tree, context) if tree[0] not in ("schedule", "table") else "int"
         except expr.ExprError as error:
-            self.problems.add(field, str(error), hint="docs/rules-language.md lists the names each field may read")
+            self.problems.add(field, str(error) + self.params_read(tree),
+                              hint="docs/rules-language.md lists the names each field may read")
             return None
         self.check_literals(tree, field)
         if wanted is not None and found != wanted:
-            self.problems.add(field, f"the expression gives {expr._TYPE_WORDS[found]}; "
-                                     f"{expr._TYPE_WORDS[wanted]} is needed here")
+            self.problems.add(field, f"the expression gives {expr.TYPE_WORDS[found]}{self.params_read(tree)}; "
+                                     f"{expr.TYPE_WORDS[wanted]} is needed here")
             return None
         return tree
+
+    def params_read(self, tree: tuple | None) -> str:
+        """The parameters an expression reads, with their values, for a message."""
+        read = sorted(name for name in expr.names_in(tree) if name in self.params) if tree else []
+        return f" (it reads {', '.join(f'{name} = {self.params[name]!r}' for name in read)})" if read else ""
 
     def schedule(self, value: Any, field: str) -> tuple:
         """A list of hand sizes by round, or a table of them by player count."""
@@ -215,7 +239,7 @@ class _Reader:
         any_time = self.selector(roles, "any_time", "rules.cards.any_time")
         scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams)
         end = self.end(raw["end"], parts["bidding"] is not None, scoring)
-        if self.problems:
+        if self.problems.errors:
             return None
         rules = TrickRules(min_players=players["min"], max_players=players["max"],
                            round_name=raw.get("round_name", "round"), teams=teams, round_suit=round_suit,
@@ -230,7 +254,8 @@ class _Reader:
         rule = self.rule(raw, "rule", f"{field}.rule")
         return Deal(hand=hand or ("int", 1),
                     last_round_deals_all=self.flag(raw, "last_round_deals_all", f"{field}.last_round_deals_all"),
-                    first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card"), "any"),
+                    first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card", "first-seat"),
+                                             "any"),
                     leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
                     leftover_name=raw.get("leftover_name", "the cards left over"),
                     leftover_key=raw.get("leftover_key", "aside"),

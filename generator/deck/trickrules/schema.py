@@ -94,7 +94,7 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "hand": _number("Cards dealt to each player in round `round` (names: round, players, cards)."),
         "last_round_deals_all": _flag("The last round deals every card, so the deck must divide by every "
                                       "player count (`deckgen validate` checks it)."),
-        "first_dealer": _choice("How the first dealer is found.", ["any", "high-card"]),
+        "first_dealer": _choice("How the first dealer is found.", ["any", "high-card", "first-seat"]),
         "leftover": _choice("What happens to undealt cards.", ["set-aside", "first-trick"]),
         "leftover_name": _text("What the undealt cards are called in messages, e.g. 'the Cauldron'.", maxLength=64),
         "leftover_key": _text("Their key in a game log's round.", maxLength=32, pattern=r"^[a-z_]+$"),

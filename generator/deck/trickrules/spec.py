@@ -14,11 +14,11 @@ if TYPE_CHECKING:
     from typing import Mapping
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Deal:
     hand: tuple  # expression: cards each in round `round`
     last_round_deals_all: bool  # the deck must divide by every player count (validate checks it)
-    first_dealer: str  # "any" | "high-card"
+    first_dealer: str  # "any" (chosen, by chance) | "high-card" (a draw, by chance) | "first-seat" (fixed)
     leftover: str  # "set-aside" | "first-trick"
     leftover_name: str
     leftover_key: str
@@ -28,7 +28,7 @@ class Deal:
     deck_rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundSuit:
     name: str  # "Shun suit"
     key: str  # "shun"
@@ -36,7 +36,7 @@ class RoundSuit:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Trump:
     kind: str  # "none" | "fixed" | "turn-up"
     suit: int  # for "fixed": a suit index; else -1
@@ -46,7 +46,7 @@ class Trump:
     choose_ruling: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Role:
     cards: Selector
     among_equals: str  # "first" | "last"
@@ -54,7 +54,7 @@ class Role:
     lead_ruling: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FirstLead:
     by: str  # "left-of-dealer" | "dealer" | "holder"
     card: int  # index into deck.cards for by = "holder", else -1
@@ -63,7 +63,7 @@ class FirstLead:
     ruling: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Restriction:
     field: str  # where it is written, e.g. "rules.play.restrict[1]"
     to: str  # "lead" | "follow" | "any"
@@ -77,7 +77,7 @@ class Restriction:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Play:
     first_lead: FirstLead
     must_trump: bool
@@ -92,7 +92,7 @@ class Play:
     trump_rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Passing:
     count: int
     directions: Mapping[int, tuple[str, ...]]  # by player count
@@ -101,7 +101,7 @@ class Passing:
     ruling: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Forbid:
     field: str
     when: tuple  # expression: true for a forbidden bid
@@ -110,7 +110,7 @@ class Forbid:
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Bidding:
     low: tuple  # expressions
     high: tuple
@@ -119,13 +119,13 @@ class Bidding:
     forbids: tuple[Forbid, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardPoints:
     cards: Selector
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Scoring:
     by: str  # "player" | "team"
     lets: tuple[tuple[str, tuple], ...]  # (name, expression), in order
@@ -135,7 +135,7 @@ class Scoring:
     selectors: tuple[Selector, ...]  # every caught('...') the expressions count, in order of first use
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class End:
     rounds: tuple | None  # expression over players and cards, or None
     target: int | None
@@ -145,7 +145,7 @@ class End:
     rule: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TrickRules:
     """The whole game, for one set of parameters."""
 

@@ -48,8 +48,8 @@ class RulesGame(Game):
         self.defaults = dict(deck.params)  # a rules deck's parameters are its own [engine] table
         super().__init__(deck, params)
         rules, problems = rules_for(deck, params)
-        if problems:
-            shown = "; ".join(f"{field}: {message}" for field, message, _ in problems[:5])
+        if rules is None:
+            shown = "; ".join(f"{problem.field}: {problem.message}" for problem in problems.errors[:5])
             raise DeckgenError(f"{deck.source}: the [rules] cannot be played with these parameters: {shown}")
         self.rules = rules
         self.id = deck.id

@@ -55,6 +55,10 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
             if index:
                 raise log.error(entry.at("dealer_draw"), "only the first round has a draw for the first dealer")
             yield LogStep(ChooseSeat(first_dealer(game, log, entry)), entry.at("dealer_draw"))
+        elif index == 0 and rules.deal.first_dealer == "first-seat":
+            if entry.has("dealer") and log.seat(entry.get("dealer", str), entry.at("dealer")) != 0:
+                raise IllegalAction(f"{log.players[0]}, the first player listed, deals first", rules.deal.first_dealer_rule,
+                                    [f"dealer = {log.players[0]!r}"], where={"round": 1, "field": entry.at("dealer")})
         else:
             yield from read_dealer(log, entry, state, index, rules.deal.dealer_rule)
         if rules.round_suit:

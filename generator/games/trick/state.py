@@ -16,7 +16,7 @@ from ..base import CHANCE, IllegalAction, Outcome, Pending
 from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
 from . import report
 from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
-from .flow import apply_chance, choose_trump, pass_card
+from .flow import apply_chance, choose_trump, pass_card, start_round
 from .moves import Options, play_options, refuse_card
 from .scoring import end_round, outcome
 from .tables import FREE, winner_position
@@ -80,6 +80,8 @@ class RulesState(TrickState):
         self.free = game.free_later
         self.info = RoundInfo(carried={name: [0] * num_players for name, _ in rules.scoring.carries},
                               passed=[[] for _ in range(num_players)], broken=[False] * len(rules.play.restrictions))
+        if rules.deal.first_dealer == "first-seat":  # no chance: the first player listed deals first
+            start_round(self)
 
     # -- the GameState API ---------------------------------------------------------------------
     def legal_actions(self) -> list:
