@@ -92,8 +92,9 @@ def trick_question(game, question: Sequence[str]) -> dict:
     elif claim >= TRUMP_CLAIM:
         reasons.append(f"nothing beats trumps here, and it is the highest trump ({suits[trump].name})")
     else:
-        reasons.append(f"{table.name[card]} is the highest {suits[led].name} card in the trick; no trump was "
-                       "played and other suits never win")
+        no_trump = "" if rules.trump.kind == "none" else "no trump was played and "
+        reasons.append(f"{table.name[card]} is the highest {suits[led].name} card in the trick; {no_trump}"
+                       "other suits never win")
         if cards[0] in tables.loses and rules.always_loses and rules.always_loses.lead_rule:
             cited.append(rules.always_loses.lead_rule)
     result = {"question": "trick", "cards": [{"player": asked.player(i), "card": table.code[c]}
