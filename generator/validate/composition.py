@@ -141,13 +141,14 @@ def _rules(check: _Checker) -> None:
     uneven = []
     for players in check.player_counts:
         rounds = game.num_rounds(players)
-        hand = game.hand(players, rounds or 1)
+        hand = max(game.hand(players, number) for number in range(1, (rounds or 1) + 1))
         if rounds is not None:
             check.figure(players, "rounds", rounds)
+            check.figure(players, "largest hand", hand)
         else:
             check.figure(players, "hand", hand)
         check.figure(players, leftover[:1].upper() + leftover[1:], deck.total - hand * players)
-        if rounds is not None and hand * players != deck.total:
+        if rounds is not None and game.hand(players, rounds) * players != deck.total:
             uneven.append(players)
         if game.target is not None and rounds is None and best_round(game, players) <= 0 < game.target:
             raw = str(deck.trick_rules["end"].get("target", ""))
