@@ -2,8 +2,9 @@
 
 Checks run in order, each on what the previous one proved readable: the loader
 (format, references, duplicates), composition (what the deck's engine needs),
-lint (texts, type lines, art, print fit) and, when the deck has an engine and
-nothing above is an error, simulated playtests.
+lint (texts, type lines, art, print fit), rule texts against their rulings
+(`rulings`) and, when the deck has an engine and nothing above is an error,
+simulated playtests.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .lint import lint as lint_deck
 from .playtest import BUILD_GAMES, DEFAULT_GAMES
 from .playtest import playtest as run_playtest
 from .report import report_text, write_report
+from .rulings import ruling_conflicts
 
 if TYPE_CHECKING:
     from .playtest import Playtest
@@ -104,7 +106,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
         report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
-    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly))
+    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly) + ruling_conflicts(deck))
     games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"

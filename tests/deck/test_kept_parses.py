@@ -23,7 +23,7 @@ def parses(monkeypatch) -> list[str]:
 
     class Counting(ttfonts.TTFont):
         def __init__(self, name, filename, *args, **kwargs):
-            seen.append(filename)
+            seen.append(getattr(filename, "name", filename))  # deckgen hands it the file's bytes, named
             super().__init__(name, filename, *args, **kwargs)
 
     monkeypatch.setattr(ttfonts, "TTFont", Counting)
