@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 _PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 DIRECTIONS = ("left", "right", "across", "hold")
+# the answers of `deckgen rule` a deck may word itself ([rules.explain]; docs/rules-language.md)
+EXPLAIN_KEYS = ("always_wins", "always_loses", "trump", "led", "lead", "first_lead", "first_lead_otherwise", "open",
+                "no_suit", "follow", "void")
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,14 +240,15 @@ class _Reader:
         always_wins = self.role(roles.get("always_wins"), "rules.cards.always_wins")
         always_loses = self.role(roles.get("always_loses"), "rules.cards.always_loses")
         any_time = self.selector(roles, "any_time", "rules.cards.any_time")
-        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams)
+        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]))
         end = self.end(raw["end"], parts["bidding"] is not None, scoring)
         if self.problems.errors:
             return None
         rules = TrickRules(min_players=players["min"], max_players=players["max"],
                            round_name=raw.get("round_name", "round"), teams=teams, round_suit=round_suit,
                            always_wins=always_wins, always_loses=always_loses, any_time=any_time,
-                           scoring=scoring, end=end, params=self.params, **parts)
+                           scoring=scoring, end=end, explain=self.explain(raw.get("explain", {})), params=self.params,
+                           **parts)
         check_game(rules, deck, self.problems)
         return rules
 
@@ -278,8 +282,9 @@ class _Reader:
                 indices.append(self.suit_ids.index(suit))
         if len(set(indices)) >= len(self.suit_ids):
             self.problems.add(f"{field}.skip", "every suit is skipped, so no suit can ever be revealed")
+        named = tuple((name, self.selector(raw["cards"], name, f"{field}.cards.{name}")) for name in raw.get("cards", {}))
         return RoundSuit(raw["name"], raw.get("key", "round_suit"), tuple(sorted(set(indices))),
-                         self.rule(raw, "rule", f"{field}.rule"))
+                         self.rule(raw, "rule", f"{field}.rule"), named)
 
     def trump(self, raw) -> Trump:
         field = "rules.trump"
@@ -356,7 +361,7 @@ class _Reader:
                            self.choice(raw, "trick", f"{field}.trick", ("first", "later", "any"), "any"),
                            cards, names, self.flag(raw, "until_broken", f"{field}.until_broken"),
                            self.selector(raw, "breaks", f"{field}.breaks", cards), self.rule(raw, "rule", f"{field}.rule"),
-                           self.ruling(raw, "ruling", f"{field}.ruling"), raw.get("message", ""))
+                           self.ruling(raw, "ruling", f"{field}.ruling"), raw.get("message", ""), raw.get("explain", ""))
 
     def passing(self, raw) -> Passing | None:
         if raw is None:
@@ -390,12 +395,14 @@ class _Reader:
             where = f"{field}.forbid[{index}]"
             when = self.expression(item, "when", f"{where}.when", context.names, "bool", context.functions)
             if when is not None:
-                forbids.append(Forbid(where, when, self.rule(item, "rule", f"{where}.rule"),
-                                      self.ruling(item, "ruling", f"{where}.ruling"), item.get("message", "")))
+                forbids.append(Forbid(where, item.get("id", f"restriction {index + 1}"), when,
+                                      self.rule(item, "rule", f"{where}.rule"), self.ruling(item, "ruling", f"{where}.ruling"),
+                                      item.get("message", ""), item.get("reason", "")))
         return Bidding(self.expression(raw, "min", f"{field}.min", RANGE_NAMES) or ("int", 0),
                        self.expression(raw, "max", f"{field}.max", RANGE_NAMES) or ("int", 0),
                        self.choice(raw, "style", f"{field}.style", ("open", "hidden", "delayed"), "open"),
-                       self.rule(raw, "rule", f"{field}.rule"), tuple(forbids))
+                       self.rule(raw, "rule", f"{field}.rule"),
+                       self.rule(raw, "unrestricted_rule", f"{field}.unrestricted_rule", False), tuple(forbids))
 
     def points(self, raw) -> tuple[CardPoints, ...]:
         found = []
@@ -405,7 +412,9 @@ class _Reader:
             found.append(CardPoints(self.selector(item, "cards", f"{where}.cards"), value or 0))
         return tuple(found)
 
-    def scoring(self, raw, bidding: bool, teams: str) -> Scoring:
+    def scoring(self, raw, bidding: bool, teams: str, points: bool) -> Scoring:
+        """The scoring; its rule is cited only by answers that show a trick's points, so it is
+        needed only where cards are worth points."""
         field = "rules.scoring"
         by = self.choice(raw, "by", f"{field}.by", ("player", "team"), "player")
         if by == "team" and teams == "none":
@@ -438,7 +447,14 @@ class _Reader:
                 if selector not in selectors:
                     selectors.append(selector)
         return Scoring(by, tuple(lets), tuple(carried), round_tree or ("int", 0),
-                       self.rule(raw, "rule", f"{field}.rule"), tuple(selectors))
+                       self.rule(raw, "rule", f"{field}.rule", required=points), tuple(selectors))
+
+    def explain(self, raw: Mapping[str, str]) -> dict[str, str]:
+        unknown = sorted(set(raw) - set(EXPLAIN_KEYS))
+        for key in unknown:
+            self.problems.add(f"rules.explain.{key}", f"no answer of deckgen rule is called {key!r}; "
+                                                      f"known: {', '.join(EXPLAIN_KEYS)}")
+        return dict(raw)
 
     def end(self, raw, bidding: bool, scoring: Scoring) -> End:
         field = "rules.end"

@@ -67,10 +67,15 @@ RESTRICTION = _table("Cards that may not be played at some moment while other pl
     "rule": _rule("The rule cited"),
     "ruling": _ruling("A ruling cited with it"),
     "message": _text("What the referee says: {player}, {card} and {name} are filled in."),
+    "explain": _text("How `deckgen rule` explains it: {reason} (why the other cards may be played), {name} and "
+                     "{cards:N} (the cards of the N-th alternative of `cards`) are filled in."),
 }, ("cards",))
 
 FORBID = _table("A bid that may not be made.", {
+    "id": _text("A name for the restriction, in `deckgen rule` answers.", maxLength=64),
     "when": _text("An expression, true for a forbidden bid (names: bid, hand, bids_before, last, ahead, ...)."),
+    "reason": _text("How `deckgen rule` says why such a bid is not allowed: {bid}, {hand} and the numbers the "
+                    "expression reads are filled in."),
     "rule": _rule("The rule cited"),
     "ruling": _ruling("A ruling cited with it"),
     "message": _text("What the referee says: {bid}, {hand}, {player} and every number the expression "
@@ -108,6 +113,9 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "key": _text("Its key in a game log's round.", maxLength=32, pattern=r"^[a-z_]+$"),
         "skip": {"type": ["array", "string"], "items": {"type": "string"},
                  "description": "Suits never revealed: turning one, the dealer turns again."},
+        "cards": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 2000},
+                  "description": "Cards the round suit decides, by a name of yours (opposite_queen = \"rank:queen "
+                                 "suit:opposite-round\"): `deckgen rule` shows them, explanations say {name}."},
         "rule": _rule("The rule on revealing it"),
     }, ("name",)),
     "trump": _table("The trump suit of each round.", {
@@ -155,6 +163,7 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "max": _number("The highest bid (names: hand, round, players)."),
         "style": _choice("How bids are made; only an open bid has a last bidder.", ["open", "hidden", "delayed"]),
         "rule": _rule("The rule on bidding"),
+        "unrestricted_rule": _rule("The rule cited when no forbid entry is in force (a variant turned them off)"),
         "forbid": {"type": "array", "items": FORBID, "description": "Bids that may not be made."},
     }, ("max",)),
     "points": {"type": "array", "items": POINTS, "description": "Points cards are worth when caught."},
@@ -167,6 +176,10 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
                   "description": "Counts kept from round to round (starting at 0): their new values."},
         "rule": _rule("The rule on scoring"),
     }, ("round",)),
+    "explain": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 2000},
+                "description": "How `deckgen rule` words its answers, by situation (always_wins, always_loses, trump, "
+                               "led, lead, first_lead, first_lead_otherwise, open, no_suit, follow, void); "
+                               "docs/rules-language.md lists the placeholders."},
     "end": _table("When the game ends and who wins.", {
         "rounds": _number("The number of rounds (names: players, cards)."),
         "target": _number("The game ends after a round in which a score reaches this."),

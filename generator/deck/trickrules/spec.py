@@ -34,6 +34,7 @@ class RoundSuit:
     key: str  # "shun"
     skip: tuple[int, ...]  # suit indices never revealed
     rule: str
+    named: tuple[tuple[str, Selector], ...]  # cards the round suit decides, by a name of the deck's
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Restriction:
     rule: str
     ruling: str
     message: str
+    explain: str
 
 
 @dataclass(frozen=True)
@@ -104,10 +106,12 @@ class Passing:
 @dataclass(frozen=True)
 class Forbid:
     field: str
+    id: str
     when: tuple  # expression: true for a forbidden bid
     rule: str
     ruling: str
-    message: str
+    message: str  # the referee's
+    reason: str  # deckgen rule's
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,7 @@ class Bidding:
     high: tuple
     style: str  # "open" | "hidden" | "delayed"
     rule: str
+    unrestricted_rule: str  # cited when no forbid entry is in force
     forbids: tuple[Forbid, ...]
 
 
@@ -165,6 +170,7 @@ class TrickRules:
     points: tuple[CardPoints, ...]
     scoring: Scoring
     end: End
+    explain: Mapping[str, str]  # deckgen rule's wording by situation (defaults in generator.games.trick.questions)
     params: Mapping[str, object]  # the parameters these rules were read with
 
     @property

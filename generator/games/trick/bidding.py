@@ -29,6 +29,7 @@ class CompiledForbid:
     spec: Forbid
     before: Callable[[dict], bool]  # the parts that do not read the bid
     with_bid: Callable[[dict], bool]
+    before_parts: tuple[tuple, ...]  # those parts as trees, in order (deckgen rule explains the first false)
 
 
 def _conjuncts(tree: tuple) -> list[tuple]:
@@ -87,14 +88,16 @@ class BiddingRules:
         self.high = compile_expr(self.spec.high, params)
         self.ranges: dict[tuple[int, int], tuple[int, ...]] = {}  # the bid actions from low to high
         self.forbids = []
+        # hidden and delayed bids have no last bidder, so what binds only the last bidder never binds
+        constants = {**params, **({} if self.spec.style == "open" else {"last": False})}
         for forbid in self.spec.forbids:
-            folded = fold(forbid.when, params)
+            folded = fold(forbid.when, constants)
             if folded == ("bool", False):
                 continue  # a variant that is off
             parts = _conjuncts(folded)
             before = [part for part in parts if "bid" not in names_in(part)]
             after = [part for part in parts if "bid" in names_in(part)]
-            self.forbids.append(CompiledForbid(forbid, _all(before), _all(after)))
+            self.forbids.append(CompiledForbid(forbid, _all(before), _all(after), tuple(before)))
 
     # -- the table as an expression reads it ----------------------------------------------------
     @staticmethod

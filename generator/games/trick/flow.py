@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import chain, repeat
 
 from ..base import CHANCE, IllegalAction
+from ..deal_checks import card_count, check_hand_sizes, overdealt
 from ..tricks import NO_SUIT, PLAY, Deal, cards_left
 from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, RoundSuit, TurnUp
 from .tables import FREE, OTHER
@@ -97,27 +98,22 @@ def _deal(state, deal: Deal) -> None:
 
 def _check_deal(state, deal: Deal, size: int, where: dict) -> None:
     """Refuse a deal of the wrong shape, or of cards the deck does not hold that often."""
-    rules, table = state.game.rules, state.table
+    game, table = state.game, state.table
+    rules = game.rules
     hands = deal.hands
-    noun = rules.round_name
-    if len(hands) != state.num_players:
-        raise IllegalAction(f"{len(hands)} hands dealt for {state.num_players} players", rules.deal.rule, where=where)
-    wrong = [seat for seat, hand in enumerate(hands) if len(hand) != size]
-    if wrong:
-        seat = wrong[0]
-        others = f" (and {', '.join(state.player_name(s) for s in wrong[1:])})" if wrong[1:] else ""
-        raise IllegalAction(f"{state.player_name(seat)}{others} is dealt {len(hands[seat])} card(s): {noun} "
-                            f"{state.round + 1} with {state.num_players} players deals {size} to each",
-                            rules.deal.rule, where={**where, "player": seat})
+    if len(hands) != state.num_players or any(len(hand) != size for hand in hands):
+        reason = (f"{rules.round_name} {state.round + 1} deals {card_count(size)} to each player" if game.hand_by_round
+                  else f"with {state.num_players} players each player is dealt {size}")
+        check_hand_sizes(state, deal, size, reason, rules.deal.rule, where)
     try:
         left = cards_left(table.copies, (*hands, deal.aside))
     except (IndexError, TypeError):
         raise IllegalAction("the deal holds something that is not a card of the deck", rules.deal.deck_rule,
                             where=where) from None
     if min(left) < 0:
-        card = next(card for card, count in enumerate(left) if count < 0)
-        raise IllegalAction(f"{table.name[card]} is dealt {table.copies[card] - left[card]} times; the deck has "
-                            f"{table.copies[card]}", rules.deal.deck_rule, where=where)
+        whole = bool(deal.aside) or size * state.num_players == table.total  # every card dealt or set aside
+        raise IllegalAction(overdealt(state, hands, deal.aside, rules.deal.leftover_name if whole else ""),
+                            rules.deal.deck_rule, where=where)
     if any(card < 0 for hand in (*hands, deal.aside) for card in hand):
         raise IllegalAction("the deal holds something that is not a card of the deck", rules.deal.deck_rule,
                             where=where)

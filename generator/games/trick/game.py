@@ -66,6 +66,8 @@ class RulesGame(Game):
         self.round_tables = CardTables(self._round_tables)
         params = self.params
         self._hand = compile_expr(rules.deal.hand, params)
+        # whether the hand size changes from round to round (a deal's message then names the round)
+        self.hand_by_round = rules.deal.hand[0] == "schedule" or "round" in names_in(fold(rules.deal.hand, params))
         self._rounds = compile_expr(rules.end.rounds, params) if rules.end.rounds else None
         self.target, self.max_rounds = rules.end.target, rules.end.max_rounds
         self.trump_kind = rules.trump.kind

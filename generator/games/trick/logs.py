@@ -11,7 +11,9 @@ from __future__ import annotations
 from ...core.errors import DeckgenError
 from ..base import TERMINAL, IllegalAction
 from ..logs import Entry, GameLog, LogStep, field_path
-from ..tricks import NO_SUIT, ChooseSeat, Deal, count_cards, log_played_card, read_dealer, read_hands, read_tricks
+from ..deal_checks import card_count
+from ..tricks import (NO_SUIT, ChooseSeat, Deal, cards_left, count_cards, log_played_card, read_dealer, read_hands,
+                      read_tricks)
 from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -19,6 +21,12 @@ if TYPE_CHECKING:
     from typing import Any, Iterator, Sequence
 
 NO_TRUMP_WORDS = ("none", "no trump", "no", "notrump", "no-trump")
+
+
+def number_word(count: int) -> str:
+    """A small count as a word ("four suits"), a larger one in figures."""
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+    return words[count] if 0 <= count < len(words) else str(count)
 
 
 def log_keys(game) -> tuple[str, ...]:
@@ -70,11 +78,14 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
                 raise log.error(entry.at(key), f"{key} without the hands: write both, or neither")
             yield LogStep(None, entry.at("hands"))
         else:
-            aside = ()
+            aside, field = (), entry.at("hands")
             if entry.has(key):
                 codes = entry.get(key, list)
                 aside = tuple(table.by_id[log.card(code, field_path(entry.at(key), i)).id] for i, code in enumerate(codes))
-            yield LogStep(Deal(hands, aside), entry.at("hands"))
+                left = cards_left(table.copies, (*hands, aside))
+                if any(left[card] < 0 for card in aside):  # a card both dealt and set aside: blame the leftover
+                    field = entry.at(key)
+            yield LogStep(Deal(hands, aside), field)
         yield from _read_trump(game, log, entry, state, last)
         if state.phase == CHOOSE_TRUMP:
             return
@@ -197,7 +208,9 @@ def _read_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator
         yield LogStep(None if code is None else TurnUp(table.by_id[log.card(code, entry.at("turned")).id]),
                       entry.at("turned"))
     elif entry.has("turned") and entry.get("turned", str).casefold() not in ("none", ""):
-        raise IllegalAction(f"every card is dealt this {noun}, so no card is left to turn", rules.trump.rule,
+        final = state.rounds_total is not None and state.round + 1 == state.rounds_total
+        when = f"in the final {noun}" if final else f"this {noun}"
+        raise IllegalAction(f"{when} every card is dealt, so no card is left to turn", rules.trump.rule,
                             ["turned = \"none\" (or leave it out)"],
                             where={"round": state.round + 1, "field": entry.at("turned")})
     if state.phase == CHOOSE_TRUMP:
@@ -209,7 +222,8 @@ def _read_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator
                                                "choice is needed")
         if name.strip().casefold() in NO_TRUMP_WORDS:
             raise IllegalAction(f"a {table.name[state.info.turned]} was turned, so {log.players[state.dealer]}, the dealer, "
-                                f"must name one of the {len(suits)} suits as trump; \"no trump\" is not a choice",
+                                f"must name one of the {number_word(len(suits))} suits as trump; \"no trump\" is not a "
+                                "choice",
                                 rules.trump.rule, [suit.name for suit in suits],
                                 {**state.where(state.dealer), "field": entry.at("trump")}, ruling=rules.trump.choose_ruling)
         yield LogStep(TRUMP + _suit(game, log, name, entry.at("trump")), entry.at("trump"))
@@ -252,7 +266,7 @@ def _read_passes(game, log: GameLog, entry: Entry, state, last: bool) -> Iterato
         field, codes = by_seat[seat]
         short_at_end = len(codes) < count and open_end and not any(later in by_seat for later in order[k + 1:])
         if len(codes) > count or len(codes) < count and not short_at_end and not passing.optional:
-            raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes {count} "
+            raise IllegalAction(f"{log.players[seat]} passes {card_count(len(codes))}; every player passes {count} "
                                 f"on a passing {noun}", passing.rule, [f"{count} cards from {log.players[seat]}'s hand"],
                                 where={"round": state.round + 1, "player": seat, "field": field}, ruling=passing.ruling)
         for i, code in enumerate(codes):

@@ -38,7 +38,7 @@ def pending(state) -> Pending | None:
     if phase == PASSING:
         left = rules.passing.count - len(state.info.passed[seat])
         target = name(pass_target(seat, state.direction, state.num_players))
-        return Pending(seat, f"{name(seat)} to pass {left} more card(s) to {target} "
+        return Pending(seat, f"{name(seat)} to pass {left} more {'card' if left == 1 else 'cards'} to {target} "
                              f"({len(state.info.passed[seat])} passed so far)", rules.passing.rule)
     what = "lead" if not state.trick else "play"
     return Pending(seat, f"{name(seat)} to {what} a card to trick {state.trick_number + 1} of {noun} {number}",
@@ -100,19 +100,24 @@ def summary(state) -> dict:
 
 
 def view_counters(state) -> dict:
-    game, rules = state.game, state.game.rules
+    """The round's own counters; while a new round is set up, what it has not settled shows "-"
+    (not the last round's trump, bids or points)."""
+    game, rules, info = state.game, state.game.rules, state.info
+    setting_up = state.setting_up()
+    unsettled = setting_up or state.phase == CHOOSE_TRUMP  # trump and bids still to come
     counters = {}
     if rules.trump.kind in ("turn-up", "dealer-card"):
-        counters["Turned"] = "-" if state.info.turned is None else state.table.code[state.info.turned]
+        counters["Turned"] = "-" if info.turned is None else state.table.code[info.turned]
     if rules.trump.kind != "none":
-        counters["Trump"] = _suit_name(state, state.trump)
+        counters["Trump"] = "-" if unsettled else _suit_name(state, state.trump)
     if rules.round_suit:
-        counters[rules.round_suit.name] = "-" if state.info.round_suit == NO_SUIT else _suit_name(state, state.info.round_suit)
+        unrevealed = setting_up and state.chance not in ("deal", "turn") or info.round_suit == NO_SUIT
+        counters[rules.round_suit.name] = "-" if unrevealed else _suit_name(state, info.round_suit)
     if rules.passing:
-        counters["Passing"] = state.direction
-        counters["Cards passed"] = " / ".join(str(len(cards)) for cards in state.info.passed)
+        counters["Passing"] = state.history[-1]["direction"] if state.between_rounds() else state.direction
+        counters["Cards passed"] = "-" if setting_up else " / ".join(str(len(cards)) for cards in info.passed)
     if game.bidding is not None:
-        counters["Bids"] = " / ".join("-" if bid is None else str(bid) for bid in state.bids)
+        counters["Bids"] = "-" if unsettled else " / ".join("-" if bid is None else str(bid) for bid in state.bids)
     if game.has_points:
-        counters["Hand points"] = " / ".join(map(str, state.hand_points))
+        counters["Hand points"] = "-" if setting_up else " / ".join(map(str, state.hand_points))
     return counters

@@ -49,6 +49,10 @@ class RoundInfo:
 class RulesState(TrickState):
     PLAY = PLAY
 
+    @property
+    def ROUND_OPENS(self) -> str:  # noqa: N802 (the replay's name: the chance step that opens a round)
+        return self.game.rules.round_suit.key if self.game.rules.round_suit else "deal"
+
     def __init__(self, game, num_players: int):  # the base's attributes, but for its suit_of
         rules = game.rules
         self.game = game
