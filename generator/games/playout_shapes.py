@@ -21,7 +21,7 @@ TURNED_WIZARD = -3  # the extension's mark of a turned card that lets the dealer
 # The bidding restrictions the extension knows (its codes), as `forbid` conditions.
 RESTRICTIONS = {
     1: "last and ahead and bid > 0 and bids_before + bid == hand",  # every round
-    2: "final_round and last and ahead and bid > 0 and bids_before + bid == hand",
+    2: "last and final_round and ahead and bid > 0 and bids_before + bid == hand",
     3: "last and bids_before + bid == hand",  # never even
 }
 WIZARD_SCORE = "if(tricks == bid, 20 + 10 * tricks, -10 * abs(tricks - bid))"
