@@ -25,6 +25,7 @@ from .model import CARD_SIZES_MM, Back, Card, CardSize, Deck, Kind, QuickRef, Ra
 from .publish import check_base_url
 from .schema import DECK_SCHEMA, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
+from .targets import read_targets
 
 RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
@@ -166,8 +167,8 @@ class _LineFinder:
                 table_path.append(name)
             elif key_line is not None:
                 return key_line
-            else:
-                return line_found
+            else:  # a table only its sub-tables name ([[playtest.skill]] without [playtest])
+                table_path.append(name)
         return line_found
 
     def _nth_header(self, name: str, index: int, start: int, array: bool = True) -> int | None:
@@ -275,6 +276,7 @@ class _Builder:
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
             trick_rules=self.data.get("rules"),
+            playtest=read_targets(self.data, players["min"], players["max"], self.error),
         )
         self._check_references(deck)
         self._check_rules(deck)

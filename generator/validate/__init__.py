@@ -23,7 +23,9 @@ from .composition import check_composition
 from .lint import lint as lint_deck
 from .playtest import BUILD_GAMES, DEFAULT_GAMES
 from .playtest import playtest as run_playtest
-from .report import report_text, write_report
+from .page import write_report
+from .report import report_text
+from .tally import figures_kept
 from .rulings import ruling_conflicts
 
 if TYPE_CHECKING:
@@ -65,7 +67,8 @@ class Report:
         return 0
 
     def as_dict(self) -> dict:
-        data = {"decks": [d.as_dict() for d in self.decks]}
+        with figures_kept():
+            data = {"decks": [d.as_dict() for d in self.decks]}
         if self.comparison is not None:
             data["comparison"] = self.comparison
         return data
@@ -153,7 +156,7 @@ def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, compare: bo
         raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
     if compare and len(refs) not in (1, 2):
         raise OptionError(f"--compare takes one deck (its rules against its variants) or two decks, not {len(refs)}")
-    report = Report([validate_deck(ref, decks_dir, **options) for ref in refs])
+    report = Report([validate_deck(ref, decks_dir, **options, keep_games=compare) for ref in refs])
     if compare:
         tests = [deck.playtest for deck in report.decks]
         if any(test is None for test in tests):

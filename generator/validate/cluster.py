@@ -31,7 +31,8 @@ from ..core.lifetime import start_worker
 from ..core.output import write_text
 
 if TYPE_CHECKING:
-    from .playtest import Tally, Task
+    from .chunks import Task
+    from .tally import Tally
 
 IN_FLIGHT_PER_WORKER = 4  # enough queued chunks to keep a worker busy, few enough to stay streamed
 SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")  # the address schemes Dask's comms know
