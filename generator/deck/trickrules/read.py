@@ -397,7 +397,7 @@ class _Reader:
             if when is not None:
                 forbids.append(Forbid(where, item.get("id", f"restriction {index + 1}"), when,
                                       self.rule(item, "rule", f"{where}.rule"), self.ruling(item, "ruling", f"{where}.ruling"),
-                                      item.get("message", ""), item.get("reason", "")))
+                                      item.get("message", ""), item.get("why", "")))
         return Bidding(self.expression(raw, "min", f"{field}.min", RANGE_NAMES) or ("int", 0),
                        self.expression(raw, "max", f"{field}.max", RANGE_NAMES) or ("int", 0),
                        self.choice(raw, "style", f"{field}.style", ("open", "hidden", "delayed"), "open"),

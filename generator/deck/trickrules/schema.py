@@ -74,7 +74,7 @@ RESTRICTION = _table("Cards that may not be played at some moment while other pl
 FORBID = _table("A bid that may not be made.", {
     "id": _text("A name for the restriction, in `deckgen rule` answers.", maxLength=64),
     "when": _text("An expression, true for a forbidden bid (names: bid, hand, bids_before, last, ahead, ...)."),
-    "reason": _text("How `deckgen rule` says why such a bid is not allowed: {bid}, {hand} and the numbers the "
+    "why": _text("How `deckgen rule` says why such a bid is not allowed: {bid}, {hand} and the numbers the "
                     "expression reads are filled in."),
     "rule": _rule("The rule cited"),
     "ruling": _ruling("A ruling cited with it"),

@@ -111,7 +111,7 @@ class Forbid:
     rule: str
     ruling: str
     message: str  # the referee's
-    reason: str  # deckgen rule's
+    why: str  # deckgen rule's
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,10 @@ class BiddingRules:
         self.low = compile_expr(self.spec.low, params)
         self.high = compile_expr(self.spec.high, params)
         self.ranges: dict[tuple[int, int], tuple[int, ...]] = {}  # the bid actions from low to high
+        # the range read without an expression where it is a fixed number and the hand
+        low, high = fold(self.spec.low, params), fold(self.spec.high, params)
+        self.fixed_low = low[1] if low[0] == "int" else None
+        self.high_is_hand = high[:2] == ("name", "hand")
         self.forbids = []
         # hidden and delayed bids have no last bidder, so what binds only the last bidder never binds
         constants = {**params, **({} if self.spec.style == "open" else {"last": False})}
@@ -126,12 +130,14 @@ class BiddingRules:
     def legal_actions(self, state) -> list[int]:
         """The bid actions allowed, kept on the state until the next bid (so applying one of
         them need not ask the rules again)."""
-        key = (state.round, state.info.bids_made)
-        cached = state.info.bid_cache
+        info = state.info
+        key = state.round << 8 | info.bids_made
+        cached = info.bid_cache
         if cached[0] == key:
             return list(cached[1])
         env = self.env(state)
-        low, high = self.low(env), self.high(env)
+        low = self.low(env) if self.fixed_low is None else self.fixed_low
+        high = state.hand_size if self.high_is_hand else self.high(env)
         for forbid in self.forbids:
             if forbid.before(env):
                 break
@@ -143,7 +149,7 @@ class BiddingRules:
             actions = self.ranges.get((low, high))
             if actions is None:
                 actions = self.ranges[low, high] = tuple(range(BID + low, BID + high + 1))
-        state.info.bid_cache = (key, actions)
+        info.bid_cache = (key, actions)
         return list(actions)
 
     def pending_rule(self, state) -> str:
@@ -164,12 +170,13 @@ class BiddingRules:
 
     def apply(self, state, action: Any) -> None:
         seat = state.turn
-        cached = state.info.bid_cache
-        if cached[0] != (state.round, state.info.bids_made) or action not in cached[1]:
+        info = state.info
+        cached = info.bid_cache
+        if cached[0] != state.round << 8 | info.bids_made or action not in cached[1]:
             self.refuse(state, seat, action)  # or, if it is allowed after all, go on
         state.bids[seat] = action - BID
-        state.info.bids_made += 1
-        if state.info.bids_made == state.num_players:
+        info.bids_made += 1
+        if info.bids_made == state.num_players:
             start_play(state)
         else:
             state.turn = (seat + 1) % state.num_players
@@ -188,7 +195,7 @@ class BiddingRules:
             values = {name: env[name] for name in _READ}  # every number a message may show
             raise IllegalAction(fill(message, {**values, "bid": bid, "player": state.player_name(seat)}), entry.rule,
                                 [str(b) for b in self.allowed(env)[0]], state.where(seat), ruling=entry.ruling)
-        state.info.bid_cache = ((state.round, state.info.bids_made), (BID + bid,))  # allowed: apply it
+        state.info.bid_cache = (state.round << 8 | state.info.bids_made, (BID + bid,))  # allowed: apply it
 
 
 def fill(template: str, values: dict) -> str:

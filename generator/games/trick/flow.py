@@ -88,8 +88,10 @@ def _deal(state, deal: Deal) -> None:
     state.info.bids_made = 0
     state.hand_points = [0] * n
     state.caught = [[] for _ in range(n)]
-    state.info.passed = [[] for _ in range(n)]
-    state.info.broken = [False] * len(rules.play.restrictions)
+    if rules.passing is not None:
+        state.info.passed = [[] for _ in range(n)]
+    if rules.play.restrictions:
+        state.info.broken = [False] * len(rules.play.restrictions)
     if game.trump_kind == "dealer-card" or (game.trump_kind == "turn-up" and aside):
         state.chance = "turn"
     else:  # no trump to turn (in Wizard's final round every card is dealt)

@@ -328,7 +328,7 @@ def bid_question(game, tokens: list[str]) -> dict:
     elif bid in forbidden:
         entry = forbidden[bid]
         allowed = False
-        reason = fill(entry.reason or entry.message or "the rules forbid it here", {**env, "bid": bid})
+        reason = fill(entry.why or entry.message or "the rules forbid it here", {**env, "bid": bid})
         cited.append(entry.rule)
         rulings.append(entry.ruling)
     else:

@@ -84,7 +84,7 @@ def end_round(state) -> None:
     # no copies: the next round starts new lists, so these stay as they are
     entry: dict[str, Any] = {"dealer": state.dealer, "turned": state.info.turned, "trump": state.trump,
                              "round_suit": state.info.round_suit, "bids": state.bids, "won": state.won, "tricks": state.won,
-                             "card_points": state.hand_points, "points": points, "totals": state.totals}
+                             "points": points, "totals": state.totals}
     if rules.passing is not None:
         entry["direction"] = state.direction
     if state.info.carried:

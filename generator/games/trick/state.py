@@ -9,6 +9,7 @@ general computation every restriction goes through, and says which rule narrowed
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -36,7 +37,7 @@ class RoundInfo:
     turned: int | None = None  # the card turned for trump
     round_suit: int = NO_SUIT
     bids_made: int = 0
-    bid_cache: tuple = (None, ())  # ((round, bids made), the bid actions allowed then)
+    bid_cache: tuple = (-1, ())  # (round << 8 | bids made, the bid actions allowed then)
     carried: dict = field(default_factory=dict)  # name -> a value per seat, kept from round to round
     aside: tuple[int, ...] = ()  # the cards left over this round (in the order dealt)
     sampled_left: list[int] = field(default_factory=list)  # the cards a sampled deal left, in card order
@@ -50,13 +51,17 @@ class RulesState(TrickState):
     PLAY = PLAY
 
     @property
+    def table(self):  # not an attribute: a state keeps fewer than 30 (see RoundInfo)
+        return self.game.table
+
+    @property
     def ROUND_OPENS(self) -> str:  # noqa: N802 (the replay's name: the chance step that opens a round)
         return self.game.rules.round_suit.key if self.game.rules.round_suit else "deal"
 
     def __init__(self, game, num_players: int):  # the base's attributes, but for its suit_of
         rules = game.rules
         self.game = game
-        self.table = game.table
+        self.bucket = game.bucket  # each card's list in a hand (`tables`), read for every card played
         self.num_players = num_players
         self.phase = CHANCE
         self.chance = "dealer"  # which chance node: dealer, the round suit's key, deal, turn
@@ -126,7 +131,7 @@ class RulesState(TrickState):
             if type(action) is not int:
                 refuse_card(self, seat, action)
             try:
-                bucket = game.bucket[action]
+                bucket = self.bucket[action]
             except IndexError:
                 refuse_card(self, seat, action)
             led = self.led
@@ -230,6 +235,13 @@ class RulesState(TrickState):
     def direction(self) -> str:
         """This round's passing direction."""
         return self.game.pass_direction(self.num_players, self.round)
+
+    def clone(self) -> "RulesState":
+        """An independent copy sharing the game, its card tables and the round's tables."""
+        memo = {id(value): value for value in vars(self).values() if type(value) is tuple}
+        memo[id(self.game)] = self.game
+        memo[id(self.tables)] = self.tables
+        return copy.deepcopy(self, memo)
 
     # -- what is owed, and the record ------------------------------------------------------------
     def outcome(self) -> Outcome | None:
