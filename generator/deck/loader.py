@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from ..core.errors import InvalidDeck, OptionError, Problem, UnreadableInput
 from ..core.plugins import engine_names, unknown_engine
-from . import figures, markup
+from . import figures, markup, trickrules
 from ..core.files import read_input
 from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
 from .layouts import deck as deck_layouts
@@ -259,7 +259,7 @@ class _Builder:
             play_time=meta.get("play_time", ""),
             language=meta.get("language", "en"),
             card_size=_card_size(meta.get("card_size", "poker")),
-            engine=meta.get("engine"),
+            engine=meta.get("engine") or (trickrules.ENGINE_ID if "rules" in self.data else None),
             params=dict(self.data.get("engine", {})),
             suits=suits,
             ranks=ranks,
@@ -278,10 +278,29 @@ class _Builder:
             layouts=self.layouts.book,
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
+            trick_rules=self.data.get("rules"),
             playtest=read_targets(self.data, players["min"], players["max"], self.error),
         )
         self._check_references(deck)
+        self._check_rules(deck)
         return deck
+
+    def _check_rules(self, deck: Deck) -> None:
+        """A [rules] table is read with the deck's parameters and each variant's, so rules that
+        cannot be played are reported here, before any game."""
+        if deck.trick_rules is None:
+            return
+        if self.data["deck"].get("engine"):
+            self.error("deck.engine", f"the deck has [rules], which deckgen referees itself, and also names the "
+                                      f"{self.data['deck']['engine']} engine", hint="keep one: remove engine = ... or [rules]")
+            return
+        if any(p.severity == "error" for p in self.problems):
+            return  # the rules read cards, suits and rule ids: those must be right first
+        for problem in trickrules.problems_of(deck):
+            self.error(problem.field, problem.message, problem.hint, severity=problem.severity)
+        if not any(p.severity == "error" for p in self.problems):  # a variant the rules cannot play keeps
+            for problem in trickrules.variant_problems(deck):    # the deck, but not the variant
+                self.error(problem.field, problem.message, problem.hint, severity="warning")
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])

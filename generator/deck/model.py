@@ -245,6 +245,9 @@ class Deck:
     back_layout: str = ""  # the deck's default back layout ('' = the built-in back)
     layouts: Any = None  # generator.deck.layouts.LayoutBook: built-in, shared and the deck's own layouts
     fonts: tuple["FontFamily", ...] = ()
+    # The deck's [rules] table as written: a trick-taking game the rules engine plays
+    # (generator.deck.trickrules reads it for a set of parameters); None without one.
+    trick_rules: Mapping[str, Any] | None = None
     icons: tuple["Icon", ...] = ()
     playtest: PlaytestTargets = PlaytestTargets()  # [playtest]: the targets `deckgen validate` checks
 

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from .files import MAX_DECK_BYTES  # noqa: F401 (a limit listed here with the others)
 from .layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
 from .model import CARD_SIZES_MM, SECTION_ROLES
+from .trickrules.schema import RULES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
@@ -279,7 +280,8 @@ DECK_META = _table(
         "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
                             _str("A .toml file.")),
         "engine": _str("Game engine that referees this deck: one of deckgen's own or one an installed "
-                       "package registers (`deckgen engines` lists them; docs/engines.md)."),
+                       "package registers (`deckgen engines` lists them; docs/engines.md). Leave it out "
+                       "for a deck with [rules], which deckgen's rules engine plays."),
     },
     ("id", "name", "players"),
 )
@@ -382,7 +384,9 @@ DECK_SCHEMA: dict = {
         "card_sources": _list_of("Spreadsheets (CSV, XLSX) holding cards, one per row.", CARD_SOURCE),
         "sections": _list_of("Rulebook sections.", SECTION),
         "rulings": _list_of("This edition's rulings.", RULING),
-        "engine": {"type": "object", "description": "Engine parameters and their values."},
+        "engine": {"type": "object", "description": "Engine parameters and their values (for a deck with "
+                   "[rules]: the parameters its rules and variants read as $name)."},
+        "rules": RULES,
         "variants": _list_of("Variants.", VARIANT),
         "playtest": PLAYTEST,
         "quickref": _list_of("Quick reference entries.", QUICKREF),

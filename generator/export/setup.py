@@ -51,7 +51,7 @@ def turn_phases(deck: "Deck") -> tuple[str, ...]:
 
 def engine_table(deck: "Deck") -> TableKit:
     """What the deck's engine declares its table needs; the defaults for a deck with no engine."""
-    return engine_class(deck).table_kit if deck.engine else TableKit()
+    return engine_class(deck).table_kit_for(deck) if deck.engine else TableKit()
 
 
 def table_setup(deck: "Deck") -> TableSetup:

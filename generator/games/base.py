@@ -195,6 +195,8 @@ class Game(ABC):
     max_players: ClassVar[int]
     defaults: ClassVar[Mapping[str, Any]] = {}
     lower_score_wins: ClassVar[bool] = False
+    # The player range is the deck's own ([rules] players), not `min_players`..`max_players`.
+    players_from_deck: ClassVar[bool] = False
     # Top-level tables of a game log that this engine reads (the header is generic).
     log_sections: ClassVar[tuple[str, ...]] = ()
     # The questions at the table it answers (`deckgen rule`; generator.games.questions).
@@ -258,6 +260,18 @@ class Game(ABC):
         """Settle one question without a log (a trick, a bid...): {"answer", "rules", ...}, by
         the engine's `questions` (generator.games.questions)."""
         return table_questions.ask(self, words)
+
+    @classmethod
+    def table_kit_for(cls, deck: Deck) -> TableKit:
+        """What a virtual table sets up for this deck's game: the engine's `table_kit`, unless
+        it reads its table from the deck."""
+        return cls.table_kit
+
+    @classmethod
+    def parameter_defaults(cls, deck: Deck) -> Mapping[str, Any]:
+        """The `[engine]` parameters a deck may set, with their defaults: the engine's own, unless
+        the engine reads its parameters from the deck (the rules engine: a deck declares them)."""
+        return cls.defaults
 
     @staticmethod
     def deck_requirements(check: Checker) -> None:

@@ -40,10 +40,12 @@ def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Co
         check = Checker(deck, {})
         check.error("deck.engine", f"{error.reason}, so nothing that depends on it can be checked", error.hint)
         return check.result
-    check = Checker(deck, {**game_class.defaults, **deck.params, **(params or {})})
-    if not _parameters_fit_engine(check, game_class, params or {}):
+    defaults = game_class.parameter_defaults(deck)
+    check = Checker(deck, {**defaults, **deck.params, **(params or {})})
+    if not _parameters_fit_engine(check, game_class, defaults, params or {}):
         return check.result  # the requirements below read the parameters
-    _players_fit_engine(check, game_class)
+    if not game_class.players_from_deck:
+        _players_fit_engine(check, game_class)
     game_class.deck_requirements(check)
     if not check.result.problems:
         try:  # the engine's own checks: parameter values, card props
@@ -55,17 +57,18 @@ def check_composition(deck: Deck, params: Mapping[str, Any] | None = None) -> Co
     return check.result
 
 
-def _parameters_fit_engine(check: Checker, game_class, params: Mapping[str, Any]) -> bool:
+def _parameters_fit_engine(check: Checker, game_class, defaults: Mapping[str, Any],
+                            params: Mapping[str, Any]) -> bool:
     """Every [engine] parameter known to the engine and shaped like its default."""
     fits = True
     for key, value in {**check.deck.params, **params}.items():
         field = f"engine.{key}" if key not in params else "engine"
-        if key not in game_class.defaults:
-            check.error(field, f"unknown parameter {key!r} for the {game_class.id} engine; "
-                               f"known: {', '.join(sorted(game_class.defaults))}")
+        if key not in defaults:
+            check.error(field, f"unknown parameter {key!r} for the {check.deck.engine} engine; "
+                               f"known: {', '.join(sorted(defaults))}")
             fits = False
             continue
-        complaint = parameter_complaint(key, value, game_class.defaults[key])
+        complaint = parameter_complaint(key, value, defaults[key])
         if complaint:
             check.error(field, complaint)
             fits = False

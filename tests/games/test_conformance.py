@@ -18,72 +18,79 @@ from generator.games.conformance import NotConforming, check_players, check_ques
 from generator.games.muggle_quidditch import MuggleQuidditchGame
 from generator.games.muggle_quidditch_state import MuggleQuidditchState
 from generator.games.questions import Question
+from generator.games.trick.game import RulesGame
 
 from tests.conftest import DECKS, ROOT
 
 GAMES = 3  # per setting and player count; `deckgen engines check` plays 4 by default
 
 
-def _decks_by_engine() -> dict[str, object]:
-    """The first deck in decks/ (then examples/) naming each registered engine."""
+def _engine_decks() -> dict[str, list]:
+    """The decks in decks/ (then examples/) by the registered engine that plays them: the first
+    deck of each engine, and every deck the rules engine plays (each is a game of its own)."""
     paths = list(deck_paths(DECKS)) + sorted(ROOT.glob("examples/**/*.toml"))
-    found = {}
+    found: dict[str, list] = {}
     for path in paths:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data.get("deck"), dict) or data["deck"].get("engine") not in engine_names():
-            continue  # a game log, a layouts file, or a deck for an engine not installed here
-        deck = load_deck(path)
-        if deck.engine and deck.engine not in found:
-            found[deck.engine] = deck
+        if not isinstance(data.get("deck"), dict):
+            continue  # a game log or a layouts file
+        name = data["deck"].get("engine") or (RulesGame.id if "rules" in data else None)
+        if name not in engine_names() or (found.get(name) and name != RulesGame.id):
+            continue  # no engine, one not installed here, or one already played by another deck
+        found.setdefault(name, []).append(load_deck(path))
     return found
 
 
-DECKS_BY_ENGINE = _decks_by_engine()
+ENGINE_DECKS = _engine_decks()
 
 
-def _engine_deck(name: str):
-    deck = DECKS_BY_ENGINE.get(name)
+def _decks():
+    """(engine, deck) for every deck above, and a missing deck for an engine none plays."""
+    return [pytest.param(name, deck, id=f"{name}-{deck.id}" if name == RulesGame.id else name)
+            for name in engine_names() for deck in ENGINE_DECKS.get(name, [None])]
+
+
+def _settings():
+    """(engine, deck, setting, player count) for every deck above."""
+    params = []
+    for entry in _decks():
+        name, deck = entry.values
+        if deck is None:
+            params.append(pytest.param(name, None, None, 0, id=f"{name}-no-deck"))
+            continue
+        game = game_for(deck)
+        for setting, _ in conformance.settings(deck):
+            for players in range(game.min_players, game.max_players + 1):
+                params.append(pytest.param(name, deck, setting, players,
+                                           id=f"{entry.id}-{setting.replace(' ', '-')}-{players}p"))
+    return params
+
+
+def _require(name, deck):
     assert deck is not None, f"engine {name!r} is registered, but no deck in decks/ or examples/ plays it"
     return deck
 
 
-def _settings():
-    """(engine, setting, player count) for every registered engine with a deck here."""
-    params = []
-    for name in engine_names():
-        deck = DECKS_BY_ENGINE.get(name)
-        if deck is None:
-            params.append(pytest.param(name, None, 0, id=f"{name}-no-deck"))
-            continue
-        game_class = engine_class(deck)
-        for setting, _ in conformance.settings(deck):
-            for players in range(game_class.min_players, game_class.max_players + 1):
-                params.append(pytest.param(name, setting, players, id=f"{name}-{setting.replace(' ', '-')}-{players}p"))
-    return params
-
-
 def test_the_shipped_engines_are_registered_by_entry_point():
-    assert {"wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"} <= set(engine_names())
+    assert {RulesGame.id, "muggle-quidditch", "quidditch-v2"} <= set(engine_names())
 
 
-@pytest.mark.parametrize("engine, setting, players", _settings())
-def test_random_games_keep_every_promise(engine, setting, players):
-    deck = _engine_deck(engine)
+@pytest.mark.parametrize("engine, deck, setting, players", _settings())
+def test_random_games_keep_every_promise(engine, deck, setting, players):
+    deck = _require(engine, deck)
     params = dict(conformance.settings(deck))[setting]
     check_setting(game_for(deck, params), players, GAMES, seed=len(setting))
 
 
-@pytest.mark.parametrize("engine", engine_names())
-def test_the_declared_player_range_holds(engine):
-    deck = _engine_deck(engine)
-    for _, params in conformance.settings(deck):
+@pytest.mark.parametrize("engine, deck", _decks())
+def test_the_declared_player_range_holds(engine, deck):
+    for _, params in conformance.settings(_require(engine, deck)):
         check_players(game_for(deck, params))
 
 
-@pytest.mark.parametrize("engine", engine_names())
-def test_every_question_answers_its_example(engine):
-    game = game_for(_engine_deck(engine))
-    check_questions(game)
+@pytest.mark.parametrize("engine, deck", _decks())
+def test_every_question_answers_its_example(engine, deck):
+    check_questions(game_for(_require(engine, deck)))
 
 
 # --- the suite catches what it promises to catch ------------------------------------------------

@@ -56,8 +56,8 @@ def test_the_installed_engine_is_listed_beside_deckgens_own(installed, cache):
     rows = {row["engine"]: row for row in json.loads(done.stdout)}
     assert rows["pile-up"] == {"engine": "pile-up", "package": "deckgen-pile-up 1.0", "target":
                                "deckgen_pile_up:PileUpGame", "players": "2-4", "questions": ["play", "score"]}
-    assert rows["wizard"]["package"].startswith("deckgen ") and rows["wizard"]["target"] == \
-        "generator.games.wizard:WizardGame"
+    assert rows["rules"]["package"].startswith("deckgen ") and rows["rules"]["target"] == \
+        "generator.games.trick.game:RulesGame"
     assert "pile-up" not in deckgen("engines", "list", cache=cache).stdout  # not on this process's path
 
 
@@ -130,13 +130,14 @@ def test_a_figure_the_engine_has_no_question_for_is_reported_unchecked(installed
 
 
 def test_an_unknown_engine_is_named_at_its_line_with_the_installed_ones(run_cli, tmp_path):
-    deck = tmp_path / "wizard.toml"
-    deck.write_text((DECKS / "wizard.toml").read_text().replace('engine = "wizard"', 'engine = "wizzard"', 1))
+    deck = tmp_path / "muggle-quidditch.toml"
+    text = (DECKS / "muggle-quidditch.toml").read_text()
+    deck.write_text(text.replace('engine = "muggle-quidditch"', 'engine = "wizzard"', 1))
     line = next(n for n, text in enumerate(deck.read_text().splitlines(), 1) if text.startswith("engine ="))
     result = run_cli("validate", deck)
     assert result.exit_code == 1
     assert (f"{deck}:{line}: error: deck.engine: unknown engine 'wizzard'; installed: muggle-quidditch, "
-            "quidditch-v2, wizard, wizard-hearts") in result.stdout + result.stderr
+            "quidditch-v2, rules") in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
 
 

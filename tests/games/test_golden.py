@@ -83,14 +83,26 @@ def test_every_case_says_what_it_is_about():
 
 # -- the sweep: every id an engine can cite has a golden case citing it --------------------
 
+def _strings(value) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*map(_strings, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
 def citable_ids(deck_id: str) -> set[str]:
     """The deck's rule and ruling ids, and `card:<id>` rules, that appear in the engines' source
-    or data (generator/games/), so the engine can cite them."""
+    or data (generator/games/), or in the deck's own [rules] (the rules engine cites those), so
+    the engine can cite them."""
     deck = load_deck(ROOT / "decks" / f"{deck_id}.toml")
     ids = {rule.id for rule in deck.rules()} | {ruling.id for ruling in deck.rulings}
     source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(ENGINES.rglob("*"))
                        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts)
     cited = {rule_id for rule_id in ids if re.search(rf"[\"']{re.escape(rule_id)}[\"']", source)}
+    cited |= ids & _strings(deck.trick_rules or {})
     constants = dict(re.findall(r"^([A-Z][A-Z0-9_]*) = \"([^\"]+)\"", source, re.M))
     cards = re.findall(r"\"card:([a-z0-9-]+)\"", source)
     cards += [constants.get(name, name) for name in re.findall(r"\"card:\" \+ ([A-Z][A-Z0-9_]*)", source)]

@@ -15,7 +15,8 @@ from generator.core.errors import InvalidDeck
 from generator.core.plugins import Registered
 from generator.games.base import game_for
 from generator.games.simulate import play_game
-from generator.games.wizard import WizardGame, WizardState
+from generator.games.trick.game import RulesGame as WizardGame
+from generator.games.trick.state import RulesState as WizardState
 from generator.deck.loader import load_deck
 from generator.validate import chunks, findings
 from generator.validate.chunks import Task, play_chunk
@@ -72,11 +73,11 @@ class CrashingWizard(BrokenWizard):
 
 @pytest.fixture
 def engine(monkeypatch):
-    """Point the wizard engine id at a broken engine for one test (one worker: no processes)."""
+    """Point the rules engine id (Wizard's) at a broken engine for one test (one worker: no processes)."""
 
     def use(class_name: str) -> None:
-        broken = Registered("wizard", f"tests.validate.test_validate_playtest:{class_name}", "tests")
-        monkeypatch.setattr(plugins, "_registry", lambda: {"wizard": (broken,)})
+        broken = Registered("rules", f"tests.validate.test_validate_playtest:{class_name}", "tests")
+        monkeypatch.setattr(plugins, "_registry", lambda: {"rules": (broken,)})
         monkeypatch.setattr(chunks, "_GAMES", {})
 
     return use

@@ -5,29 +5,14 @@ playtest reads a trick game (a card is its index in `deck.cards`, a seat's hand 
 
 from __future__ import annotations
 
-from .profile import PlaytestProfile, TableKit
+from generator.games.profile import TableKit
+from generator.games.trick.declarations import PLAYTEST as TRICK_PLAYTEST  # noqa: F401 - the oracles' profile
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
-    from typing import Hashable, Iterable
-
-    from .base import Game, GameState
-    from .requirements import Checker
+    from generator.games.requirements import Checker
 
 
-def _seat_hand(state: "GameState", seat: int) -> Iterable[Hashable]:
-    return state.hands[seat]
-
-
-def _deck_code(game: "Game", index: Hashable) -> str:
-    return game.deck.cards[index].code
-
-
-def _trick_round(state: "GameState") -> int:
-    return state.round
-
-
-TRICK_PLAYTEST = PlaytestProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, round_of=_trick_round)
 WIZARD_TABLE = TableKit(counters=("bid", "tricks", "score"), stats=("Score", "Bid"), piles=("Tricks",),
                         trick_game=True, turns_up_trump=True)
 WIZARD_HEARTS_TABLE = TableKit(counters=("score",), stats=("Points",), piles=("Tricks",), trick_game=True)

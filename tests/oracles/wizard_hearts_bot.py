@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import Action
-from .bots import HeuristicBot
+from generator.games.base import Action
+from generator.games.bots import HeuristicBot
 
 PASS = 1000
 PASSING = 101  # player phase: choosing cards to pass
@@ -16,7 +16,7 @@ EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is th
 DIRECTIONS = ("left", "right", "across", "hold")
 
 if TYPE_CHECKING:
-    from .wizard_hearts import WizardHeartsGame, WizardHeartsState
+    from tests.oracles.wizard_hearts import WizardHeartsGame, WizardHeartsState
 
 
 class WizardHeartsHeuristicBot(HeuristicBot):

@@ -7,10 +7,10 @@ import random
 from dataclasses import dataclass
 from itertools import chain
 
-from .base import Action, IllegalAction
-from .deal_checks import check_hand_sizes, overdealt
-from .tricks import ChooseSeat, Deal, cards_left, deal_hands, random_below, shuffled
-from .wizard_hearts_rules import EMPTY_TRICK, PASSING, R_DEAL, R_DEALER, R_DECK, R_SHUN
+from generator.games.base import Action, IllegalAction
+from generator.games.deal_checks import check_hand_sizes, overdealt
+from generator.games.tricks import ChooseSeat, Deal, cards_left, deal_hands, random_below, shuffled
+from tests.oracles.wizard_hearts_rules import EMPTY_TRICK, PASSING, R_DEAL, R_DEALER, R_DECK, R_SHUN
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,16 +18,16 @@ from __future__ import annotations
 import random
 from operator import add, itemgetter
 
-from ..core.errors import DeckgenError
-from . import wizard_questions
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .logs import GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, empty_by_suit,
+from generator.core.errors import DeckgenError
+from tests.oracles import wizard_questions
+from generator.games.base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
+from generator.games.logs import GameLog, LogStep, field_path
+from generator.games.tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, empty_by_suit,
                      log_played_card, read_dealer, read_hands, read_tricks, words)
-from .wizard_bot import WizardHeuristicBot, expected_tricks
-from .wizard_deck import TRICK_PLAYTEST, WIZARD_TABLE, wizard_requirements
-from .wizard_chance import TurnUp, WizardChance
-from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
+from tests.oracles.wizard_bot import WizardHeuristicBot, expected_tricks
+from tests.oracles.wizard_deck import TRICK_PLAYTEST, WIZARD_TABLE, wizard_requirements
+from tests.oracles.wizard_chance import TurnUp, WizardChance
+from tests.oracles.wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
                            R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
                            TRUMP, WIZARD_LED, card_strengths, forbidden_bid, trick_led_suit, trick_winner)
 

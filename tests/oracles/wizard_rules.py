@@ -4,7 +4,7 @@ bid what, which suit a trick follows and who wins it."""
 
 from __future__ import annotations
 
-from .tricks import NO_SUIT
+from generator.games.tricks import NO_SUIT
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:

@@ -3,19 +3,19 @@ should take, then plays to make the bid."""
 
 from __future__ import annotations
 
-from .base import Action
-from .bots import HeuristicBot
-from .tricks import NO_SUIT
-from .wizard_rules import BID, TRUMP
+from generator.games.base import Action
+from generator.games.bots import HeuristicBot
+from generator.games.tricks import NO_SUIT
+from tests.oracles.wizard_rules import BID, TRUMP
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
-from .wizard_rules import BIDDING, CHOOSE_TRUMP
+from tests.oracles.wizard_rules import BIDDING, CHOOSE_TRUMP
 
 if TYPE_CHECKING:
     pass
 
 if TYPE_CHECKING:
-    from .wizard import WizardGame, WizardState
+    from tests.oracles.wizard import WizardGame, WizardState
 
 
 class WizardHeuristicBot(HeuristicBot):

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import itemgetter
 
-from .base import Action, IllegalAction
-from .deal_checks import card_count, check_hand_sizes, overdealt
-from .tricks import NO_SUIT, ChooseSeat, Deal, deal_hands, draw_cards, fill_by_suit, random_below
-from .wizard_rules import CHOOSE_TRUMP, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_TRUMP
+from generator.games.base import Action, IllegalAction
+from generator.games.deal_checks import card_count, check_hand_sizes, overdealt
+from generator.games.tricks import NO_SUIT, ChooseSeat, Deal, deal_hands, draw_cards, fill_by_suit, random_below
+from tests.oracles.wizard_rules import CHOOSE_TRUMP, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_TRUMP
 
 
 @dataclass(frozen=True, slots=True)

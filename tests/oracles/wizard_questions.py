@@ -3,11 +3,11 @@ this trick, may I bid this. Each answers with the rules that decide it; see docs
 
 from __future__ import annotations
 
-from ..core.errors import DeckgenError
-from .base import Game
-from .questions import Question
-from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
-from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION,
+from generator.core.errors import DeckgenError
+from generator.games.base import Game
+from generator.games.questions import Question
+from generator.games.tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
+from tests.oracles.wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION,
                            R_RESTRICTION_VARIANTS, R_WINNER, R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit,
                            trick_winner)
 

@@ -22,18 +22,18 @@ import random
 from operator import itemgetter
 from typing import Any, Iterator, Sequence
 
-from ..core.errors import DeckgenError
-from . import wizard_hearts_questions
-from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .deal_checks import card_count
-from .logs import Entry, GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, count_cards,
+from generator.core.errors import DeckgenError
+from tests.oracles import wizard_hearts_questions
+from generator.games.base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
+from generator.games.deal_checks import card_count
+from generator.games.logs import Entry, GameLog, LogStep, field_path
+from generator.games.tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, count_cards,
                      distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target, read_dealer, read_hands,
                      read_tricks, words)
-from .wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
-from .wizard_hearts_chance import Shun, WizardHeartsChance
-from .wizard_deck import TRICK_PLAYTEST, WIZARD_HEARTS_TABLE, wizard_hearts_requirements
-from .wizard_hearts_rules import (DIRECTIONS, EMPTY_TRICK, PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END,
+from tests.oracles.wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
+from tests.oracles.wizard_hearts_chance import Shun, WizardHeartsChance
+from tests.oracles.wizard_deck import TRICK_PLAYTEST, WIZARD_HEARTS_TABLE, wizard_hearts_requirements
+from tests.oracles.wizard_hearts_rules import (DIRECTIONS, EMPTY_TRICK, PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END,
                                   R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN,
                                   trick_winner)
 

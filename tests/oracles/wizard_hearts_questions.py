@@ -3,13 +3,13 @@ and who wins a trick (and for how many points), without a game log."""
 
 from __future__ import annotations
 
-from ..core.errors import DeckgenError
-from .base import Game
-from .questions import Question
-from .tricks import parse_play_question, parse_trick_question, play_answer
-from .wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS,
+from generator.core.errors import DeckgenError
+from generator.games.base import Game
+from generator.games.questions import Question
+from generator.games.tricks import parse_play_question, parse_trick_question, play_answer
+from tests.oracles.wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS,
                                   R_WINNER, trick_winner)
-from .wizard_questions import PLAY_USAGE, TRICK_SUMMARY, TRICK_USAGE
+from tests.oracles.wizard_questions import PLAY_USAGE, TRICK_SUMMARY, TRICK_USAGE
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
