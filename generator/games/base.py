@@ -36,6 +36,17 @@ Game logs (see `generator.games.logs` and docs/game-logs.md):
 - `format_action` / `parse_action`: one action as written in a log.
 
 Players: `bot(kind, rng)` returns a `Bot`; the base gives "random"; engines add "heuristic".
+Search players (`generator.games.search`, `--bot ismcts-N`/`pimc-N`) work on any engine whose
+states implement three more hooks:
+- `determinize(seat, rng)`: a copy in which everything the seat has not seen is drawn again,
+  consistently with what it has seen (its cards, public cards, voids shown, cards passed or
+  revealed, hand sizes). It must depend on the seat's information only, never on the hidden
+  cards' true places (tests/games/test_search.py swaps them and compares).
+- `standing()`: how each seat stands now in the game's points, read from the engine's own
+  state (Quidditch v2 counts dominance and the Quaffle too); the playtest's tension and lead
+  changes read it as well.
+- `stage()`: a count that grows at the game's scoring steps (rounds, turns): a rollout runs
+  `Game.search_stages` of them, then reads `standing()` in units of `Game.standing_scale`.
 Quick rulings: `quick_ruling(words)` answers one question without a log
 (`deckgen rule DECK ...`); engines that support it override it.
 """
@@ -153,6 +164,20 @@ class GameState(ABC):
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
 
+    def determinize(self, seat: int, rng: random.Random) -> "GameState":
+        """One world the seat cannot tell from this one: a copy with everything it has not seen
+        drawn again at random, consistently with what it has seen (see the module doc)."""
+        raise DeckgenError(f"{type(self).__name__} cannot sample what a seat has not seen, so search players "
+                           "cannot play it")
+
+    def standing(self) -> Sequence[float]:
+        """Each seat's standing now, in the game's points (the scores, unless the engine reads more)."""
+        return self.summary()["scores"]
+
+    def stage(self) -> int:
+        """How far the game has come in its scoring steps (rounds, turns); see the module doc."""
+        return 0
+
     def table_view(self) -> dict:
         """The table as a person would see it, for the step-through replay: plain data with
         `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:
@@ -172,6 +197,11 @@ class Game(ABC):
     lower_score_wins: ClassVar[bool] = False
     # Top-level tables of a game log that this engine reads (the header is generic).
     log_sections: ClassVar[tuple[str, ...]] = ()
+    # Search players' rollouts: how many `stage()` steps a sampled world is played forward
+    # (0: to the end of the game), and the standing difference that counts as clear (one
+    # made bid, one goal), which scales the reward.
+    search_stages: ClassVar[int] = 0
+    standing_scale: ClassVar[float] = 10.0
 
     def __init__(self, deck: Deck, params: Mapping[str, Any] | None = None):
         self.deck = deck

@@ -59,6 +59,8 @@ class MuggleQuidditchGame(Game):
         "max_turns": 400,
     }
     log_sections = ("houses", "deal", "turns")
+    search_stages = 12  # turns a rollout plays: the Snitch ends most matches well before, goals count after
+    standing_scale = 10.0  # a goal
 
     def __init__(self, deck, params: Mapping[str, Any] | None = None):
         super().__init__(deck, params)

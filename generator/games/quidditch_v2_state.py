@@ -18,13 +18,14 @@ from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CAPTAIN, COINS, CRACK, D
                                  NIPPY, PASS, POWBEAT, QUAFFLE, ROLLS, SAVED, SKIP, SNITCH, SUREHAND, CardEffects,
                                  Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick,
                                  RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of)
+from .quidditch_v2_known import KnownCards
 from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
                                  STEP_RULES, TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted)
 from .quidditch_v2_text import ActionText
 
 
-class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, KnownCards, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
@@ -33,7 +34,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
                  "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
                  "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
                  "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
-                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats")
+                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats", "shown")
 
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
@@ -55,6 +56,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
                 self.draw_total += count
         self.discard: list[str] = [SNITCH] if self.params["snitch_start"] == "discard" else []
         self.hands: list[dict[str, int]] = [{} for _ in range(num_players)]
+        self.shown: list[list[str]] = [[] for _ in range(num_players)]  # cards each hand took face up
         self.table: list[InPlay] = []
         self.flyhigh: InPlay | None = None
         self.outprob: InPlay | None = None
@@ -232,6 +234,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
         other.draw_cards = None
         other.discard = list(self.discard)
         other.hands = [dict(hand) for hand in self.hands]
+        other.shown = [list(cards) for cards in self.shown]
         other.table = list(self.table)
         other.dom = list(self.dom)
         other.score = list(self.score)
@@ -363,10 +366,15 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
             del hand[card]
         else:
             hand[card] -= 1
+        shown = self.shown[seat]
+        if shown and card in shown:
+            shown.remove(card)
 
     def _to_hand(self, seat: int, card: str) -> None:
+        """A card goes back to a hand face up (Flying High, shown Seekers): everyone knows it is there."""
         hand = self.hands[seat]
         hand[card] = hand.get(card, 0) + 1
+        self.shown[seat].append(card)
 
     def _discard_from_hand(self, seat: int, card: str) -> None:
         self._take_from_hand(seat, card)

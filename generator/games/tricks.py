@@ -268,6 +268,7 @@ class TrickState(GameState):
         self.turn = 0
         self.trick_number = 0
         self.won = [0] * num_players
+        self.voids = [0] * num_players  # by seat: the suits it has shown it lacks this round, a bit each
         # the chance action `sample_chance` last drew here: drawn from this state's deck for
         # these seats, it needs no checking when applied (applying a chance action clears it)
         self.sampled: Any = None
@@ -319,12 +320,63 @@ class TrickState(GameState):
         return self.phase == TERMINAL
 
     def clone(self) -> "TrickState":
-        """An independent copy that shares the game, its card tables and other tuples
-        (a plain deep copy would copy the whole deck)."""
-        memo = {id(value): value for value in vars(self).values() if type(value) is tuple}
-        memo[id(self.game)] = self.game
-        memo[id(self.table)] = self.table
-        return copy.deepcopy(self, memo)
+        """An independent copy that shares the game, its card tables, tuples and the round
+        records (never changed once written): only lists are copied, nested lists included.
+        Search players clone at every iteration, so this is ten times cheaper than a deep copy."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if type(value) is list:
+                setattr(other, name, _copy_lists(value))
+        return other
+
+    def void_suits(self, seat: int) -> int:
+        """The suits the seat has shown it lacks this round (by not following them), one bit each."""
+        return self.voids[seat]
+
+
+def _copy_lists(items: list) -> list:
+    """A copy of a list whose nested lists are copied too (other items are shared)."""
+    if items and type(items[0]) is list:
+        return [_copy_lists(item) if type(item) is list else item for item in items]
+    return items[:]
+
+
+def deal_unseen(pool: Sequence[int], holders: Sequence[tuple[int, int]], suit_of: Sequence[int], rng) -> list[list[int]]:
+    """Share out the cards a seat has not seen among the places they may be, for a search
+    player's sampled world. `pool` is in a canonical order (sorted), so the result depends on
+    the seat's information only; `holders` gives each place's size and the suits it has shown
+    void in (one bit per suit; 0 for the stock or a set-aside pile). Cards go most constrained
+    first, each to a place that may hold it, weighted by the room left there; a rare dead end
+    starts again (the true deal shows a consistent one exists)."""
+    sizes = [size for size, _ in holders]
+    if sum(sizes) != len(pool):
+        raise ValueError(f"{len(pool)} unseen cards for places holding {sum(sizes)}")
+    suits = sorted(set(map(suit_of.__getitem__, pool)))
+    allowed = {suit: [place for place, (_, voids) in enumerate(holders) if suit < 0 or not voids >> suit & 1]
+               for suit in suits}
+    for _ in range(DEAL_ATTEMPTS):
+        # shuffled, then most constrained suits first (a stable sort keeps the shuffle within each)
+        cards = sorted(shuffled(pool, rng), key=lambda card: len(allowed[suit_of[card]]))
+        room = sizes[:]
+        places: list[list[int]] = [[] for _ in holders]
+        for card in cards:
+            options = allowed[suit_of[card]]
+            total = sum(room[place] for place in options)
+            if not total:
+                break
+            point = random_below(rng, total)
+            for place in options:
+                point -= room[place]
+                if point < 0:
+                    break
+            places[place].append(card)
+            room[place] -= 1
+        else:
+            return places
+    raise ValueError("no way to share the unseen cards that respects the voids shown")
+
+
+DEAL_ATTEMPTS = 50
 
 
 # -- logs shared by the trick-taking games -------------------------------------------------------

@@ -17,20 +17,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain, repeat
 from operator import add, itemgetter
 
 from ..core.errors import DeckgenError
 from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
 from .logs import GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
-                     deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer,
-                     read_hands, read_tricks, words)
-from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
-                           R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
-                           card_strengths, forbidden_bid, trick_led_suit, trick_winner)
+                     deal_hands, deal_unseen, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below,
+                     read_dealer, read_hands, read_tricks, words)
+from .wizard_bot import WizardHeuristicBot, bid_estimate, expected_tricks
+from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
+                           R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
+                           TRUMP, WIZARD_LED, card_strengths, forbidden_bid, trick_led_suit, trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class WizardGame(Game):
     max_players = 6
     defaults = {"bid_restriction": "every-round", "bidding": "open", "tie_break": "shared"}
     log_sections = ("rounds",)
+    search_stages = 1  # a rollout plays out the round, whose points are the game's
+    standing_scale = 20.0  # a made bid is 20 points and more, a missed one 10 and more below
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)
@@ -76,6 +79,10 @@ class WizardGame(Game):
                               for card in range(len(table.code)))
         self.bot_power = CardTables(self._bot_power)
         self.bot_worth = CardTables(self._bot_worth)
+        self.wizard_copies = sum(copies for copies, wizard in zip(table.copies, self.is_wizard) if wizard)
+        # per card: the cards of its suit that rank above it (none for Wizards and Jesters)
+        self.cards_above = tuple(sum(1 for other in table.physical if suit >= 0 and table.suit[other] == suit
+                                     and table.rank[other] > rank) for suit, rank in zip(table.suit, table.rank))
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))
@@ -319,9 +326,6 @@ class WizardGame(Game):
         return wizard_questions.ask(self, question)
 
 
-CHOOSE_TRUMP = 101
-BIDDING = 102
-
 
 class WizardState(TrickState):
     def __init__(self, game: WizardGame, num_players: int):
@@ -338,7 +342,6 @@ class WizardState(TrickState):
         self.totals = [0] * num_players
         self.history: list[dict] = []  # one entry per finished round
         self.deck_left: list[int] = []  # the cards not dealt, in card order: one of them is turned
-        self.sampled_left: list[int] = []  # the cards a sampled deal leaves in the deck, in card order
         # per seat and suit, the cards held in hand order, Wizards and Jesters (no suit) in the
         # last list; and per seat how many held cards repeat one held earlier (a second Wizard...)
         self.by_suit = empty_by_suit(num_players, game.table)
@@ -397,6 +400,47 @@ class WizardState(TrickState):
         bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
         return {"Turned": turned, "Trump": trump, "Bids": bids}
 
+    # -- what each seat has seen (for search players) ----------------------------------------
+    def sees_bid(self, viewer: int, seat: int) -> bool:
+        """Whether `viewer` sees `seat`'s bid of this round now: their own always; open bids all;
+        hidden bids once all are shown at the end of the bidding; delayed bids not before the round ends."""
+        if viewer == seat:
+            return True
+        bidding = self.game.params["bidding"]
+        return bidding == "open" or bidding == "hidden" and self.phase != BIDDING
+
+    def standing(self) -> list[int]:
+        return self.totals
+
+    def stage(self) -> int:
+        return self.round
+
+    def determinize(self, seat: int, rng: random.Random) -> "WizardState":
+        """Others' hands and the undealt cards drawn again from the cards the seat has not seen,
+        none of a suit a player showed void in; bids it cannot see are guessed from the drawn hands."""
+        world = self.clone()
+        others = [other for other in range(self.num_players) if other != seat]
+        stock = list(self.deck_left)
+        if self.turned is not None:
+            stock.remove(self.turned)  # turned face up: seen by all
+        pool = sorted(chain(*map(self.hands.__getitem__, others), stock))
+        holders = [(len(self.hands[other]), self.voids[other]) for other in others] + [(len(stock), 0)]
+        places = deal_unseen(pool, holders, self.suit_of, rng)
+        for other, hand in zip(others, places):
+            world.hands[other] = hand
+            split = world.by_suit[other]
+            for cards in split:
+                cards.clear()
+            fill_by_suit([split], [hand], self.suit_of)
+            world.repeats[other] = _repeats(self.game, hand, split)
+        world.deck_left = sorted(places[-1] + ([] if self.turned is None else [self.turned]))
+        for other in others:
+            if self.bids[other] is not None and not self.sees_bid(seat, other):
+                world.bids[other] = min(max(round(bid_estimate(world, other)), 0), self.round + 1)
+        world.bids_total = sum(bid for bid in world.bids if bid is not None)
+        world.sampled = None
+        return world
+
     def play_options(self, seat: int) -> list[int]:
         """The distinct cards the seat may play, in a fixed order (the compiled playout keeps
         the same): following suit, the led suit's cards then the Wizards and Jesters, each in
@@ -423,8 +467,10 @@ class WizardState(TrickState):
                 suit = self.suit_of[action]
             except IndexError:
                 self._refuse_card(seat, action)
-            if led >= 0 and suit != led and suit >= 0 and held[led]:  # holds the suit led and does not follow
-                self._refuse_card(seat, action)
+            if led >= 0 and suit != led and suit >= 0:
+                if held[led]:  # holds the suit led and does not follow
+                    self._refuse_card(seat, action)
+                self.voids[seat] |= 1 << led  # and now everyone knows the seat has none of it
             same = held[suit]
             try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
                 same.remove(action)
@@ -600,7 +646,7 @@ class WizardState(TrickState):
         if checked:
             by_suit = self.by_suit
             fill_by_suit(by_suit, hands, suit_of)  # the round before emptied the lists
-            deck_left = self.sampled_left
+            deck_left = list(deal.aside)  # a sampled deal sets the undealt cards aside, in card order
         else:  # new lists, so a refused deal leaves the state as it was
             by_suit = []
             undealt = list(table.copies)
@@ -621,14 +667,11 @@ class WizardState(TrickState):
             deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit
-        if self.game.only_free_cards_repeat:  # a set of the few Wizards and Jesters held, not of the hand
-            self.repeats = [len(free) - len(set(free)) if len(free) > 1 else 0
-                            for free in map(itemgetter(NO_SUIT), by_suit)]
-        else:
-            self.repeats = [len(hand) - len(set(hand)) for hand in hands]
+        self.repeats = list(map(partial(_repeats, self.game), hands, by_suit))
         self.trump = NO_SUIT
         self.turned = None
         self.deck_left = deck_left
+        self.voids = [0] * self.num_players
         if size * self.num_players < table.total:
             self.chance = "turn"
         else:  # final round: every card dealt, no trump (wizard.setup.trump)
@@ -640,9 +683,8 @@ class WizardState(TrickState):
             size = self.round + 1
             drawn, left = draw_cards(self.table.physical, size * self.num_players, rng)
             left.sort()
-            self.sampled_left = left
             deal = self.sampled = Deal(tuple(deal_hands(tuple(drawn), self.num_players, size,
-                                                        (self.dealer + 1) % self.num_players)))
+                                                        (self.dealer + 1) % self.num_players)), tuple(left))
             return deal
         if chance == "turn":
             left = self.deck_left
@@ -691,62 +733,9 @@ class WizardState(TrickState):
         return {"scores": list(self.totals), "rounds": rounds, "rounds_total": self.rounds_total}
 
 
-class WizardHeuristicBot(HeuristicBot):
-    """Bids the tricks its strong cards should take; then plays to make exactly that bid:
-    the cheapest winning card while it still needs tricks, else the strongest losing card."""
-
-    def choose(self, state: WizardState) -> Action:
-        legal = state.legal_actions()
-        if state.phase == CHOOSE_TRUMP:
-            hand = state.hands[state.turn]
-            suit_of, rank_of = state.table.suit, state.table.rank
-            strength = [sum(1 + rank_of[c] / 13 for c in hand if suit_of[c] == suit) for suit in range(state.game.num_suits)]
-            return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
-        if state.phase == BIDDING:
-            wanted = round(self._expected_tricks(state))
-            return min(legal, key=lambda action: (abs(action - BID - wanted), action))
-        return self._play(state, legal)
-
-    @staticmethod
-    def _expected_tricks(state: WizardState) -> float:
-        worth = state.game.bot_worth[state.trump, state.num_players]
-        expected = 0.0
-        for card in state.hands[state.turn]:  # added in hand order, so the float sum never varies
-            expected += worth[card]
-        return expected
-
-    def _play(self, state: WizardState, legal: list[int]) -> int:
-        seat = state.turn
-        need = state.bids[seat] - state.won[seat]
-        game, trump, led, trick = state.game, state.trump, state.led, state.trick
-        # Would each card take the trick as it stands? It must out-claim every card before it.
-        if led == NO_SUIT:  # no suit yet (an empty trick, or only Jesters): each card would set it
-            best = -1 if trick else -2  # a Jester's claim is -1 in every table
-            strengths, sets_led = game.strengths, game.sets_led
-            winning = [card for card in legal if strengths[trump, sets_led[card]][card] > best]
-        else:
-            claims = game.strengths[trump, led]
-            best = max(map(claims.__getitem__, trick))
-            winning = [card for card in legal if claims[card] > best]
-        power = game.bot_power[trump].__getitem__  # Wizards top, Jesters bottom, trumps above plain cards
-        if need > 0:
-            return min(winning or legal, key=power)
-        losing = [card for card in legal if card not in winning] if winning else legal
-        if losing:
-            return max(losing, key=power)
-        return min(legal, key=power)
-
-
-def expected_tricks(card: int, trump: int, num_players: int, game: WizardGame) -> float:
-    """The heuristic bot's guess of the tricks a card takes: a Wizard one, a trump by its
-    rank, a plain King or Ace some, the rest none."""
-    table = game.table
-    if game.is_wizard[card]:
-        return 1
-    if game.is_jester[card]:
-        return 0
-    if table.suit[card] == trump:
-        return 0.35 + 0.6 * table.rank[card] / 12
-    if table.rank[card] >= 11:  # King or Ace of a plain suit
-        return (0.9 if table.rank[card] == 12 else 0.5) * (4 / (num_players + 1))
-    return 0
+def _repeats(game: WizardGame, hand: Sequence[int], by_suit: list[list[int]]) -> int:
+    """How many cards of a hand repeat one held earlier (a second Wizard...)."""
+    if game.only_free_cards_repeat:  # a set of the few Wizards and Jesters held, not of the hand
+        free = by_suit[NO_SUIT]
+        return len(free) - len(set(free)) if len(free) > 1 else 0
+    return len(hand) - len(set(hand))

@@ -30,8 +30,8 @@ from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pendin
 from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
-                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
-                     random_below, read_dealer, read_hands, read_tricks, shuffled, words)
+                     count_cards, deal_hands, deal_unseen, distinct, empty_by_suit, fill_by_suit, log_played_card,
+                     pass_target, random_below, read_dealer, read_hands, read_tricks, shuffled, words)
 from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
                                   R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
 
@@ -54,6 +54,8 @@ class WizardHeartsGame(Game):
     min_players = 3
     max_players = 7
     lower_score_wins = True
+    search_stages = 1  # a rollout plays out the hand, whose points are the game's
+    standing_scale = 5.0  # a few Shun cards; the Opposite Queen is 13
     defaults = {
         "luck_suit": "luck", "lead_card": "2-luck", "queen_rank": "queen", "pass_count": 3,
         "passing": {"3": ["left", "right", "hold"], "4": ["left", "right", "across", "hold"],
@@ -317,7 +319,6 @@ class WizardHeartsState(TrickState):
         super().__init__(game, num_players)
         self.chance = "dealer"  # which chance node: dealer, shun, deal
         self.shun = NO_SUIT
-        self.queen = -1
         self.points: tuple[int, ...] = ()
         self.cauldron: tuple[int, ...] = ()
         self.passed: list[list[int]] = [[] for _ in range(num_players)]
@@ -387,6 +388,53 @@ class WizardHeartsState(TrickState):
     def play_options(self, seat: int) -> list[int]:
         return self._options(seat)[0]
 
+    # -- what each seat has seen (for search players) ----------------------------------------
+    def standing(self) -> list[int]:
+        return [total + points for total, points in zip(self.totals, self.hand_points)]
+
+    def stage(self) -> int:
+        return self.round
+
+    def determinize(self, seat: int, rng: random.Random) -> "WizardHeartsState":
+        """Others' hands, the cards they are passing and the Cauldron drawn again from the cards
+        the seat has not seen: none of a suit a player showed void in; the cards the seat passed
+        stay with the player it passed them to until played; a Luck card below the first lead
+        stays in the Cauldron (the lead says it was not dealt)."""
+        world = self.clone()
+        n = self.num_players
+        others = [other for other in range(n) if other != seat]
+        known: list[list[int]] = [[] for _ in range(n)]
+        if self.phase == PLAY and self.table.unique:  # with copies, which copy was played is not known
+            target = pass_target(seat, self.direction, n)
+            if target is not None:
+                known[target] = [card for card in self.passed[seat] if card in self.hands[target]]
+        lead = self.first_card  # set for this hand once the passing is over
+        kept_aside = [card for card in self.cauldron if self.phase == PLAY and lead != self.game.lead_card
+                      and self.suit_of[card] == self.game.luck and self.table.rank[card] < self.table.rank[lead]]
+        unseen = [card for other in others for card in self.hands[other] if card not in known[other]]
+        in_transit = self.phase == PASSING
+        if in_transit:  # cards others have passed so far are face down until the exchange
+            unseen += [card for other in others for card in self.passed[other]]
+        unseen += [card for card in self.cauldron if card not in kept_aside]
+        holders = [(len(self.hands[other]) - len(known[other]), self.voids[other]) for other in others]
+        if in_transit:
+            holders += [(len(self.passed[other]), 0) for other in others]
+        holders.append((len(self.cauldron) - len(kept_aside), 0))
+        places = deal_unseen(sorted(unseen), holders, self.suit_of, rng)
+        for other, hand in zip(others, places):
+            world.hands[other] = known[other] + hand
+            if self.phase == PLAY:
+                split = world.by_suit[other]
+                for cards in split:
+                    cards.clear()
+                fill_by_suit([split], [world.hands[other]], self.suit_of)
+        if in_transit:
+            for other, passed in zip(others, places[len(others):]):
+                world.passed[other] = passed
+        world.cauldron = tuple(sorted(kept_aside + places[-1]))
+        world.sampled = None
+        return world
+
     def _options(self, seat: int) -> tuple[list[int], str]:
         """The distinct playable cards and the rule that narrowed them (for messages)."""
         hand = self.hands[seat]
@@ -402,7 +450,7 @@ class WizardHeartsState(TrickState):
         options = self.by_suit[seat][suit_of[self.trick[0]]] or hand
         rule = R_FOLLOW
         if self.trick_number == 0:
-            shun, queen = self.shun, self.queen
+            shun, queen = self.shun, self.game.opposite_queen[self.shun]
             clean = [c for c in options if suit_of[c] != shun and c != queen]
             if clean:
                 if len(clean) < len(options):
@@ -428,6 +476,8 @@ class WizardHeartsState(TrickState):
             elif self.trick_number == 0 or self.game.shun_must_be_broken:  # the first trick, or a restricted lead
                 if action not in self._options(seat)[0]:
                     self._refuse(seat, action)
+            if suit != led and led >= 0:  # not following shows the seat has none of the suit led
+                self.voids[seat] |= 1 << led
             try:  # the suit's cards are few, so looking there first is the cheap test of holding the card
                 held[suit].remove(action)
             except ValueError:
@@ -484,7 +534,7 @@ class WizardHeartsState(TrickState):
         if rule == R_BROKEN:
             return f"{name} leads {code}, but the Shun suit has not been broken and they hold other cards"
         if rule == R_FIRST_TRICK:
-            what = "the Opposite Queen" if card == self.queen else "a Shun card"
+            what = "the Opposite Queen" if card == self.game.opposite_queen[self.shun] else "a Shun card"
             return f"{name} plays {code}, {what}, to the first trick while holding other cards they may play"
         led = self.game.deck.suits[self.table.suit[self.trick[0]]].name
         return f"{name} plays {code}, but {led} was led and they hold {led}: they must follow suit"
@@ -556,7 +606,6 @@ class WizardHeartsState(TrickState):
                 raise IllegalAction(f"{suit} cannot be the Shun suit: Luck is skipped when revealing", R_SHUN,
                                     [self.game.deck.suits[s].name for s in self.game.shun_suits], where)
             self.shun = action.suit
-            self.queen = self.game.opposite_queen[action.suit]
             self.points = self.game._points[action.suit]
             self.chance = "deal"
         else:
@@ -587,6 +636,7 @@ class WizardHeartsState(TrickState):
         self.led = EMPTY_TRICK
         self.trick_number = 0
         self.won = [0] * self.num_players
+        self.voids = [0] * self.num_players
         self.hand_points = [0] * self.num_players
         self.captured = [0] * self.num_players
         self.broken = False
