@@ -16,6 +16,15 @@ has none) for `Game.search_stages` of the engine's scoring steps (`GameState.sta
 to the end), then rewards each seat in [0, 1] by what it gained on the others since the
 decision, read from `GameState.standing()` in units of `Game.standing_scale`
 (0.5 + tanh(gain / scale) / 2); a finished game adds the seat's share of the win.
+
+Both start from the engine's heuristic choice (its playout player's, at the true position,
+which reads only what the seat may see) and leave it only for an action whose reward beats it
+by more than `CONFIDENCE` standard errors of the difference (paired over the same worlds for
+PIMC): at small budgets the playouts are noisy, and a noisy argmax plays worse than the
+heuristic it plays out with. That heuristic draws from the seat's own generator exactly as a
+heuristic seat would (the search and its playouts have generators of their own, seeded from
+its state without drawing from it), so a search seat that never leaves the heuristic's choice
+plays the very game a heuristic seat plays, and comparisons on shared deals stay paired.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ if TYPE_CHECKING:
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 WIN_WEIGHT = 0.75  # at the end of a game, the reward is mostly the share of the win
+CONFIDENCE = 1.0  # standard errors by which an action must beat the heuristic's choice
 
 
 class SearchBot(Bot):
@@ -41,8 +51,10 @@ class SearchBot(Bot):
         super().__init__(rng)
         self.game = game
         self.budget = budget
+        self.guide = rollout_player(rng)  # the heuristic choice to improve on, on the seat's generator
+        self.search_rng = random.Random(f"search {rng.getstate()}")
         # the playouts' own generator, so common random numbers can restart it for each action
-        self.rollout_rng = random.Random(rng.getrandbits(64))
+        self.rollout_rng = random.Random(f"playouts {rng.getstate()}")
         self.rollout_player = rollout_player
         self.players: list[Bot] = []
         self.sign = -1 if game.lower_score_wins else 1
@@ -84,12 +96,14 @@ class PimcBot(SearchBot):
 
     def choose(self, state: GameState) -> Action:
         legal = list(state.legal_actions())
+        guide = self.guide.choose(state)
         if len(legal) == 1:
-            return legal[0]
+            return guide
         seat = state.current_player()
+        guided = legal.index(guide)
         before, stop = self._setup(state)
-        totals = [0.0] * len(legal)
-        rng, rollout_rng = self.rng, self.rollout_rng
+        rewards: list[list[float]] = [[] for _ in legal]
+        rng, rollout_rng = self.search_rng, self.rollout_rng
         for _ in range(self.budget):
             world = state.determinize(seat, rng)
             draws = rng.getrandbits(64)
@@ -97,19 +111,32 @@ class PimcBot(SearchBot):
                 trial = world.clone()
                 trial.apply(action)
                 rollout_rng.seed(draws)
-                totals[index] += self.playout(trial, before, stop)[seat]
-        return legal[max(range(len(legal)), key=lambda index: (totals[index], -index))]
+                rewards[index].append(self.playout(trial, before, stop)[seat])
+        best = max(range(len(legal)), key=lambda index: (sum(rewards[index]), -index))
+        differences = [mine - theirs for mine, theirs in zip(rewards[best], rewards[guided])]
+        return legal[best] if _beats(differences) else legal[guided]
+
+
+def _beats(differences: Sequence[float]) -> bool:
+    """Whether paired reward differences are above 0 by more than CONFIDENCE standard errors."""
+    count = len(differences)
+    if count < 2:
+        return False
+    mean = sum(differences) / count
+    variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean > CONFIDENCE * sqrt(variance / count)
 
 
 class Node:
     """One information set's edge in the ISMCTS tree: reached by one player's action."""
 
-    __slots__ = ("children", "visits", "total", "available")
+    __slots__ = ("children", "visits", "total", "squares", "available")
 
     def __init__(self) -> None:
         self.children: dict[int, dict[Action, Node]] = {}  # by the player to act, then by action
         self.visits = 0
         self.total = 0.0  # rewards of the player who chose the action leading here
+        self.squares = 0.0  # ... and their squares, for the final choice's standard error
         self.available = 1  # iterations in which that action was legal
 
 
@@ -118,18 +145,22 @@ class IsmctsBot(SearchBot):
 
     def choose(self, state: GameState) -> Action:
         legal = list(state.legal_actions())
+        guided = self.guide.choose(state)
         if len(legal) == 1:
-            return legal[0]
+            return guided
         seat = state.current_player()
         before, stop = self._setup(state)
         root = Node()
         for _ in range(self.budget):
-            self._iterate(state.determinize(seat, self.rng), root, before, stop)
+            self._iterate(state.determinize(seat, self.search_rng), root, before, stop, guided)
         choices = root.children.get(seat, {})
-        return max(legal, key=lambda action: _visits(choices.get(action)))
+        best = max(legal, key=lambda action: _visits(choices.get(action)))
+        return best if _clearly_better(choices.get(best), choices.get(guided)) else guided
 
-    def _iterate(self, world: GameState, node: Node, before: Sequence[float], stop: int | None) -> None:
-        rng = self.rng
+    def _iterate(self, world: GameState, node: Node, before: Sequence[float], stop: int | None,
+                 first: Action) -> None:
+        """One iteration; `first` is tried before the other actions at the root."""
+        rng = self.search_rng
         path: list[tuple[int, Node]] = []
         while True:
             player = world.current_player()
@@ -155,7 +186,10 @@ class IsmctsBot(SearchBot):
                     if best_value is None or value > best_value:
                         best, best_value = action, value
             if untried:
-                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                if not path and first in untried:
+                    action = first
+                else:
+                    action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = children[action] = Node()
                 world.apply(action)
                 path.append((player, child))
@@ -165,8 +199,24 @@ class IsmctsBot(SearchBot):
             path.append((player, node))
         rewards = self.playout(world, before, stop)
         for player, child in path:
+            reward = rewards[player]
             child.visits += 1
-            child.total += rewards[player]
+            child.total += reward
+            child.squares += reward * reward
+
+
+def _clearly_better(node: Node | None, guided: Node | None) -> bool:
+    """Whether an action's mean reward beats the heuristic choice's by more than CONFIDENCE
+    standard errors of the difference (unpaired: each came from its own worlds)."""
+    if node is None or guided is None or node is guided:
+        return node is not None and node is guided
+    if node.visits < 2 or guided.visits < 2:
+        return False
+    spread = 0.0
+    for child in (node, guided):
+        mean = child.total / child.visits
+        spread += max(child.squares / child.visits - mean * mean, 0.0) / (child.visits - 1)
+    return node.total / node.visits - guided.total / guided.visits > CONFIDENCE * sqrt(spread)
 
 
 def _visits(node: Node | None) -> tuple[int, float]:

@@ -80,9 +80,9 @@ class WizardGame(Game):
         self.bot_power = CardTables(self._bot_power)
         self.bot_worth = CardTables(self._bot_worth)
         self.wizard_copies = sum(copies for copies, wizard in zip(table.copies, self.is_wizard) if wizard)
-        # per card: the cards of its suit that rank above it (none for Wizards and Jesters)
-        self.cards_above = tuple(sum(1 for other in table.physical if suit >= 0 and table.suit[other] == suit
-                                     and table.rank[other] > rank) for suit, rank in zip(table.suit, table.rank))
+        # by suit: the ranks of its cards (the final round's bids count them)
+        self.suit_ranks = tuple(tuple(table.rank[card] for card in table.physical if table.suit[card] == suit)
+                                for suit in range(self.num_suits))
         # playable_when_led[suit][card]: may the card be played to a trick of that suit by a
         # player who holds the suit (wizard.play.follow: the suit itself, Wizards, Jesters)
         self.playable_when_led = tuple(tuple(card_suit == suit or free for card_suit, free in zip(table.suit, self.free))

@@ -21,12 +21,15 @@ if TYPE_CHECKING:
 
 # How far the earlier bids may move an estimate (a table that bid too much leaves fewer tricks).
 BIDS_SEEN_LOW, BIDS_SEEN_HIGH = 0.6, 1.4
+FINAL_ROUND_SHARE = 0.6  # see final_round_tricks
 
 
 class WizardHeuristicBot(HeuristicBot):
-    """Bids the tricks its strong cards should take; then plays to make exactly that bid: the
-    cheapest winning card while it still needs tricks (the strongest one if a later player
-    may still want the trick), else the strongest losing card."""
+    """Bids the tricks its strong cards should take; then plays to make exactly that bid: while it
+    still needs tricks it leads its strongest card and follows with its strongest winning card,
+    or the cheapest one when it sees that every player still to come has made their bid; else
+    it plays its strongest losing card. (Measured: leading low when the others have all made
+    their bids loses them more tricks than it wins.)"""
 
     def choose(self, state: WizardState) -> Action:
         legal = state.legal_actions()
@@ -57,10 +60,8 @@ class WizardHeuristicBot(HeuristicBot):
         if need > 0:
             if not winning:
                 return min(legal, key=power)
-            if not trick and not self._anyone_wants(state, seat, range(1, state.num_players)):
-                return min(winning, key=power)  # the others all made their bids: they will duck a low lead
             if trick and not self._anyone_wants(state, seat, range(len(trick) + 1, state.num_players)):
-                return min(winning, key=power)
+                return min(winning, key=power)  # the players still to come made their bids: they will duck
             return max(winning, key=power)
         losing = [card for card in legal if card not in winning] if winning else legal
         if losing:
@@ -84,7 +85,7 @@ def bid_estimate(state: WizardState, seat: int) -> float:
     game, hand, n = state.game, state.hands[seat], state.num_players
     size = len(hand)
     if state.trump == NO_SUIT and size * n == game.table.total:
-        estimate = final_round_tricks(game, hand)
+        estimate = final_round_tricks(game, hand, n)
     else:
         worth = game.bot_worth[state.trump, n]
         estimate = 0.0
@@ -99,28 +100,33 @@ def bid_estimate(state: WizardState, seat: int) -> float:
     return estimate
 
 
-def final_round_tricks(game: WizardGame, hand: list[int]) -> float:
-    """The final round deals every card and turns none: a card takes a trick when no higher
-    card of its suit is out (half a trick with one out and length behind it), a Wizard always,
-    and the Wizards held by others each spoil a share of those tricks."""
+def final_round_tricks(game: WizardGame, hand: list[int], players: int) -> float:
+    """The final round deals every card and turns none, so each suit is played out among the
+    hands: in the k-th round of a suit, the seat's k-th highest card takes the trick if it beats
+    the highest the others have left, when they spend their highest cards first (the others
+    hold the suit's other cards, shared evenly). A Wizard always takes one, and the Wizards
+    held by others each spoil a share of those tricks."""
     table = game.table
     wizards = sum(map(game.is_wizard.__getitem__, hand))
-    wizards_out = game.wizard_copies - wizards
-    held_above = [0] * len(table.code)  # per card of the hand: cards of its suit held above it
-    length = [0] * (game.num_suits + 1)
+    mine: list[list[int]] = [[] for _ in range(game.num_suits)]
     for card in hand:
-        length[table.suit[card]] += 1
-        for other in hand:
-            if table.suit[other] == table.suit[card] >= 0 and table.rank[other] > table.rank[card]:
-                held_above[card] += 1
-    sure = 0.0
-    for card in hand:
-        suit = table.suit[card]
-        if suit == NO_SUIT:
-            continue
-        out = game.cards_above[card] - held_above[card]
-        sure += 1.0 if out == 0 else 0.5 if out == 1 and length[suit] >= 3 else 0.0
-    return wizards + sure * max(0.0, 1 - wizards_out / len(hand))
+        if table.suit[card] != NO_SUIT:
+            mine[table.suit[card]].append(table.rank[card])
+    tricks = 0.0
+    for suit, ranks in enumerate(mine):
+        ranks.sort(reverse=True)
+        others = sorted(game.suit_ranks[suit], reverse=True)
+        for rank in ranks:
+            others.remove(rank)
+        for round_of_suit, rank in enumerate(ranks):
+            best_left = round_of_suit * (players - 1)  # the others spent their highest cards before
+            if best_left >= len(others) or rank > others[best_left]:
+                tricks += 1
+    # Not every round of every suit is played out before the hands run dry, so only part of
+    # that count comes true: with this share, bids add up to about the tricks there are
+    # (measured at 3 players: 19 of 20, and the mean miss fell from 2.1 to 1.2 tricks).
+    tricks *= FINAL_ROUND_SHARE
+    return wizards + tricks * max(0.0, 1 - (game.wizard_copies - wizards) / len(hand))
 
 
 def expected_tricks(card: int, trump: int, num_players: int, game: WizardGame) -> float:

@@ -726,13 +726,18 @@ class WizardHeartsHeuristicBot(HeuristicBot):
         return max(legal, key=by_rank)
 
 
+SAFE_SHUN_LEADS = 3  # the Shun suit's lowest cards, led to hand their points on (3 measured best of 2, 3, 5, 7)
+
+
 @dataclass(frozen=True, slots=True)
 class BotOrders:
     """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
     with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
 
     danger: tuple[int, ...]  # how much a card hurts its holder: passed and dumped first
-    lead: tuple[int, ...]  # non-Shun cards before Shun cards, then low rank first
+    # the lowest Shun cards first (someone above them takes the trick and its points, where
+    # the Shun suit may be led), then other cards before Shun cards, low rank first
+    lead: tuple[int, ...]
     rank: tuple[int, ...]
 
     @classmethod
@@ -751,8 +756,13 @@ class BotOrders:
                 value -= 20  # worth catching
             return value
 
+        def lead(card: int) -> int:
+            rank = table.rank[card] + 1
+            if table.suit[card] != shun:
+                return ranks + rank
+            return rank if rank <= SAFE_SHUN_LEADS else 2 * ranks + rank
+
         cards = range(size)
         return cls(danger=tuple(danger(card) * size + card for card in cards),
-                   lead=tuple(((table.suit[card] == shun) * ranks + table.rank[card] + 1) * size + card
-                              for card in cards),
+                   lead=tuple(lead(card) * size + card for card in cards),
                    rank=tuple((table.rank[card] + 1) * size + card for card in cards))
