@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.validate.cluster import DaskCluster, InProcess, run_chunks  # noqa: E402
+from generator.deck.loader import load_deck  # noqa: E402
+from generator.validate.jobs import DeckData  # noqa: E402
 from generator.validate.playtest import Task, play_chunk, run_seed  # noqa: E402
 
 DECK = ROOT / "decks" / "wizard.toml"
@@ -36,7 +38,8 @@ def worker_peak_mb() -> float:
 
 
 def play(backend, games: int, chunk: int) -> tuple[float, str]:
-    tasks = (Task(str(DECK), 0, {}, PLAYERS, run_seed(1, PLAYERS), start, min(start + chunk, games), "random")
+    job_deck = DeckData.of(load_deck(DECK))
+    tasks = (Task(job_deck, 0, {}, PLAYERS, run_seed(1, PLAYERS), start, min(start + chunk, games), "random")
              for start in range(0, games, chunk))
     started = time.perf_counter()
     total = None

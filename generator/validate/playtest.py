@@ -4,7 +4,8 @@ Games are played by the engines' bots through `generator.games.simulate.play_gam
 one simulator; its `observe` hook follows each game: `metrics.GameTrace` for every metric,
 `_Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
 of one (setting, player count, bot mix), run by a backend from `cluster` (this process, a
-process pool, or Dask). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
+process pool, or Dask); a task is plain data, the deck included (`jobs.DeckData`), sized by
+the time chunks are measured to take (`jobs.ChunkSizer`). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
 derived from (seed, player count), so a game's result does not depend on which worker
 played it, and every figure is a sum of integers over games: any split into chunks, any
 number of workers and any backend give identical figures. A chunk returns a `Tally` of
@@ -12,11 +13,11 @@ counters, never the games, so memory stays flat however many games are played.
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 import sys
 import sysconfig
+import time
 import traceback
 from collections import Counter
 from contextlib import contextmanager
@@ -27,13 +28,13 @@ from statistics import NormalDist
 from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
 from ..core.errors import DeckgenError, OptionError, Problem
-from ..deck.loader import load_deck
 from ..deck.locate import Locator
 from ..deck.model import Deck
 from ..games.base import Game, GameState, game_for
-from ..games.bots import BOT_KINDS
+from ..games.bots import check_bot, make_bot
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
+from .jobs import ChunkSizer, DeckData, engine_for
 from .figures import figures
 from .metrics import GameTrace, Metrics
 from .profiles import PROFILES
@@ -114,17 +115,17 @@ def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collecti
 
 @dataclass(frozen=True)
 class Task:
-    """A chunk of games: plain data, so any executor (a process pool today, Dask or Ray
-    tomorrow) can ship it."""
+    """A chunk of games: plain data, the deck included, so any executor (a process pool, Dask
+    on this machine or on many) can ship it."""
 
-    deck_path: str
+    deck: DeckData
     setting: int
     params: Mapping[str, Any]
     players: int
     run_seed: int
     start: int
     stop: int
-    bot: str  # "random", "heuristic", or "mixed": one heuristic seat (game index mod players), random others
+    bot: str  # a bot name (random, heuristic, ismcts-N...), or "mixed": one heuristic seat (game index mod players), random others
     metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
 
 
@@ -328,23 +329,6 @@ def figures_kept() -> Iterator[None]:
 
 # -- one chunk of games (runs in a worker process) --------------------------------------------
 
-_GAMES: dict[tuple, Game] = {}
-_DECKS: dict[tuple, Deck] = {}
-
-
-def _game(deck_path: str, params: Mapping[str, Any]) -> Game:
-    """The engine for a deck file and parameters, built once per worker process; the deck is
-    loaded once per file version, for all its settings (engines only read it)."""
-    path = Path(deck_path)
-    version = (deck_path, path.stat().st_mtime_ns)
-    key = (*version, json.dumps(params, sort_keys=True, default=str))
-    if key not in _GAMES:
-        if version not in _DECKS:
-            _DECKS[version] = load_deck(path)
-        _GAMES[key] = game_for(_DECKS[version], params)
-    return _GAMES[key]
-
-
 class _Watcher:
     """Follows one game through `play_game`'s observe hook: the leader over time and the cards
     each seat played."""
@@ -419,8 +403,9 @@ def _classify(error: Exception, state: GameState | None, index: int, seed: int) 
 
 def play_chunk(task: Task) -> Tally:
     """Play games task.start..task.stop-1 of one (setting, player count) and count them."""
+    started = time.perf_counter()
     try:
-        game = _game(task.deck_path, task.params)
+        game = engine_for(task.deck, task.params)
         game.check_players(task.players)
         kind = _bot_kind(game, "heuristic" if task.bot == "mixed" else task.bot)
     except DeckgenError as error:
@@ -448,17 +433,16 @@ def play_chunk(task: Task) -> Tally:
         else:
             lead_changes = watcher.finish(record.scores)
         tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
+    tally.seconds = time.perf_counter() - started  # for sizing the next chunks; not a figure
     return tally
 
 
 def _bot_kind(game: Game, wanted: str) -> str:
-    """The wanted bot, or "random" for an engine without a heuristic player."""
-    if wanted == "random":
-        return wanted
-    try:
-        game.bot(wanted, random.Random(0))
-    except DeckgenError:
+    """The wanted bot, or "random" for an engine without a heuristic player (a search player
+    the engine cannot run is an error: its figures would be another player's)."""
+    if wanted == "heuristic" and not _has_heuristic(game.deck):
         return "random"
+    make_bot(game, wanted, random.Random(0))
     return wanted
 
 
@@ -527,12 +511,18 @@ class _Plan:
         return self.setting_index, self.players, self.bot
 
 
-def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True) -> Iterator[Task]:
-    for first in range(start, stop, chunk):
-        yield Task(str(deck.source), plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed,
-                   first, min(first + chunk, stop), plan.bot, metrics)
+def tasks(deck: DeckData, plan: _Plan, start: int, stop: int, sizer: ChunkSizer, metrics: bool = True
+          ) -> Iterator[Task]:
+    """The chunks of games start..stop-1 of a run, each sized when it is handed out."""
+    first = start
+    while first < stop:
+        last = first + sizer.size(plan.key, stop - first)
+        yield Task(deck, plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed, first, last,
+                   plan.bot, metrics)
+        first = last
 
 
+CHECKPOINT_CHUNK = 50  # games per chunk when chunks are checkpointed
 AUTO_STEP = 250  # with --simulate auto, runs stop only at multiples of this many games
 AUTO_FIRST = 500  # ... and start with this many
 AUTO_MAX_GAMES = 100_000
@@ -553,15 +543,16 @@ def _next_target(tally: Tally, played: int, precision: float, cap: int) -> int:
     return min(cap, -(-target // AUTO_STEP) * AUTO_STEP)
 
 
-def _backend(workers: int, cluster: str | None, decks_engines: Sequence[Task]):
+def backend_for(workers: int, cluster: str | None, deck: DeckData, settings: Sequence[Mapping[str, Any]]):
+    """This process, a process pool of `workers`, or a Dask `cluster`."""
     if cluster:
         return DaskCluster(cluster)
     if workers <= 1:
         return InProcess()
     # Build each engine once here: forked workers inherit them instead of each building its own.
-    for task in decks_engines:
+    for params in settings:
         try:
-            _game(task.deck_path, task.params)
+            engine_for(deck, params)
         except DeckgenError:
             pass  # the workers report it, game by game
     return ProcessPool(workers)
@@ -580,8 +571,7 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     `skip_variants` are left out (their composition is already known to be broken). Chunks
     run in this process, on `workers` processes, or on a Dask `cluster` ("local:N" or an
     address); `checkpoint` keeps finished chunks there and `resume` reuses them."""
-    if bot not in BOT_KINDS:
-        raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
+    check_bot(bot)
     if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
         raise OptionError(f"--simulate {games:,}: at most {MAX_GAMES:,} games per setting and player count")
     if max_games is not None and max_games > MAX_GAMES:
@@ -603,18 +593,19 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     played = dict.fromkeys(target, 0)
     totals: dict[tuple, Tally] = {}
     checkpoints = Checkpoints(checkpoint, resume, Tally.from_state) if checkpoint is not None else None
-    backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
+    job_deck = DeckData.of(deck)
+    backend = backend_for(workers, cluster, job_deck, [setting.params for setting in settings])
+    # A fixed size when chunks are checkpointed, so a resumed run finds them.
+    sizer = ChunkSizer(backend.workers, CHECKPOINT_CHUNK if checkpoints else None)
     done = 0
     try:
         while any(played[key] < target[key] for key in target):
             stage = [(plan, played[plan.key], target[plan.key]) for plan in plans if played[plan.key] < target[plan.key]]
-            work = sum(stop - start for _, start, stop in stage)
-            # Enough chunks to keep every worker busy (about four each), none so big that a progress
-            # bar stalls; a fixed size when chunks are checkpointed, so a resumed run finds them.
-            chunk = 50 if checkpoints else max(1, min(50, work // (backend.workers * 4) or 1))
-            stage_tasks = (task for plan, start, stop in stage for task in tasks(deck, plan, start, stop, chunk, metrics))
+            stage_tasks = (task for plan, start, stop in stage
+                           for task in tasks(job_deck, plan, start, stop, sizer, metrics))
             for task, tally in run_chunks(play_chunk, stage_tasks, backend, checkpoints):
                 key = (task.setting, task.players, task.bot)
+                sizer.observe(key, task.stop - task.start, getattr(tally, "seconds", 0.0))
                 if key in totals:
                     totals[key].merge(tally)
                 else:

@@ -16,7 +16,9 @@ from generator.games.base import game_for
 from generator.games.simulate import play_game
 from generator.games.wizard import WizardGame, WizardState
 from generator.deck.loader import load_deck
+from generator.validate import jobs as jobs_module
 from generator.validate import playtest as playtest_module
+from generator.validate.jobs import DeckData
 from generator.validate.playtest import Task, Tally, play_chunk, run_seed
 from generator.validate import build_validation
 from generator.validate.stats import bonferroni_z, histogram_bins, wilson
@@ -73,7 +75,7 @@ def engine(monkeypatch):
 
     def use(class_name: str) -> None:
         monkeypatch.setitem(base.ENGINES, "wizard", f"tests.validate.test_validate_playtest:{class_name}")
-        monkeypatch.setattr(playtest_module, "_GAMES", {})
+        monkeypatch.setattr(jobs_module, "_GAMES", {})
 
     return use
 
@@ -152,9 +154,9 @@ def test_same_figures_whatever_the_number_of_workers(run_cli):
 
 def test_chunks_merged_in_any_order_give_the_same_tally():
     deck = load_deck(DECKS / "quidditch-v2.toml")
-    task = Task(str(deck.source), 0, {}, 3, run_seed(2, 3), 0, 6, "heuristic")
+    task = Task(DeckData.of(deck), 0, {}, 3, run_seed(2, 3), 0, 6, "heuristic")
     whole = play_chunk(task)
-    parts = [play_chunk(Task(task.deck_path, 0, {}, 3, task.run_seed, start, start + 2, "heuristic"))
+    parts = [play_chunk(Task(task.deck, 0, {}, 3, task.run_seed, start, start + 2, "heuristic"))
              for start in (0, 2, 4)]
     merged = parts[2]
     for part in (parts[0], parts[1]):

@@ -13,6 +13,7 @@ from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.compare import compare
 from generator.validate.metrics import tension
+from generator.validate.jobs import DeckData
 from generator.validate.playtest import Playtest, Run, Setting, Tally, Task, play_chunk, run_seed
 from generator.validate.stats import benjamini_hochberg, games_for_precision, two_proportion_power
 
@@ -134,8 +135,8 @@ def test_sample_sizes_match_the_research():
 
 def test_aggregates_are_identical_for_any_chunking():
     deck = load_deck(DECKS / "quidditch-v2.toml")
-    whole = play_chunk(Task(str(deck.source), 0, {}, 3, run_seed(4, 3), 0, 6, "mixed"))
-    parts = [play_chunk(Task(str(deck.source), 0, {}, 3, run_seed(4, 3), start, stop, "mixed"))
+    whole = play_chunk(Task(DeckData.of(deck), 0, {}, 3, run_seed(4, 3), 0, 6, "mixed"))
+    parts = [play_chunk(Task(DeckData.of(deck), 0, {}, 3, run_seed(4, 3), start, stop, "mixed"))
              for start, stop in ((4, 6), (0, 1), (1, 4))]
     merged = parts[0]
     for part in parts[1:]:
