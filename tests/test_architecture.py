@@ -33,9 +33,9 @@ MAX_LINES = 600
 # Modules still over the limit, at most this long, until they are split (issue 30; the Wizard
 # engines retire with the rules language of issue 32). The list may only shrink.
 STILL_LONG = {
-    "games/muggle_quidditch.py": 623, "games/muggle_quidditch_state.py": 659,
-    "games/quidditch_v2_state.py": 813, "games/wizard.py": 789, "games/wizard_hearts.py": 742,
-    "validate/playtest.py": 751,
+    "games/muggle_quidditch.py": 623, "games/muggle_quidditch_state.py": 629,
+    "games/quidditch_v2_state.py": 774, "games/wizard.py": 742, "games/wizard_hearts.py": 696,
+    "validate/playtest.py": 742,
 }
 
 

@@ -44,9 +44,10 @@ states implement three more hooks:
   cards' true places (tests/games/test_search.py swaps them and compares).
 - `standing()`: how each seat stands now in the game's points, read from the engine's own
   state (Quidditch v2 counts dominance and the Quaffle too); the playtest's tension and lead
-  changes read it as well.
+  changes read it. `outlook()` may add what only the hands show (Seeker cards held towards
+  the Snitch): search players score playouts by it.
 - `stage()`: a count that grows at the game's scoring steps (rounds, turns): a rollout runs
-  `Game.search_stages` of them, then reads `standing()` in units of `Game.standing_scale`.
+  `Game.search_stages` of them, then reads `outlook()` in units of `Game.standing_scale`.
 Quick rulings: `quick_ruling(words)` answers one question without a log
 (`deckgen rule DECK ...`); engines that support it override it.
 """
@@ -173,6 +174,11 @@ class GameState(ABC):
     def standing(self) -> Sequence[float]:
         """Each seat's standing now, in the game's points (the scores, unless the engine reads more)."""
         return self.summary()["scores"]
+
+    def outlook(self) -> Sequence[float]:
+        """Each seat's prospects in points, from everything the state holds (hands too): what search
+        players score their playouts by. The standing, unless the engine knows better."""
+        return self.standing()
 
     def stage(self) -> int:
         """How far the game has come in its scoring steps (rounds, turns); see the module doc."""

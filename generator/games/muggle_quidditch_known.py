@@ -12,7 +12,9 @@ from __future__ import annotations
 import copy
 import random
 
-from .muggle_quidditch_rules import TurnRecord
+from .muggle_quidditch_rules import JOKER, OVER, TurnRecord
+
+JOKER_PROSPECT = 3  # a Joker in hand counts as many dive cards towards the Snitch
 
 
 class KnownCards:
@@ -59,6 +61,21 @@ class KnownCards:
 
     def standing(self) -> list[int]:
         return [self.score(0), self.score(1)]
+
+    def outlook(self) -> list[float]:
+        """The score, plus each seat's part of half the Snitch's points, shared by its prospects of
+        catching it: a Seeker in the team (by the cards it dives with) and Jokers in hand."""
+        scores = self.standing()
+        if self.phase == OVER:
+            return scores
+        prospects = [0.0, 0.0]
+        for seat in (0, 1):
+            seeker = self.teams[seat].get("seeker")
+            if seeker is not None:
+                prospects[seat] += self.game.dive_quota(seeker, self.houses[seat], self.houses[1 - seat])
+            prospects[seat] += JOKER_PROSPECT * self.hands[seat].count(JOKER)
+        share = self.game.params["snitch_points"] / 2 / (sum(prospects) + 1)
+        return [score + share * prospect for score, prospect in zip(scores, prospects)]
 
     def stage(self) -> int:
         return self.turn

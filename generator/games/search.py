@@ -14,7 +14,7 @@ Budgets are counts, never seconds, so a game replays exactly from its seed on an
 A playout plays the world forward with the engine's heuristic players (random ones where it
 has none) for `Game.search_stages` of the engine's scoring steps (`GameState.stage()`; 0 plays
 to the end), then rewards each seat in [0, 1] by what it gained on the others since the
-decision, read from `GameState.standing()` in units of `Game.standing_scale`
+decision, read from `GameState.outlook()` in units of `Game.standing_scale`
 (0.5 + tanh(gain / scale) / 2); a finished game adds the seat's share of the win.
 
 Both start from the engine's heuristic choice (its playout player's, at the true position,
@@ -60,12 +60,12 @@ class SearchBot(Bot):
         self.sign = -1 if game.lower_score_wins else 1
 
     def _setup(self, state: GameState) -> tuple[list[float], int | None]:
-        """The playout players for this table, the standing to measure gains from, and the stage a
+        """The playout players for this table, the outlook to measure gains from, and the stage a
         playout stops at (None: the end)."""
         if len(self.players) != state.num_players:
             self.players = [self.rollout_player(self.rollout_rng) for _ in range(state.num_players)]
         stages = self.game.search_stages
-        return list(state.standing()), state.stage() + stages if stages else None
+        return list(state.outlook()), state.stage() + stages if stages else None
 
     def playout(self, state: GameState, before: Sequence[float], stop: int | None) -> list[float]:
         """Play `state` forward (it is changed) and reward every seat."""
@@ -79,7 +79,7 @@ class SearchBot(Bot):
 
     def rewards(self, state: GameState, before: Sequence[float]) -> list[float]:
         sign, scale = self.sign, self.game.standing_scale
-        gains = [sign * (now - then) for now, then in zip(state.standing(), before)]
+        gains = [sign * (now - then) for now, then in zip(state.outlook(), before)]
         others = len(gains) - 1
         total = sum(gains)
         shaped = [0.5 + 0.5 * tanh((gain - (total - gain) / others) / scale) for gain in gains]

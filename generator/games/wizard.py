@@ -26,12 +26,13 @@ from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .logs import GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
-                     deal_hands, deal_unseen, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below,
+                     deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below,
                      read_dealer, read_hands, read_tricks, words)
 from .wizard_bot import WizardHeuristicBot, bid_estimate, expected_tricks
 from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
                            R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
                            TRUMP, WIZARD_LED, card_strengths, forbidden_bid, trick_led_suit, trick_winner)
+from .worlds import deal_unseen
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:

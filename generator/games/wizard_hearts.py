@@ -27,16 +27,15 @@ from typing import Any, Iterator, Sequence
 from ..core.errors import DeckgenError
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
-from .bots import HeuristicBot
 from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
-                     count_cards, deal_hands, deal_unseen, distinct, empty_by_suit, fill_by_suit, log_played_card,
+                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card,
                      pass_target, random_below, read_dealer, read_hands, read_tricks, shuffled, words)
-from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
-                                  R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
+from .wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
+from .wizard_hearts_rules import (PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD,
+                                  R_FIRST_TRICK, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
+from .worlds import deal_unseen
 
-PASS = 1000
-PASSING = 101  # player phase: choosing cards to pass
 EMPTY_TRICK = -2  # the led suit before a trick's first card (NO_SUIT, -1, is the suit of a card without one)
 
 DIRECTIONS = ("left", "right", "across", "hold")
@@ -695,74 +694,3 @@ class WizardHeartsState(TrickState):
 
 
 _RULINGS = {R_FIRST_TRICK: "wh.ruling.first-trick", R_FOLLOW: "wh.ruling.follow"}
-
-
-class WizardHeartsHeuristicBot(HeuristicBot):
-    """Passes its most dangerous cards, ducks tricks that carry points, grabs tricks that
-    carry only Wizards, and dumps the Opposite Queen and high Shun cards when void."""
-
-    def choose(self, state: WizardHeartsState) -> Action:
-        legal = state.legal_actions()
-        game = state.game
-        orders = game.bot_orders[state.shun]
-        if state.phase == PASSING:
-            return PASS + max([action - PASS for action in legal], key=orders.danger.__getitem__)
-        trick = state.trick
-        if not trick:  # lead low, Shun cards last
-            return min(legal, key=orders.lead.__getitem__)
-        suit_of, rank_of = state.suit_of, state.table.rank
-        led = suit_of[trick[0]]
-        high = max(map(game.strengths[led].__getitem__, trick))  # the rank to beat
-        if suit_of[legal[0]] != led:  # void: dump the worst card
-            return max(legal, key=orders.danger.__getitem__)
-        at_stake = sum(map(state.points.__getitem__, trick))
-        under = [c for c in legal if rank_of[c] < high]
-        over = [c for c in legal if rank_of[c] > high]
-        by_rank = orders.rank.__getitem__
-        if at_stake < 0 and over:
-            return min(over, key=by_rank)
-        if under:
-            return max(under, key=by_rank)
-        return max(legal, key=by_rank)
-
-
-SAFE_SHUN_LEADS = 3  # the Shun suit's lowest cards, led to hand their points on (3 measured best of 2, 3, 5, 7)
-
-
-@dataclass(frozen=True, slots=True)
-class BotOrders:
-    """The heuristic bot's orderings of the cards under one Shun suit, as one int per card
-    with ties broken by card index, so `max(cards, key=order.__getitem__)` picks at C speed."""
-
-    danger: tuple[int, ...]  # how much a card hurts its holder: passed and dumped first
-    # the lowest Shun cards first (someone above them takes the trick and its points, where
-    # the Shun suit may be led), then other cards before Shun cards, low rank first
-    lead: tuple[int, ...]
-    rank: tuple[int, ...]
-
-    @classmethod
-    def for_shun(cls, game: WizardHeartsGame, shun: int) -> "BotOrders":
-        table = game.table
-        size = len(table.code)
-        ranks = max(table.rank) + 2
-
-        def danger(card: int) -> int:
-            if card == game.opposite_queen[shun]:
-                return 1000
-            value = table.rank[card]
-            if table.suit[card] == shun:
-                value += 100
-            if game.is_wizard[card]:
-                value -= 20  # worth catching
-            return value
-
-        def lead(card: int) -> int:
-            rank = table.rank[card] + 1
-            if table.suit[card] != shun:
-                return ranks + rank
-            return rank if rank <= SAFE_SHUN_LEADS else 2 * ranks + rank
-
-        cards = range(size)
-        return cls(danger=tuple(danger(card) * size + card for card in cards),
-                   lead=tuple(lead(card) * size + card for card in cards),
-                   rank=tuple((table.rank[card] + 1) * size + card for card in cards))

@@ -1,12 +1,15 @@
 """Wizard Hearts' rules as plain data and pure functions, shared by the engine
 (generator.games.wizard_hearts) and the quick rulings (generator.games.wizard_hearts_questions):
-rule ids and who wins a trick."""
+rule ids, action offsets and who wins a trick."""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Sequence
+
+PASS = 1000  # a card passed is PASS + its index
+PASSING = 101  # the phase in which players choose cards to pass
 
 # Rule ids of decks/wizard-hearts.toml
 R_DECK = "wh.components.deck"

@@ -36,8 +36,10 @@ class EngineProfile:
     ending_card: str | None = None
     # Cards the rules never let anyone play (shown, or always in play).
     never_played: Callable[[Card], bool] = lambda card: False
-    # The scores so far; the engine's summary() by default, a cheaper read where the state
-    # keeps them (sampled once per cycle of turns, it is the watcher's main cost).
+    # How the seats stand so far, for tension and lead changes: the engine's summary() scores
+    # by default, a cheaper read where the state keeps them (sampled once per cycle of turns, it
+    # is the watcher's main cost), or the engine's own `standing()` where points alone miss the
+    # state of play (Quidditch v2: dominance and the Quaffle).
     scores: Callable[[GameState], Sequence[int]] = lambda state: state.summary()["scores"]
     # The cards in a seat's hand, by the engine's own key (a list or a key -> copies mapping),
     # and that key's card code: for the drawn/played card figures.
@@ -67,6 +69,6 @@ PROFILES: dict[str, EngineProfile] = {
     "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)], hand=_seat_hand),
     "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
                                   never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",
-                                  scores=lambda state: state.score, hand=_seat_hand,
+                                  scores=lambda state: state.standing(), hand=_seat_hand,
                                   code=lambda game, key: game.facts[key].code),
 }
