@@ -184,6 +184,12 @@ class GameState(ABC):
         """How far the game has come in its scoring steps (rounds, turns); see the module doc."""
         return 0
 
+    def situation(self) -> str:
+        """What stands between this position and the game's end, in a few words that do not name
+        seats (so positions of many games add up): the playtest says which one repeats in games
+        stopped by the length cap. Empty when the engine does not say."""
+        return ""
+
     def table_view(self) -> dict:
         """The table as a person would see it, for the step-through replay: plain data with
         `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:

@@ -79,3 +79,14 @@ class KnownCards:
 
     def stage(self) -> int:
         return self.turn
+
+    def situation(self) -> str:
+        """The match ends when a Seeker catches the Snitch: spotted with one Joker, dived for with the other."""
+        seekers = ["seeker" in team for team in self.teams]
+        teams = ("no team has a Seeker", "one team has a Seeker", "both teams have Seekers")[sum(seekers)]
+        with_seeker = sum(hand.count(JOKER) for hand, seeker in zip(self.hands, seekers) if seeker)
+        held = sum(hand.count(JOKER) for hand in self.hands)
+        jokers = ("no Joker in a hand" if not held else "a Joker held by a player with a Seeker" if with_seeker
+                  else "Jokers held only by players without a Seeker")
+        snitch = "the Snitch is spotted" if self.snitch else "the Snitch is not spotted"
+        return f"{snitch}; {teams}; {jokers}"

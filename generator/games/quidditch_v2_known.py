@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from itertools import chain
 
-from .quidditch_v2_cards import NIPPY
+from .quidditch_v2_cards import NIPPY, SNITCH
 
 
 class KnownCards:
@@ -77,6 +77,22 @@ class KnownCards:
                     for seat, hand in enumerate(self.hands)]
         share = self.params["snitch_points"] / 2 / (sum(strength) + 1)
         return [points + share * held for points, held in zip(standing, strength)]
+
+    def situation(self) -> str:
+        """The game ends when the Snitch is caught: played from a hand (or found by a Search) and
+        then shown the most Seeker cards."""
+        seekers = self.game.seekers
+        holder = next((seat for seat, hand in enumerate(self.hands) if hand.get(SNITCH)), None)
+        if holder is None:
+            place = self._snitch_place()
+            return f"the Snitch is in the {place}" if place in ("discard pile", "draw pile") else f"the Snitch is {place}"
+        held = sum(self.hands[holder].get(card, 0) for card in seekers)
+        best_other = max(sum(hand.get(card, 0) for card in seekers)
+                         for seat, hand in enumerate(self.hands) if seat != holder)
+        behind = max(self.score) - self.score[holder] >= self.params["snitch_points"]
+        return (f"the Snitch is in a hand with {min(held, 2)}{'+' if held >= 2 else ''} Seeker card(s)"
+                f"{', more among the others' if best_other > held else ''}"
+                f"{', its holder too far behind to win by it' if behind else ''}")
 
     def stage(self) -> int:
         """Full rounds of turns begun."""

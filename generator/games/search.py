@@ -18,10 +18,12 @@ decision, read from `GameState.outlook()` in units of `Game.standing_scale`
 (0.5 + tanh(gain / scale) / 2); a finished game adds the seat's share of the win.
 
 Both start from the engine's heuristic choice (its playout player's, at the true position,
-which reads only what the seat may see) and leave it only for an action whose reward beats it
-by more than `CONFIDENCE` standard errors of the difference (paired over the same worlds for
-PIMC): at small budgets the playouts are noisy, and a noisy argmax plays worse than the
-heuristic it plays out with. That heuristic draws from the seat's own generator exactly as a
+which reads only what the seat may see) and leave it only for the best action when its reward
+beats the heuristic's by more than z standard errors of the difference (paired over the same
+worlds for PIMC), z the normal quantile for a one-sided test at `FALSE_SWITCH` shared by the
+other actions (Bonferroni: the best of many noisy estimates beats any one of them by chance).
+At small budgets the playouts are noisy, and a noisy argmax plays worse than the heuristic it
+plays out with. That heuristic draws from the seat's own generator exactly as a
 heuristic seat would (the search and its playouts have generators of their own, seeded from
 its state without drawing from it), so a search seat that never leaves the heuristic's choice
 plays the very game a heuristic seat plays, and comparisons on shared deals stay paired.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import random
 from math import log, sqrt, tanh
+from statistics import NormalDist
 
 from .base import CHANCE, TERMINAL, Action, Bot, Game, GameState
 
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
 
 EXPLORATION = 0.7  # UCB1's constant for rewards in [0, 1]
 WIN_WEIGHT = 0.75  # at the end of a game, the reward is mostly the share of the win
-CONFIDENCE = 1.0  # standard errors by which an action must beat the heuristic's choice
+FALSE_SWITCH = 0.2  # the chance of leaving the heuristic's choice for an action no better, per decision
 
 
 class SearchBot(Bot):
@@ -114,17 +117,22 @@ class PimcBot(SearchBot):
                 rewards[index].append(self.playout(trial, before, stop)[seat])
         best = max(range(len(legal)), key=lambda index: (sum(rewards[index]), -index))
         differences = [mine - theirs for mine, theirs in zip(rewards[best], rewards[guided])]
-        return legal[best] if _beats(differences) else legal[guided]
+        return legal[best] if _beats(differences, len(legal)) else legal[guided]
 
 
-def _beats(differences: Sequence[float]) -> bool:
-    """Whether paired reward differences are above 0 by more than CONFIDENCE standard errors."""
+def _z(actions: int) -> float:
+    """Standard errors the best of `actions` must beat the heuristic's choice by (see the module doc)."""
+    return NormalDist().inv_cdf(1 - FALSE_SWITCH / max(actions - 1, 1))
+
+
+def _beats(differences: Sequence[float], actions: int) -> bool:
+    """Whether paired reward differences are above 0 by more than `_z(actions)` standard errors."""
     count = len(differences)
     if count < 2:
         return False
     mean = sum(differences) / count
     variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
-    return mean > CONFIDENCE * sqrt(variance / count)
+    return mean > _z(actions) * sqrt(variance / count)
 
 
 class Node:
@@ -155,7 +163,7 @@ class IsmctsBot(SearchBot):
             self._iterate(state.determinize(seat, self.search_rng), root, before, stop, guided)
         choices = root.children.get(seat, {})
         best = max(legal, key=lambda action: _visits(choices.get(action)))
-        return best if _clearly_better(choices.get(best), choices.get(guided)) else guided
+        return best if _clearly_better(choices.get(best), choices.get(guided), len(legal)) else guided
 
     def _iterate(self, world: GameState, node: Node, before: Sequence[float], stop: int | None,
                  first: Action) -> None:
@@ -205,8 +213,8 @@ class IsmctsBot(SearchBot):
             child.squares += reward * reward
 
 
-def _clearly_better(node: Node | None, guided: Node | None) -> bool:
-    """Whether an action's mean reward beats the heuristic choice's by more than CONFIDENCE
+def _clearly_better(node: Node | None, guided: Node | None, actions: int) -> bool:
+    """Whether an action's mean reward beats the heuristic choice's by more than `_z(actions)`
     standard errors of the difference (unpaired: each came from its own worlds)."""
     if node is None or guided is None or node is guided:
         return node is not None and node is guided
@@ -216,7 +224,7 @@ def _clearly_better(node: Node | None, guided: Node | None) -> bool:
     for child in (node, guided):
         mean = child.total / child.visits
         spread += max(child.squares / child.visits - mean * mean, 0.0) / (child.visits - 1)
-    return node.total / node.visits - guided.total / guided.visits > CONFIDENCE * sqrt(spread)
+    return node.total / node.visits - guided.total / guided.visits > _z(actions) * sqrt(spread)
 
 
 def _visits(node: Node | None) -> tuple[int, float]:

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import os
 import random
-import sys
-import sysconfig
 import time
-import traceback
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +31,7 @@ from ..games.base import Game, GameState, game_for
 from ..games.bots import check_bot, make_bot
 from ..games.simulate import _distribution, derive_seed, game_seed, play_game
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
+from .endings import CAPPED, FAILURE_KINDS, Failure, classify, stall_note
 from .jobs import ChunkSizer, DeckData, engine_for
 from .figures import figures
 from .metrics import GameTrace, Metrics
@@ -129,17 +127,6 @@ class Task:
     metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
 
 
-@dataclass(frozen=True)
-class Failure:
-    kind: str  # "setting", "engine error", "no legal action", "endless"
-    index: int
-    seed: int
-    message: str
-
-
-FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
-
-
 class Tally:
     """Counters over games of one (setting, player count): merge-able in any order."""
 
@@ -200,7 +187,7 @@ class Tally:
 
     def _trim(self) -> None:
         kept: list[Failure] = []
-        for kind in FAILURE_KINDS:
+        for kind in (*FAILURE_KINDS, CAPPED):
             kept += sorted((f for f in self.examples if f.kind == kind), key=lambda f: f.index)[:EXAMPLES]
         self.examples = kept
 
@@ -375,32 +362,6 @@ class _Watcher:
         return self.changes
 
 
-def _where(error: BaseException) -> str:
-    """The innermost frame outside Python's own library in a traceback: file:line function."""
-    libraries = tuple({sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]})
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(libraries)]
-    if not frames:
-        return ""
-    frame = frames[-1]
-    return f" at {Path(frame.filename).name}:{frame.lineno} in {frame.name}"
-
-
-def _classify(error: Exception, state: GameState | None, index: int, seed: int) -> Failure:
-    if state is not None and state.current_player() >= 0:
-        try:
-            stuck = not state.legal_actions()
-        except Exception:  # noqa: BLE001 - a state that cannot even list its actions is itself the finding
-            stuck = False
-        if stuck:
-            summary = state.summary()
-            return Failure("no legal action", index, seed,
-                           f"{state.player_name(state.current_player())} is to act but has no legal action "
-                           f"(scores {summary.get('scores')})")
-    if isinstance(error, DeckgenError) and "declared length" in str(error):
-        return Failure("endless", index, seed, str(error))
-    return Failure("engine error", index, seed, f"{type(error).__name__}: {error}{_where(error)}")
-
-
 def play_chunk(task: Task) -> Tally:
     """Play games task.start..task.stop-1 of one (setting, player count) and count them."""
     started = time.perf_counter()
@@ -424,7 +385,7 @@ def play_chunk(task: Task) -> Tally:
         try:
             record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
         except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed
-            tally.add_failure(_classify(error, watcher.state, index, seed))
+            tally.add_failure(classify(error, watcher.state, index, seed))
             continue
         if task.metrics:
             watcher.close(record.scores)
@@ -433,6 +394,9 @@ def play_chunk(task: Task) -> Tally:
         else:
             lead_changes = watcher.finish(record.scores)
         tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
+        if record.reason != "finished":  # kept to replay: which position repeats (generator.validate.endings)
+            tally.examples.append(Failure(CAPPED, index, seed, ""))
+            tally._trim()
     tally.seconds = time.perf_counter() - started  # for sizing the next chunks; not a figure
     return tally
 
@@ -681,14 +645,15 @@ def _problems(deck: Deck, result: Playtest) -> list[Problem]:
             count = "" if kind == "setting" else f" in {tally.failures[kind]} of {tally.played} games ({seeds})"
             problems.append(locate.problem(field, f"{where}: {lead}{count}: {example.message}",
                                            hint=_replay_hint(deck, run, example, result.bot)))
+        stalls = stall_note(deck, run.setting.params, run.players, result.bot, tally.examples) if tally.capped else ""
         if tally.games and tally.capped == tally.games:
             problems.append(locate.problem(
-                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
+                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap{stalls}",
                 hint="the game cannot end with this setting: check how it is meant to finish"))
         elif tally.games and wilson(tally.capped, tally.games)[0] > CAPPED_WARNING_SHARE:
             problems.append(locate.problem(
                 field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
-                       "stopped at the engine's length cap instead of ending by the rules",
+                       f"stopped at the engine's length cap instead of ending by the rules{stalls}",
                 hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
                      "may never end at a real table", severity="warning"))
         problems += _seat_balance(locate, field, where, tally, seat_z)
