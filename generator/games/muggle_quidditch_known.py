@@ -14,7 +14,9 @@ import random
 
 from .muggle_quidditch_rules import JOKER, OVER, TurnRecord
 
-JOKER_PROSPECT = 3  # a Joker in hand counts as many dive cards towards the Snitch
+# A seat ready to dive (a Seeker, a Joker in hand, the Snitch spotted): its odds of catching the
+# Snitch against a rival team without a Seeker, and with one (see KnownCards.outlook)
+READY_ODDS = {False: 0.92, True: 0.59}
 
 
 class KnownCards:
@@ -63,19 +65,24 @@ class KnownCards:
         return [self.score(0), self.score(1)]
 
     def outlook(self) -> list[float]:
-        """The score, plus each seat's part of half the Snitch's points, shared by its prospects of
-        catching it: a Seeker in the team (by the cards it dives with) and Jokers in hand."""
+        """The score, plus the Snitch's points times each seat's measured odds of catching it: in
+        1,500 heuristic matches (benchmarks/snitch_odds.py) a seat with a Seeker and a Joker in
+        hand once the Snitch is spotted caught it 92% of the time against a team without a Seeker
+        and 59% against one with a Seeker; teams, Jokers and the spotting otherwise moved the odds
+        by a few points around a half, so they count as a half."""
         scores = self.standing()
         if self.phase == OVER:
             return scores
-        prospects = [0.0, 0.0]
-        for seat in (0, 1):
-            seeker = self.teams[seat].get("seeker")
-            if seeker is not None:
-                prospects[seat] += self.game.dive_quota(seeker, self.houses[seat], self.houses[1 - seat])
-            prospects[seat] += JOKER_PROSPECT * self.hands[seat].count(JOKER)
-        share = self.game.params["snitch_points"] / 2 / (sum(prospects) + 1)
-        return [score + share * prospect for score, prospect in zip(scores, prospects)]
+        prize = self.game.params["snitch_points"]
+        odds = [0.5, 0.5]
+        if self.snitch:
+            for seat in (0, 1):
+                if "seeker" in self.teams[seat] and JOKER in self.hands[seat]:
+                    rival_seeker = "seeker" in self.teams[1 - seat]
+                    odds[seat] = READY_ODDS[rival_seeker]
+                    odds[1 - seat] = 1 - odds[seat]
+                    break
+        return [score + prize * chance for score, chance in zip(scores, odds)]
 
     def stage(self) -> int:
         return self.turn
