@@ -28,8 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 from generator.deck.loader import load_deck  # noqa: E402
 from generator.validate.cluster import DaskCluster, InProcess, run_chunks  # noqa: E402
+from generator.validate.chunks import Task, play_chunk  # noqa: E402
 from generator.validate.jobs import ChunkSizer, DeckData  # noqa: E402
-from generator.validate.playtest import Task, play_chunk, run_seed  # noqa: E402
+from generator.validate.playtest import run_seed  # noqa: E402
 
 WORKLOADS = {"random": ("wizard", 4), "search": ("quidditch-v2", 2)}
 BACKENDS = ("in process", "local:1", "local:2")

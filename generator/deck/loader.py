@@ -17,13 +17,15 @@ from typing import Any, Iterable, Iterator
 
 from ..core.errors import InvalidDeck, OptionError, Problem, UnreadableInput
 from . import figures, markup
-from .files import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
+from ..core.files import read_input
+from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
 from .layouts import deck as deck_layouts
 from .layouts.lines import TomlLines
 from .model import CARD_SIZES_MM, Back, Card, CardSize, Deck, Kind, QuickRef, Rank, Rule, Ruling, Section, Suit, Variant
 from .publish import check_base_url
-from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
+from .schema import DECK_SCHEMA, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
+from .targets import read_targets
 
 RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
@@ -117,7 +119,7 @@ class _LayoutLines:
 
 
 def _read_text(path: Path) -> str:
-    raw = read_input(path, MAX_DECK_BYTES)
+    raw = read_input(path, "deck")
     if not raw.strip():
         raise UnreadableInput(Problem(
             "file is empty", file=path,
@@ -165,8 +167,8 @@ class _LineFinder:
                 table_path.append(name)
             elif key_line is not None:
                 return key_line
-            else:
-                return line_found
+            else:  # a table only its sub-tables name ([[playtest.skill]] without [playtest])
+                table_path.append(name)
         return line_found
 
     def _nth_header(self, name: str, index: int, start: int, array: bool = True) -> int | None:
@@ -273,6 +275,7 @@ class _Builder:
             layouts=self.layouts.book,
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
+            playtest=read_targets(self.data, players["min"], players["max"], self.error),
         )
         self._check_references(deck)
         return deck
@@ -477,6 +480,9 @@ class _Builder:
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
+            for message in markup.broken(text):
+                self.error(field, f"broken markup: {message}", severity="warning",
+                           hint="markup: *emphasis*, **strong**, {card:…}, {suit:…}, {rule:…}, {icon:…}")
 
         check_text(deck.description, "deck.description")
         for index, card in enumerate(self.data.get("cards", ())):

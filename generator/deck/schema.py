@@ -195,6 +195,44 @@ VARIANT = _table(
     ("id", "name", "text"),
 )
 
+PLAYER_PATTERN = r"^[a-z][a-z0-9_-]*(:[0-9]+)?$"
+_PLAYER_COUNTS = _list_of("Player counts these targets are for (default: every count the deck allows).",
+                          _int("A player count.", 1, MAX_PLAYERS))
+
+
+def _band(description: str, item: dict) -> dict:
+    return {**_list_of(description, item), "minItems": 2, "maxItems": 2}
+
+
+SKILL_TARGET = _table(
+    "A skill gap: in games with one `player` seat (a different seat each game) and `beats` in every other, "
+    "`player` finishes ahead of each other seat at least `at_least` of the time (a tie counts half).",
+    {
+        "player": _str("The stronger player, as `deckgen simulate --bot` names it (random, heuristic; a search "
+                       "player with its budget, e.g. ismcts:800).", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
+        "beats": _str("The weaker player, named the same way.", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
+        "at_least": {"type": "number", "description": "The least share of other seats `player` finishes ahead "
+                     "of, e.g. 0.6.", "minimum": 0, "maximum": 1},
+        "players": _PLAYER_COUNTS,
+    },
+    ("player", "beats", "at_least"),
+)
+
+PLAYTEST = _table(
+    "Targets the simulated playtest should meet; `deckgen validate` says which hold, with intervals, and "
+    "`--compare` which variant moves toward them.",
+    {
+        "players": _PLAYER_COUNTS,
+        "first_seat_win": _band("[low, high]: the band seat 1's share of wins should lie in (a shared win "
+                                "counts for every winner).", {"type": "number", "minimum": 0, "maximum": 1}),
+        "median_length": _band("[low, high]: the band the median moves (player decisions) per game should lie in.",
+                               _int("Moves per game.", 1)),
+        "timeouts_below": {"type": "number", "description": "The share of games the engine's length cap may stop "
+                           "at most, e.g. 0.01.", "minimum": 0, "maximum": 1},
+        "skill": _list_of("Skill gaps between players.", SKILL_TARGET),
+    },
+)
+
 QUICKREF = _table(
     "An entry of the one-page quick reference.",
     {"title": _str("Heading."), "text": _TEXT},
@@ -346,6 +384,7 @@ DECK_SCHEMA: dict = {
         "rulings": _list_of("This edition's rulings.", RULING),
         "engine": {"type": "object", "description": "Engine parameters and their values."},
         "variants": _list_of("Variants.", VARIANT),
+        "playtest": PLAYTEST,
         "quickref": _list_of("Quick reference entries.", QUICKREF),
         "layouts": {"type": "object", "description": "The deck's own layouts, by name.",
                     "additionalProperties": LAYOUT},
@@ -424,8 +463,12 @@ def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]
                 yield from check(item, properties[key], _join(path, key))
             elif isinstance(extra, dict):
                 yield from check(item, extra, _join(path, key))
-    elif wanted == "array" and "items" in schema:
-        for index, item in enumerate(value):
+    elif wanted == "array":
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
+            low, high = schema.get("minItems", 0), schema.get("maxItems")
+            wanted_count = f"exactly {low}" if low == high else f"at least {low}" if high is None else f"{low} to {high}"
+            yield path, f"has {len(value)} value{'s' if len(value) != 1 else ''}; write {wanted_count}"
+        for index, item in enumerate(value if "items" in schema else ()):
             yield from check(item, schema["items"], f"{path}[{index}]")
 
 

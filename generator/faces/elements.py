@@ -125,7 +125,7 @@ def _draw_image(canvas, deck, placed: Placed, box: Box) -> None:
     art.draw_image(canvas, source, box.x, box.y, box.width, box.height, fit=placed.get("fit", "cover"),
                    bleed=placed.get("bleed", ""), bleed_color=col(placed, "bleed_color", "#ffffff"),
                    trim=(placed.frame.width, placed.frame.height) if placed.get("bleed") else None,
-                   frame_bleed=placed.frame.bleed)
+                   frame_bleed=placed.frame.bleed, within=deck.folder)
     canvas.restoreState()
 
 

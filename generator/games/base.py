@@ -108,7 +108,7 @@ class IllegalAction(DeckgenError):
 @dataclass(frozen=True, slots=True)
 class Pending:
     """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
-    words ("pass 2 more cards to East"), and the rule that asks for it."""
+    words naming who owes it ("North to pass 2 more cards to East"), and the rule that asks for it."""
 
     seat: int
     owes: str
@@ -153,7 +153,8 @@ class GameState(ABC):
         seat = self.current_player()
         if seat == TERMINAL:
             return None
-        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE else "the next action")
+        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE
+                       else f"{self.player_name(seat)}'s next action")
 
     # Names of the players by seat, when known (the referee sets them from the log).
     player_names: Sequence[str] = ()
@@ -196,6 +197,16 @@ class GameState(ABC):
         the trick, the teams, the piles), `counters` (name -> value) and `scores` (by seat).
         The base shows the scores; engines show their table."""
         return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
+
+    def replay_context(self) -> Any:
+        """What the replay keeps from just before an action, for `replay_events` (None: nothing)."""
+        return None
+
+    def replay_events(self, context: Any, action: Action) -> dict:
+        """What an action just settled that the table no longer shows (a trick taken and by
+        whom), given `replay_context()` from before it: `note` (words) and `areas` (shown
+        first on the table). Empty when nothing was settled."""
+        return {}
 
 
 class Game(ABC):

@@ -298,12 +298,14 @@ class MuggleQuidditchState(KnownCards, GameState):
 
     # -- checking --
 
-    def illegal(self, message: str, rule: str, ruling: str = "", **where: Any) -> IllegalAction:
-        """The error for a move the rules forbid here, listing what was legal instead."""
-        if self.phase == SHUFFLING:
+    def illegal(self, message: str, rule: str, ruling: str = "", legal: list[str] | None = None,
+                **where: Any) -> IllegalAction:
+        """The error for a move the rules forbid here, listing what was legal instead (`legal`
+        when that is not the decision now pending, as for a fact the log got wrong)."""
+        if legal is None and self.phase == SHUFFLING:
             legal = [f"shuffle: any order of these {len(self.shuffle_cards)} cards: "
                      + " ".join(sorted(self.shuffle_cards))]
-        else:
+        elif legal is None:
             legal = [self.game.format_action(self, action) for action in self.legal_actions()]
         seat = self.current_player()
         place: dict[str, Any] = {"turn": self.turn} if self.turn else {}
@@ -331,8 +333,10 @@ class MuggleQuidditchState(KnownCards, GameState):
         if extra:
             parts.append("adds " + " ".join(extra) + ", which " + ("is" if len(extra) == 1 else "are")
                          + " not among the cards being shuffled")
-        message = (f"the shuffle must put exactly the {len(self.shuffle_cards)} cards being shuffled in order, "
-                   f"each once; this one {' and '.join(parts)}")
+        count = len(self.shuffle_cards)
+        what = (f"the deal must list the deck's {count} cards" if self.shuffle_for == DEAL
+                else f"the shuffle must put exactly the {count} cards being shuffled")
+        message = f"{what} in order, each once; this one {' and '.join(parts)}"
         if JOKER in missing and self.shuffle_for != DEAL:
             message += f" (a Joker ({JOKER}) held in a hand goes onto the discard pile before it is shuffled)"
         return message

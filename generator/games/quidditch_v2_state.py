@@ -20,8 +20,8 @@ from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CAPTAIN, COINS, CRACK, D
                                  RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of)
 from .quidditch_v2_known import KnownCards
 from .quidditch_v2_positions import HandBuiltPositions
-from .quidditch_v2_steps import (DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
-                                 STEP_RULES, TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted)
+from .quidditch_v2_steps import (DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
+                                 TURN_STEPS_AFTER_DRAW_REVERSED, below, decision_rule, decision_words, seat_name, weighted)
 from .quidditch_v2_text import ActionText
 
 
@@ -97,10 +97,10 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, KnownCards, 
     def pending(self) -> Pending | None:
         if self.over:
             return None
-        kind, seat = self.stack[-1][1], self.stack[-1][2]
+        seat = self.stack[-1][2]
         who = "chance" if seat == CHANCE else self.label(seat)
         turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
-        return Pending(seat, f"{who}: {DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
+        return Pending(seat, f"{who}: {decision_words(self.stack)}{turn}", decision_rule(self.stack))
 
     def table_view(self) -> dict:
         code = self._code
@@ -261,7 +261,9 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, KnownCards, 
     def where(self) -> dict:
         """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
         step = "game over" if self.over else STEP_NAMES[self.stack[-1][1]]
-        rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
+        if not self.turn_slots:  # the setup: no round or turn yet, and nobody's turn
+            return {"step": f"setup, {step}"}
+        rounds = (self.turn_slots - 1) // self.num_players + 1
         return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
 
     def zone_counts(self) -> dict[str, int]:

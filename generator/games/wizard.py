@@ -25,9 +25,10 @@ from ..core.errors import DeckgenError
 from . import wizard_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .logs import GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
-                     deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below,
-                     read_dealer, read_hands, read_tricks, words)
+from .deal_checks import card_count, check_hand_sizes, overdealt
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, count_cards, deal_hands,
+                     draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer, read_hands,
+                     read_tricks, words)
 from .wizard_bot import WizardHeuristicBot, bid_estimate, expected_tricks
 from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
                            R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
@@ -396,9 +397,10 @@ class WizardState(TrickState):
 
     def view_counters(self) -> dict:
         suits = self.game.deck.suits
-        trump = "none" if self.trump == NO_SUIT else suits[self.trump].name
+        unsettled = self.setting_up() or self.phase == CHOOSE_TRUMP  # dealt, trump and bids still to come
+        trump = "-" if unsettled else "none" if self.trump == NO_SUIT else suits[self.trump].name
         turned = "-" if self.turned is None else self.table.code[self.turned]
-        bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
+        bids = "-" if unsettled else " / ".join("-" if bid is None else str(bid) for bid in self.bids)
         return {"Turned": turned, "Trump": trump, "Bids": bids}
 
     # -- what each seat has seen (for search players) ----------------------------------------
@@ -565,12 +567,12 @@ class WizardState(TrickState):
         if made == self.num_players - 1 and bid == hand - self.bids_total:
             forbidden, rule = self.forbidden()
             if bid == forbidden:
-                why = ("the last bidder may never make the bids add up to the tricks"
-                       if self.game.restriction == "never-even"
+                never_even = self.game.restriction == "never-even"  # leader or not: the leader ruling is moot
+                why = ("the last bidder may never make the bids add up to the tricks" if never_even
                        else "the last bidder is strictly ahead and may not make the bids add up to the tricks")
                 raise IllegalAction(f"bid {bid} makes the bids total {hand}, the tricks available: {why}", rule,
                                     [str(b) for b in range(hand + 1) if b != forbidden], self.where(seat),
-                                    ruling="wizard.ruling.leader")
+                                    ruling="" if never_even else "wizard.ruling.leader")
         self.bids[seat] = bid
         self.bids_made = made = made + 1
         self.bids_total += bid
@@ -640,7 +642,7 @@ class WizardState(TrickState):
         checked = deal is self.sampled
         self.sampled = None
         if not checked and (len(hands) != self.num_players or set(map(len, hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"round {size} deals {size} card(s) to each player", R_DEAL,
+            check_hand_sizes(self, deal, size, f"round {size} deals {card_count(size)} to each player", R_DEAL,
                              {"round": size})
         table = self.table
         suit_of = table.suit
@@ -662,9 +664,7 @@ class WizardState(TrickState):
                 raise IllegalAction("the deal holds something that is not a card of the deck", R_COUNTS,
                                     where={"round": size}) from None
             if min(undealt) < 0:
-                card = next(card for card, left in enumerate(undealt) if left < 0)
-                raise IllegalAction(f"{table.copies[card] - undealt[card]} copies of {table.name[card]} dealt; "
-                                    f"the deck has {table.copies[card]}", R_COUNTS, where={"round": size})
+                raise IllegalAction(overdealt(self, hands), R_COUNTS, where={"round": size})
             deck_left = list(chain.from_iterable(map(repeat, range(len(undealt)), undealt)))
         self.hands = list(map(list, hands))
         self.by_suit = by_suit

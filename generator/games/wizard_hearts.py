@@ -28,9 +28,10 @@ from ..core.errors import DeckgenError
 from . import wizard_hearts_questions
 from .base import CHANCE, TERMINAL, Action, Game, IllegalAction, Outcome, Pending
 from .logs import Entry, GameLog, LogStep, field_path
-from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
-                     count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card,
-                     pass_target, random_below, read_dealer, read_hands, read_tricks, shuffled, words)
+from .deal_checks import card_count, check_hand_sizes, overdealt
+from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, count_cards,
+                     deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target, random_below,
+                     read_dealer, read_hands, read_tricks, shuffled, words)
 from .wizard_hearts_bot import BotOrders, WizardHeartsHeuristicBot
 from .wizard_hearts_rules import (PASS, PASSING, R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD,
                                   R_FIRST_TRICK, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
@@ -200,15 +201,19 @@ class WizardHeartsGame(Game):
                     raise log.error(entry.at("cauldron"), "a Cauldron without the hands: write both, or neither")
                 yield LogStep(None, entry.at("hands"))
             else:
+                field = entry.at("hands")
                 if entry.has("cauldron"):
                     codes = entry.get("cauldron", list)
                     aside = tuple(table.by_id[log.card(code, f"{entry.at('cauldron')}[{i}]").id]
                                   for i, code in enumerate(codes))
+                    left = cards_left(table.copies, (*hands, aside))
+                    if any(left[card] < 0 for card in aside):  # a card both dealt and set aside: blame the Cauldron
+                        field = entry.at("cauldron")
                 else:  # the Cauldron is whatever was not dealt
                     counts = count_cards((card for hand in hands for card in hand), len(table.code))
                     aside = tuple(card for card in range(len(table.code))
                                   for _ in range(max(0, table.copies[card] - counts[card])))
-                yield LogStep(Deal(hands, aside), entry.at("hands"))
+                yield LogStep(Deal(hands, aside), field)
             yield from self._read_passes(log, entry, state, last)
             if state.phase == PASSING:
                 return
@@ -271,7 +276,7 @@ class WizardHeartsGame(Game):
             field, codes = by_seat[seat]
             short_at_end = len(codes) < count and open_end and not any(later in by_seat for later in order[k + 1:])
             if len(codes) != count and not short_at_end:
-                raise IllegalAction(f"{log.players[seat]} passes {len(codes)} card(s); every player passes {count} "
+                raise IllegalAction(f"{log.players[seat]} passes {card_count(len(codes))}; every player passes {count} "
                                     f"on a passing hand", R_PASSING, [f"{count} cards from {log.players[seat]}'s hand"],
                                     where={"round": state.round + 1, "player": seat, "field": field},
                                     ruling="wh.ruling.passing")
@@ -314,6 +319,8 @@ def table_index(table: CardTable, log: GameLog, code: Any, field: str) -> int:
 
 
 class WizardHeartsState(TrickState):
+    ROUND_OPENS = "shun"  # a hand opens with its Shun suit, then the deal (for the replay's counters)
+
     def __init__(self, game: WizardHeartsGame, num_players: int):
         super().__init__(game, num_players)
         self.chance = "dealer"  # which chance node: dealer, shun, deal
@@ -370,7 +377,7 @@ class WizardHeartsState(TrickState):
         if phase == PASSING:
             left = self.game.params["pass_count"] - len(self.passed[seat])
             target = name(pass_target(seat, self.direction, self.num_players))
-            return Pending(seat, f"{name(seat)} to pass {left} more card(s) to {target} "
+            return Pending(seat, f"{name(seat)} to pass {left} more {'card' if left == 1 else 'cards'} to {target} "
                                  f"({len(self.passed[seat])} passed so far)", R_PASSING)
         options, rule = self._options(seat)
         what = "lead" if not self.trick else "play"
@@ -379,9 +386,15 @@ class WizardHeartsState(TrickState):
 
     def view_counters(self) -> dict:
         suits = self.game.deck.suits
-        shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        if self.setting_up() and self.chance != "deal":  # the Shun suit of this hand is not revealed yet
+            shun = "-"
+        else:
+            shun = "-" if self.shun == NO_SUIT else suits[self.shun].name
+        direction = self.history[-1]["direction"] if self.between_rounds() else self.direction
+        if self.setting_up():  # not dealt yet: nothing passed, no points this hand
+            return {"Shun suit": shun, "Passing": direction, "Cards passed": "-", "Hand points": "-"}
         passed = " / ".join(str(len(cards)) for cards in self.passed)
-        return {"Shun suit": shun, "Passing": self.direction, "Cards passed": passed,
+        return {"Shun suit": shun, "Passing": direction, "Cards passed": passed,
                 "Hand points": " / ".join(map(str, self.hand_points))}
 
     def play_options(self, seat: int) -> list[int]:
@@ -617,14 +630,12 @@ class WizardHeartsState(TrickState):
         checked = deal is self.sampled
         self.sampled = None
         if not checked and (len(deal.hands) != self.num_players or set(map(len, deal.hands)) != {size}):
-            check_hand_sizes(self, deal, size, f"with {self.num_players} players everyone gets", R_DEAL, where)
+            check_hand_sizes(self, deal, size, f"with {self.num_players} players each player is dealt {size}", R_DEAL, where)
         if not checked and sorted(chain(*deal.hands, deal.aside)) != self.table.physical:  # not every copy once
             copies = self.table.copies
             left = cards_left(copies, (*deal.hands, deal.aside))
             if min(left) < 0:
-                card = next(card for card, count in enumerate(left) if count < 0)
-                raise IllegalAction(f"{self.table.name[card]} is dealt {copies[card] - left[card]} times; the deck "
-                                    f"has {copies[card]}", R_DECK, where=where)
+                raise IllegalAction(overdealt(self, deal.hands, deal.aside, "the Cauldron"), R_DECK, where=where)
             card = next((card for card, count in enumerate(left) if count > 0), None)
             if card is None:  # the counts add up, so something dealt is no card index (-1, say)
                 raise IllegalAction("the deal holds something that is not a card of the deck", R_DECK, where=where)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..core.errors import DeckgenError
 from .base import Game
 from .tricks import parse_play_question, parse_trick_question, play_answer, words
-from .wizard_hearts_rules import R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_WINNER, trick_winner
+from .wizard_hearts_rules import (R_BROKEN, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW, R_HAND, R_LEAD, R_OWN_CARDS, R_WINNER,
+                                  trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def play_question(game: Game, tokens: list[str]) -> dict:
     """May this card be played: the first lead, following suit, the clean first trick, and
     (with the variant) leading Shun before it is broken."""
     table = game.table
-    asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"))
+    asked = parse_play_question(tokens, table, ("shun",), ("first", "broken"), R_OWN_CARDS)
     shun = shun_setting(game, asked.settings.get("shun"))
     first = "first" in asked.flags
     hand, trick = asked.hand, asked.trick
@@ -88,7 +89,7 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
     reasons = [f"{table.name[card]} is the highest {led} card in the trick; other suits never win "
                f"(order A K Q J Wizard 10 ... 2)"]
     rules = [R_WINNER]
-    answer = f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
+    answer = f"{who[0].upper()}{who[1:]} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of {len(cards)})."
     result: dict[str, Any] = {"question": "trick",
                               "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
                               "winner": {"position": winner + 1, "player": who, "card": table.code[card]}}

@@ -6,8 +6,9 @@ from __future__ import annotations
 from ..core.errors import DeckgenError
 from .base import Game
 from .tricks import NO_SUIT, parse_play_question, parse_trick_question, play_answer, words
-from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_RESTRICTION, R_WINNER, R_WIZARD_LEAD,
-                           WIZARD_LED, forbidden_bid, trick_led_suit, trick_winner)
+from .wizard_rules import (R_BID_RANGE, R_FOLLOW, R_JESTER_LEAD, R_LEAD, R_OWN_CARDS, R_RESTRICTION,
+                           R_RESTRICTION_VARIANTS, R_WINNER, R_WIZARD_LEAD, WIZARD_LED, forbidden_bid, trick_led_suit,
+                           trick_winner)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def ask(game: Game, question: Sequence[str]) -> dict:
 def play_question(game: Game, tokens: list[str]) -> dict:
     """May this card be played to this trick from this hand (wizard.play.follow)?"""
     table = game.table
-    asked = parse_play_question(tokens, table, ("trump",))
+    asked = parse_play_question(tokens, table, ("trump",), (), R_OWN_CARDS)
     if not asked.trick:
         return play_answer(table, asked, asked.hand, R_LEAD, "the leader may lead any card")
     if len(asked.trick) >= game.max_players:
@@ -88,7 +89,7 @@ def trick_question(game: Game, question: Sequence[str]) -> dict:
         "question": "trick", "trump": None if trump == NO_SUIT else game.deck.suits[trump].id,
         "cards": [{"player": asked.player(i), "card": table.code[c]} for i, c in enumerate(cards)],
         "winner": {"position": winner + 1, "player": who, "card": table.code[card]},
-        "answer": f"{who} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
+        "answer": f"{who[0].upper()}{who[1:]} wins with {table.name[card]} ({table.code[card]}, card {winner + 1} of "
                   f"{len(cards)}, {trump_text}).",
         "reasons": reasons, "rules": rules, "rulings": rulings,
     }
@@ -130,6 +131,10 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
             raise DeckgenError(f"cannot read {rest[position]!r}; {usage}")
     if round_number is None:
         raise DeckgenError(f"say which round (how many cards each): {usage}")
+    if players is None and scores and len(earlier) >= len(scores):
+        raise DeckgenError(f"`after` lists {len(earlier)} earlier {'bid' if len(earlier) == 1 else 'bids'}, so the "
+                           f"bidder is player {len(earlier) + 1}, but `scores` gives only {len(scores)}: give one "
+                           "score per player, in bidding order with the bidder's last (or say `players P`)")
     if players is None:  # the bidder is taken to bid last
         players = len(scores) if scores else len(earlier) + 1
         if players < game.min_players:
@@ -156,7 +161,8 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
         reason = (f"the bids would add up to the {round_number} tricks available, which the last bidder "
                   + ("may never do" if game.restriction == "never-even" else "may not do when strictly ahead"))
         rules.append(rule)
-        rulings.append("wizard.ruling.leader")
+        if game.restriction != "never-even":  # the ruling says who leads; never-even binds anyone
+            rulings.append("wizard.ruling.leader")
     else:
         allowed = True
         if forbidden is not None:
@@ -164,17 +170,21 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
             rules.append(rule)
         elif game.restriction == "none":
             reason = "no bidding restriction is in force"
+            rules.append(R_RESTRICTION_VARIANTS)
         elif not last:
             reason = "only the last bidder can be restricted"
         elif game.restriction == "final-round" and not final:
             reason = "the restriction applies only in the final round"
+            rules.append(R_RESTRICTION_VARIANTS)
         elif game.restriction != "never-even" and not leading:
             reason = ("no score sheet was given, so nobody leads (as before the first round)" if scores is None
-                      else "the bidder is not strictly ahead (a tie for the lead is no lead), so the "
-                           "restriction does not apply")
+                      else f"{_standing(scores, len(earlier))}, so the restriction does not apply")
             rules.append(R_RESTRICTION)
         else:
-            reason = "no bid would make the total even, or the even-making bid is zero, which is always allowed"
+            even = round_number - sum(earlier)
+            reason = (f"the earlier bids total {sum(earlier)}, so no bid can make the bids add up to the "
+                      f"{round_number} tricks" if not 0 <= even <= round_number
+                      else "the bid that would make the total even is zero, which is always allowed")
             rules.append(rule or R_RESTRICTION)
             rulings.append("wizard.ruling.leader")
     legal = [b for b in range(round_number + 1) if b != forbidden]
@@ -186,3 +196,12 @@ def bid_question(game: Game, tokens: list[str]) -> dict:
         "answer": f"A bid of {bid} is {'allowed' if allowed else 'NOT allowed'}: {reason}.",
         "reasons": [f"legal bids here: {', '.join(map(str, legal))}"], "rules": rules, "rulings": rulings,
     }
+
+
+def _standing(scores: list[int], bidder: int) -> str:
+    """Why the bidder does not lead: behind someone, or level with the best (a tie is no lead)."""
+    own = scores[bidder]
+    best = max(score for seat, score in enumerate(scores) if seat != bidder)
+    if own == best:
+        return f"the bidder's {own} ties for the lead, and a tie for the lead is no lead"
+    return f"the bidder's {own} is behind the leader's {best}"

@@ -36,8 +36,6 @@ R_FOLLOW = "wizard.play.follow"
 R_WIZARD_LEAD = "wizard.play.wizard-lead"
 R_JESTER_LEAD = "wizard.play.jester-lead"
 R_WINNER = "wizard.trick.winner"
-R_SCORING = "wizard.scoring.round"
-R_END = "wizard.scoring.end"
 
 
 def forbidden_bid(restriction: str, tricks: int, earlier_total: int, last: bool, strictly_ahead: bool,

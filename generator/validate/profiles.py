@@ -42,12 +42,12 @@ class EngineProfile:
     # state of play (Quidditch v2: dominance and the Quaffle).
     scores: Callable[[GameState], Sequence[int]] = lambda state: state.summary()["scores"]
     # The cards in a seat's hand, by the engine's own key (a list or a key -> copies mapping),
-    # and that key's card code: for the drawn/played card figures.
+    # and that key's card code: for the card figures (hands as dealt; held and played).
     hand: Callable[[GameState, int], Iterable[Hashable]] | None = None
     code: Callable[[Game, Hashable], str] = lambda game, key: key
-    # The hand key of the card an action plays (None for other actions), for engines where an
-    # action is a card: cheaper than watching the hand for what left it.
-    action_card: Callable[[Any], Hashable | None] | None = None
+    # The round a state is in, for engines that deal new hands every round (trick games): card
+    # effects are then measured per round, from each round's deal; None for a single deal.
+    round_of: Callable[[GameState], int] | None = None
 
 
 def _seat_hand(state: GameState, seat: int) -> Iterable[Hashable]:
@@ -58,14 +58,13 @@ def _deck_code(game: Game, index: Hashable) -> str:
     return game.deck.cards[index].code
 
 
-def _trick_card(action: Any) -> Hashable | None:
-    """In the trick engines a card is its index in deck.cards; bids, trumps and passes are 1000 and up."""
-    return action if isinstance(action, int) and 0 <= action < 1000 else None
+def _trick_round(state: GameState) -> int:
+    return state.round
 
 
 PROFILES: dict[str, EngineProfile] = {
-    "wizard": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, action_card=_trick_card),
-    "wizard-hearts": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, action_card=_trick_card),
+    "wizard": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, round_of=_trick_round),
+    "wizard-hearts": EngineProfile(lead_by_rounds=True, hand=_seat_hand, code=_deck_code, round_of=_trick_round),
     "muggle-quidditch": EngineProfile(scores=lambda state: [state.score(seat) for seat in (0, 1)], hand=_seat_hand),
     "quidditch-v2": EngineProfile(card_plays=_quidditch_v2_plays, ending_card="golden-snitch",
                                   never_played=lambda card: card.kind == "seeker" or card.id == "quaffle",

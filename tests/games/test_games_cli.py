@@ -80,7 +80,7 @@ def test_referee_partial_log_and_seeded_deal(run_cli, tmp_path):
     assert pending["player"] == "C" and pending["rule"]["id"] == "wizard.bidding.order"
     assert pending["legal"] == ["bid 0", "bid 1"]
     text = run_cli("referee", "wizard", path).stdout
-    assert "INCOMPLETE" in text and "Still owed: C: C's bid for round 1" in text
+    assert "INCOMPLETE" in text and "Still owed: C's bid for round 1" in text
 
 
 def test_rule_trick_and_bid(run_cli):
