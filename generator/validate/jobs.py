@@ -50,10 +50,13 @@ class DeckData:
             digest.update(str(path.name).encode() + b"\0" + _file_bytes(path))
         return cls(digest.hexdigest(), pickle.dumps(deck, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def load(self) -> Deck:
+    def check_version(self) -> None:
         if self.version != __version__:
             raise DeckgenError(f"this worker runs deckgen {__version__}, but the job was made with deckgen "
                                f"{self.version}: install the same version on every machine of the cluster")
+
+    def load(self) -> Deck:
+        self.check_version()
         return pickle.loads(self.data)
 
 
@@ -71,6 +74,7 @@ _GAMES: dict[tuple[str, str], Game] = {}
 def engine_for(deck: DeckData, params: Mapping[str, Any]) -> Game:
     """The engine for a deck and parameters, built once per worker process; the deck is
     unpickled once per digest, for all its settings (engines only read it)."""
+    deck.check_version()
     key = (deck.digest, json.dumps(params, sort_keys=True, default=str))
     if key not in _GAMES:
         if deck.digest not in _DECKS:
