@@ -78,6 +78,7 @@ def _deal(state, deal: Deal) -> None:
         aside = tuple(chain.from_iterable(map(repeat, range(len(left)), left)))
     state.hands = list(map(list, hands))
     state.info.aside = aside
+    state.info.voids = [0] * n
     state.trump = game.rules.trump.suit if game.trump_kind == "fixed" else NO_SUIT
     state.info.turned = None
     state.trick = []
