@@ -117,6 +117,8 @@ def game_attributes(deck: "Deck", copies: list["Card"]) -> list[tuple[str, str]]
                        ("SEARCH", str(params.get("search_reveal", 5)))]
     if game == "muggle-quidditch":
         attributes += [(f"HOUSENAME.{suit}", house) for suit, house in params.get("houses", {}).items()]
+    if game == "wizard":  # a turned Wizard lets the dealer name trump (wizard.setup.trump)
+        attributes.append(("TRUMP.CHOOSE", _numbers(copies, lambda card: card.kind == "wizard")))
     if game == "wizard-hearts":
         attributes.append(("SHUN.SKIP", str(params.get("luck_suit", ""))))
     attributes.append(("SUITS", " ".join(suit.id for suit in deck.suits)))

@@ -91,6 +91,7 @@ def _code_environment() -> jinja2.Environment:
         block_start_string="<%", block_end_string="%>",
         variable_start_string="<<", variable_end_string=">>",
         comment_start_string="<#", comment_end_string="#>",
+        keep_trailing_newline=True,  # each included template ends its last line
     )
 
 
