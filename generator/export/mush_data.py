@@ -32,7 +32,7 @@ MAX_CARD_BYTES = 6000
 _CODE = re.compile(r"^[A-Za-z0-9_.#:+-]{1,24}$")
 
 # Attributes other tables in the same room read (see FN.PUBLIC in the template); marked visual.
-PUBLIC_ATTRIBUTES = ("DECKGEN.TABLE", "TABLENAME", "TABLEBASE")
+PUBLIC_ATTRIBUTES = ("DECKGEN.TABLE", "TABLEBASE")
 
 
 @dataclass(frozen=True)

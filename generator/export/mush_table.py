@@ -158,26 +158,30 @@ def _setup_cards(setup: TableSetup, cards: list["Card"]) -> TableSetup:
 
 
 # Helper attributes on the pasting player, cleared by the last line.
-_CLEANUP = ("[setq(q,v(DECKGEN.QUIET))][set(me,DECKGEN.DECK:)][set(me,DECKGEN.NAME:)][set(me,DECKGEN.MODE:)]"
+_CLEANUP = ("[setq(q,v(DECKGEN.QUIET))][set(me,DECKGEN.DECK:)][set(me,DECKGEN.MODE:)]"
             "[set(me,DECKGEN.QUIET:)][if(not(%qq),set(me,!QUIET))]")
 
 
-def _opening_lines(name: str, shown_name: str, base: str) -> list[str]:
-    """Create the object, or take the table armed by +table/update, and say which."""
+def _opening_lines(object_name: str, shown_name: str, base: str) -> list[str]:
+    """Create the object, or take the table armed by +table/update, and say which.
+
+    Escaped text goes only into registers at the top level of a line: inside a branch of
+    switch() or ifelse() TinyMUX reads the escapes once too often (a comma in the deck's name
+    would split create()'s arguments)."""
     armed = (f"first(trim(iter(lcon(loc(me)),if(and(strmatch(get(##/UPDATE.BY),num(me)),"
-             f"strmatch(get(##/TABLEBASE),{base})),##))))")
+             f"strmatch(get(##/TABLEBASE),%qb)),##))))")
     return [
         # QUIET while loading, so that each set() does not answer "Set."; restored at the end.
         "think [set(me,DECKGEN.QUIET:[hasflag(me,QUIET)])][set(me,QUIET)]",
-        f"think [set(me,DECKGEN.NAME:{shown_name})][setq(o,{armed})]"
+        f"think [setq(c,{object_name})][setq(b,{base})][setq(o,{armed})]"
         f"[set(me,DECKGEN.MODE:[ifelse(isdbref(%qo),ifelse(t(get(%qo/GAME)),busy,update),new)])]"
-        f"[set(me,{NEW_OBJECT}:[switch(v(DECKGEN.MODE),new,create({escape_mush(name)},10),update,%qo,#-1)])]",
-        f"think [switch(v(DECKGEN.MODE),new,ifelse(isdbref(v({NEW_OBJECT})),"
-        f"Loading the [v(DECKGEN.NAME)] deck into [v({NEW_OBJECT})]...,"
+        f"[set(me,{NEW_OBJECT}:[switch(v(DECKGEN.MODE),new,create(%qc,10),update,%qo,#-1)])]",
+        f"think [setq(n,{shown_name})][switch(v(DECKGEN.MODE),new,ifelse(isdbref(v({NEW_OBJECT})),"
+        f"Loading the %qn deck into [v({NEW_OBJECT})]...,"
         f"FAILED: could not create the deck object \\(see the message above\\)."
         f" Nothing will be loaded: the rest of this file does nothing.),"
-        f"update,Updating the [v(DECKGEN.NAME)] table [v({NEW_OBJECT})] with the new cards...,"
-        f"FAILED: a game started at the [v(DECKGEN.NAME)] table since +table/update."
+        f"update,Updating the %qn table [v({NEW_OBJECT})] with the new cards...,"
+        f"FAILED: a game started at the %qn table since +table/update."
         f" Nothing will be changed: the rest of this file does nothing.)]",
         # An update first clears what the old export stored and the new one may not.
         f"think [setq(d,v({NEW_OBJECT}))][if(strmatch(v(DECKGEN.MODE),update),"
@@ -188,25 +192,33 @@ def _opening_lines(name: str, shown_name: str, base: str) -> list[str]:
 
 
 def _closing_line(count: int) -> str:
-    """Place the new table (or finish an update), check it, and report; undo a table that failed."""
+    """Place the new table (or finish an update), check it, and report; undo a table that failed.
+
+    The actions of a @switch typed by a player evaluate attribute text once more, so they hold
+    no deck text: the table itself says it is loaded (DO.LOADED), as its commands speak."""
     deck = f"v({NEW_OBJECT})"
     complete = f"and(isdbref({deck}),eq(words(get({deck}/CARDS)),{count}),hasattr({deck},CMD.TABLE))"
     flags = "".join(f"[set({deck}/{attribute},visual)]" for attribute in PUBLIC_ATTRIBUTES)
-    loaded = (f"think [setq(d,{deck})][u(%qd/FN.RESET)][u(%qd/FN.PUBLIC,UPDATE.BY,)]"
-              f"Loaded the [v(DECKGEN.NAME)] deck as %qd: {count} cards. Type +deckhelp.{_CLEANUP}")
+    loaded = (f"think [setq(d,{deck})][u(%qd/FN.RESET)][null(u(%qd/FN.PUBLIC,UPDATE.BY,))];"
+              f"@trigger [{deck}]/DO.LOADED=[num(me)];think {_CLEANUP}")
     placed = (f"think [setq(d,{deck})]{flags}[set(%qd,!NO_COMMAND)][set(%qd,QUIET)]"
               f"[u(%qd/FN.PUBLIC,TABLENAME,first(filter(%qd/FN.FREE,u(%qd/FN.CANDIDATES))))];{loaded}")
-    not_placed = (f"think FAILED: the [v(DECKGEN.NAME)] table could not be put down in this room"
-                  f" \\(see the message above\\): it is destroyed again.;@destroy [{deck}];think {_CLEANUP}")
+    not_placed = ("think FAILED: the table could not be put down in this room \\(see the message above\\):"
+                  f" it is destroyed again.;@destroy [{deck}];think {_CLEANUP}")
     return (
         f"@switch/first [v(DECKGEN.MODE)][{complete}]=new1,"
         f"{{drop [{deck}];@lock [{deck}]==[num(me)];"
         f"@switch/first [strmatch(loc({deck}),loc(me))]=1,{{{placed}}},{{{not_placed}}}}},"
         f"update1,{{{loaded}}},"
-        f"new0,{{think FAILED: the [v(DECKGEN.NAME)] deck did not load completely: the object is destroyed again."
-        f"[setq(d,{deck})];@switch/first [isdbref(%qd)]=1,{{@destroy %qd}};think {_CLEANUP}}},"
-        f"{{think FAILED: the [v(DECKGEN.NAME)] deck did not load completely.{_CLEANUP}}}"
+        f"new0,{{think FAILED: the deck did not load completely: the object is destroyed again.;"
+        f"@destroy [{deck}];think {_CLEANUP}}},"
+        f"{{think {_CLEANUP}}}"
     )
+
+
+def _no_object_line() -> str:
+    """Said at once when there is no object to check (queueing the last line may be refused too)."""
+    return f"think [if(not(isdbref(v({NEW_OBJECT}))),FAILED: the deck did not load completely.)]"
 
 
 def render_softcode(deck: "Deck", cards: list["Card"], charset: str = "utf-8") -> str:
@@ -225,11 +237,11 @@ def render_softcode(deck: "Deck", cards: list["Card"], charset: str = "utf-8") -
         ("@@ Text is UTF-8: let the client say so (telnet CHARSET, as Mudlet and TinTin++ do)."
          if charset == "utf-8" else "@@ Text is Latin-1 (ISO 8859-1): paste it from a client that sends Latin-1."),
     ]
-    lines += _opening_lines(name, escape_mush(deck.name), escape_mush(table_base_name(deck)))
+    lines += _opening_lines(escape_mush(name), escape_mush(deck.name), escape_mush(table_base_name(deck)))
     attributes = [Attribute(attribute_name, value) for attribute_name, value in deck_attributes(deck, copies, setup)]
     attributes += table_code(table_data(deck, setup))
     lines += _packed_lines(attributes)
-    lines.append(_closing_line(len(copies)))
+    lines += [_no_object_line(), _closing_line(len(copies))]
     output = "\n".join(lines) + "\n"
     _check_line_lengths(output)
     return output
