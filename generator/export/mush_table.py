@@ -187,7 +187,8 @@ def _opening_lines(object_name: str, shown_name: str, base: str) -> list[str]:
         f"think [setq(d,v({NEW_OBJECT}))][if(strmatch(v(DECKGEN.MODE),update),"
         f"[iter(lattr(%qd/CMD.*) [lattr(%qd/ADDR.*)] [lattr(%qd/TOPIC.*.TEXT)] [lattr(%qd/TOPIC.*.TITLE)]"
         f" [lattr(%qd/TOPIC.*.NUM)] [lattr(%qd/TOPIC.*.ID)],set(%qd,##:))]"
-        f"[iter(NAME CODE KIND SUIT LABEL TEXT FLAVOR,null(iter(lattr(%qd/CARD.*.##),set(%qd,##:))))])]",
+        + "".join(f"[iter(lattr(%qd/CARD.*.{field}),set(%qd,##:))]"
+                  for field in ("NAME", "CODE", "KIND", "SUIT", "LABEL", "TEXT", "FLAVOR")) + ")]",
     ]
 
 
