@@ -142,9 +142,13 @@ def _muggle_quidditch(seats: _Seats, entries: list[str]) -> dict:
     houses: dict[str, str] = {}
     deal: list[str] = []
     turns: list[dict] = []
+    dive_over = False  # the Snitch was caught or got away: a later shuffle starts a draw step
     for number, verb, name, words in _moves(seats, entries):
         turn = turns[-1] if turns else None
         acted = turn is not None and "action" in turn
+        if verb in ("catch", "escape"):
+            dive_over = True
+            continue
         if verb == "order":
             deal = words
         elif verb == "house":
@@ -153,6 +157,7 @@ def _muggle_quidditch(seats: _Seats, entries: list[str]) -> dict:
             if turn is None or acted:
                 turn = {"player": name}
                 turns.append(turn)
+                dive_over = False
             if verb == "take":
                 turn["take"] = words[0]
             else:
@@ -163,8 +168,15 @@ def _muggle_quidditch(seats: _Seats, entries: list[str]) -> dict:
                 drawn.reverse()
                 drawn.remove(words[0])
                 drawn.reverse()
-        elif verb == "shuffle" and turn is not None:
-            turn["dive_shuffle" if acted else "shuffle"] = words
+        elif verb == "shuffle":  # in a dive, or before a draw step's first card from a rebuilt pile
+            if acted and turn["action"].startswith("dive") and not dive_over:
+                turn["dive_shuffle"] = words
+                continue
+            if turn is None or acted:
+                turn = {"player": name}
+                turns.append(turn)
+                dive_over = False
+            turn["shuffle"] = words
         elif verb == "lose" and turn is not None:
             turn["lose"] = words[0]
         elif verb == "turnup" and turn is not None:
@@ -178,6 +190,7 @@ def _muggle_quidditch(seats: _Seats, entries: list[str]) -> dict:
             if turn is None or acted:
                 turn = {"player": name}
                 turns.append(turn)
+                dive_over = False
             turn["action"] = " ".join([_MQ_ACTIONS[verb], *words])
     body: dict = {"houses": houses, "turns": turns}
     if deal:

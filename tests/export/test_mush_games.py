@@ -187,9 +187,11 @@ def test_two_players_play_a_whole_match_of_muggle_quidditch(run_cli, table_serve
                 name = table.names[state.active]  # the Snitch got away: both Seekers are gone
                 table.move(name, "+escape", f"escape {name}")
         outcome = state.outcome()
-        assert outcome.reason == "finished" and state.caught_by is not None, outcome
-        catcher = players[table.names[state.caught_by]]
-        assert act(catcher, "+catch").startswith(f"{table.names[state.caught_by]} catches the Golden Snitch")
+        if outcome.reason == "finished":  # the Snitch is caught (about 2 matches in 100 reach the turn cap)
+            catcher = table.names[state.caught_by]
+            assert act(players[catcher], "+catch").startswith(f"{catcher} catches the Golden Snitch")
+        else:
+            assert outcome.reason.startswith("turn-cap"), outcome
         report = finish_and_referee(run_cli, table, tmp_path)
         assert report["finished"] and report["scores"] == list(outcome.scores)
     finally:
