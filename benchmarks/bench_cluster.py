@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.validate.cluster import DaskCluster, InProcess, run_chunks  # noqa: E402
-from generator.validate.playtest import Task, play_chunk, run_seed  # noqa: E402
+from generator.validate.chunks import Task, play_chunk  # noqa: E402
+from generator.validate.playtest import run_seed  # noqa: E402
 
 DECK = ROOT / "decks" / "wizard.toml"
 PLAYERS = 4

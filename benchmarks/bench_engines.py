@@ -22,6 +22,10 @@ What is matched (printed again at the top of each run):
   `random()` per decision, the same loop on both sides.
 - OpenSpiel's C++ loop is `pyspiel.evaluate_bots` with `make_uniform_random_bot` players
   (chance sampled in C++): whole hands per second, the figure a compiled playout is set against.
+- deckgen's Python engine is the rules engine (`generator.games.trick`) playing decks/wizard.toml
+  and decks/wizard-hearts.toml from their [rules]; the hand-written engines it replaced
+  (tests/oracles/, the same games seed for seed) run beside it as "retired hand-written engine",
+  and the run prints how many times their time per decision the rules engine takes.
 - deckgen's compiled playout (`generator.games.fastpath`, the C extension
   `generator.games._playout`) plays the same games as the Python engine for the same
   seeds (tests/games/test_games_fastpath.py); its row is shown when the extension is built.
@@ -56,8 +60,14 @@ try:
     from generator.games import fastpath  # noqa: E402
 except ImportError:  # a branch without the compiled playout
     fastpath = None
+try:  # the hand-written engines the rules engine replaced, kept as test oracles (issue 32)
+    from tests.oracles.wizard import WizardGame as RetiredWizard  # noqa: E402
+    from tests.oracles.wizard_hearts import WizardHeartsGame as RetiredHearts  # noqa: E402
+except ImportError:  # a checkout from before the rules engine
+    RetiredWizard = RetiredHearts = None
 
 PLAYERS = 4
+RETIRED = "deckgen %s, retired hand-written engine"
 WIZARD_HANDS = range(1, 13)  # oh_hell with 4 players and 52 cards deals at most 12 each
 SPIEL_TERMINAL = -4  # pyspiel.PlayerId.TERMINAL; CHANCE is -1 on both sides
 
@@ -297,6 +307,9 @@ def main() -> None:
 
     wizard_rows = {"deckgen wizard, Python engine": deckgen_unit(wizard, WIZARD_HANDS[-1])}
     hearts_rows = {"deckgen wizard-hearts, Python engine": deckgen_unit(hearts_game, None)}
+    if RetiredWizard is not None:
+        wizard_rows[RETIRED % "wizard"] = deckgen_unit(RetiredWizard(wizard.deck), WIZARD_HANDS[-1])
+        hearts_rows[RETIRED % "wizard-hearts"] = deckgen_unit(RetiredHearts(hearts_game.deck), None)
     if fast and fastpath.supports(wizard):
         wizard_rows["deckgen wizard, compiled playout"] = fast_unit(wizard, WIZARD_HANDS[-1])
     if fast and fastpath.supports(hearts_game):
@@ -322,6 +335,9 @@ def main() -> None:
                  for kind in ("Python engine", "compiled playout")
                  for loop in ("Python loop", "C++ loop (evaluate_bots)")]
         print_table(f"{name} against OpenSpiel {peer}", runs, pairs)
+        if RETIRED % name in runs:
+            times = median_ratio(runs, RETIRED % name, f"deckgen {name}, Python engine", Tally.per_decision_us)
+            print(f"  the rules engine takes {times:.2f}x the retired engine's time per decision (budget 1.5x)")
 
     per_action_rows(args.seconds, max(3, args.repeats // 2))
     seconds, actions = replay_time(max(5, args.repeats * 2))

@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.validate.playtest import Task, play_chunk, run_seed  # noqa: E402
+from generator.validate.chunks import Task, play_chunk  # noqa: E402
+from generator.validate.playtest import run_seed  # noqa: E402
 
 DECK = ROOT / "decks" / "wizard.toml"
 PLAYERS = 4

@@ -24,8 +24,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-TINYMUX_GAME_TEMPLATE = Path("/usr/share/tinymux/game")
-TINYMUX_BINARIES = Path("/usr/lib/tinymux/game/bin")
+TINYMUX_GAME_TEMPLATE = Path("/usr/share/tinymux/game")  # system path: Debian's TinyMUX, tests skip without
+TINYMUX_BINARIES = Path("/usr/lib/tinymux/game/bin")  # system path: Debian's TinyMUX, tests skip without
 WIZARD_NAME = "wizard"
 WIZARD_PASSWORD = "potrzebie"  # the password of the wizard in the database Debian ships
 

@@ -21,12 +21,12 @@ import os
 import pickle
 import select
 import signal
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from ..core.errors import DeckgenError, Problem
+from ..core.lifetime import die_with_parent
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -140,23 +140,3 @@ def _send(writer: int, outcome: tuple) -> None:
     while view:
         view = view[os.write(writer, view):]
     os.close(writer)
-
-
-def die_with_parent(parent: int) -> None:
-    """Stop when the process `parent` dies, so nothing is written after it is gone (the
-    kernel's parent-death signal where there is one, a watch thread anyway)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()

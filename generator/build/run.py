@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -27,14 +28,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..core.errors import DeckgenError, Problem
+from ..core.lifetime import start_worker
 from ..core.output import TEMP_SUFFIX, OutputError, make_folder, prepare_folder, switch_folder, write_text, writing
+from ..core.plugins import engine_names, registrations
 from ..deck.loader import checks_kept, deck_paths, load_deck
 from ..deck.model import Deck
 from ..deck.files import build_languages, output_folder
 from ..faces import fonts
-from ..games.base import ENGINES
 from ..validate.translations import deck_in
-from .helper import die_with_parent
 from .order import longest_first, read_costs, remember
 from .steps import DeckSteps, carry_over
 from .uptodate import MANIFEST, STEPS, code_fingerprint, deck_ids, input_digests, read_manifest, up_to_date
@@ -224,11 +225,36 @@ _worker_advance: "Advance | None" = None
 
 
 def _start_worker(parent: int, queue) -> None:
-    """Pool worker start-up: report steps to the main process's progress bar, and die with it."""
+    """Pool worker start-up: report steps to the main process's progress bar, die with it, and
+    leave Ctrl-C to it (it stops the workers: `_build_in_pool`)."""
     global _worker_advance
     if queue is not None:
         _worker_advance = lambda label, done, total: queue.put((label, done, total))  # noqa: E731
-    die_with_parent(parent)
+    start_worker(parent)
+
+
+class BuildInterrupted(DeckgenError):
+    """Ctrl-C or SIGTERM during a build: the decks published before it stay; no deck is
+    published after it (exit code 130, the shell's for an interrupted command)."""
+
+    exit_code = 130
+
+
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a service manager, `kill`) stops a build as Ctrl-C does, not mid-write."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(_signum, _frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _duplicate_ids(ids: dict[Path, str]) -> dict[Path, str]:
@@ -271,30 +297,49 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     # A deck's own build switches in output/<deck>/ whole, carrying over its translations'
     # folders: translations build after every deck's own build, never beside it.
     waves = [[task for task in todo if task[1] is None], [task for task in todo if task[1] is not None]]
-    with output_lock(output_dir), _fewer_collections():
-        for wave in waves:
-            # Decks whose outputs are all up to date are known from their manifests, with no
-            # deck loaded and no worker started: a rebuild with nothing to do stays quick.
-            for task in list(wave):
-                reused = reused_result(task[0], ids[task[0]], output_dir, STEPS, code, base_url, task[1]) \
-                    if task[0] in ids else None
-                if reused is not None:
-                    results[task] = reused
-                    wave.remove(task)
-                    if advance:
-                        advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
-            cores = jobs or os.cpu_count() or 1
-            workers = min(len(wave), cores)
+    try:
+        with _terminate_as_interrupt(), output_lock(output_dir), _fewer_collections():
+            try:
+                _build_waves(waves, results, ids, output_dir, code, jobs, base_url, advance)
+            except KeyboardInterrupt:
+                shutil.rmtree(output_dir / STAGING, ignore_errors=True)  # the stopped workers' (still locked)
+                raise
+    except KeyboardInterrupt:
+        published = sum(1 for result in results.values() if result.ok and result.built)
+        raise BuildInterrupted(f"build interrupted: {published} deck(s) published before it are kept; "
+                               f"{len(tasks) - len(results)} not built (their previous outputs are untouched)") from None
+    return [results[task] for task in tasks]
+
+
+def _build_waves(waves: list[list[Task]], results: dict[Task, DeckResult], ids: dict[Path, str], output_dir: Path,
+                 code: str, jobs: int | None, base_url: str | None, advance: "Advance | None") -> None:
+    """Build each wave's decks, adding each deck's result to `results` as it is known."""
+    for wave in waves:
+        # Decks whose outputs are all up to date are known from their manifests, with no
+        # deck loaded and no worker started: a rebuild with nothing to do stays quick.
+        for task in list(wave):
+            reused = reused_result(task[0], ids[task[0]], output_dir, STEPS, code, base_url, task[1]) \
+                if task[0] in ids else None
+            if reused is not None:
+                results[task] = reused
+                wave.remove(task)
+                if advance:
+                    advance(f"{reused.deck_id}: up to date", len(STEPS), len(STEPS))
+        cores = jobs or os.cpu_count() or 1
+        workers = min(len(wave), cores)
+        built: dict[Task, DeckResult] = {}
+        try:
             if workers <= 1:
                 # One deck to build and cores to spare: some of its steps run beside the others.
-                built = {task: build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
-                                          advance=advance, spare_cores=cores - 1) for task in wave}
+                for task in wave:
+                    built[task] = build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
+                                             advance=advance, spare_cores=cores - 1)
             else:
-                built = _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
-                                       advance)
+                _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
+                               advance, built)
+        finally:
             results.update(built)
-            remember(built.items())
-    return [results[task] for task in tasks]
+        remember(built.items())
 
 
 # A build allocates millions of objects that reference counting frees, and few cycles: the
@@ -324,17 +369,25 @@ def _preload() -> None:
 
     for _name, target in STEPS:
         _step_function(target)
-    for module in (*PRELOADED, *(target.split(":")[0] for target in ENGINES.values())):
+    for module in PRELOADED:
         importlib.import_module(module)
+    for name in engine_names():
+        try:
+            importlib.import_module(registrations(name)[0].target.split(":")[0])
+        except Exception:  # noqa: BLE001 - a broken engine is reported by the deck that names it, not here
+            continue
     for face in fonts.FACES:
         fonts.font(face)
 
 
 def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str | None, jobs: int,
-                   advance: "Advance | None") -> dict[Task, DeckResult]:
-    """Build the decks `jobs` at a time. A worker that dies (killed, out of memory) breaks the
-    whole pool, so the decks it left unbuilt are built again one per pool: only the deck
-    that kills its worker fails."""
+                   advance: "Advance | None", results: dict[Task, DeckResult]) -> None:
+    """Build the decks `jobs` at a time, adding each one's result to `results`. A worker that
+    dies (killed, out of memory) breaks the whole pool, so the decks it left unbuilt are built
+    again one per pool: only the deck that kills its worker fails. On Ctrl-C or SIGTERM the
+    decks not started are dropped and the workers stopped at once, so that no deck is
+    published after the interrupt (a worker stopped mid-publish leaves the previous outputs,
+    which the next build puts back: `_recover`)."""
 
     if multiprocessing.get_start_method() == "fork":
         _preload()
@@ -357,9 +410,9 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
     def submit(executor: ProcessPoolExecutor, task: Task):
         return executor.submit(build_deck, task[0], output_dir, None, code, base_url, task[1])
 
-    results, again = {}, []
+    again = []
     try:
-        with pool(jobs) as executor:
+        with pool(jobs) as executor, _stopped_on_interrupt(executor):
             futures = {task: submit(executor, task) for task in tasks}
             for task, future in futures.items():
                 try:
@@ -367,7 +420,7 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
                 except BrokenProcessPool:
                     again.append(task)
         for task in again:
-            with pool(1) as executor:
+            with pool(1) as executor, _stopped_on_interrupt(executor):
                 try:
                     results[task] = submit(executor, task).result()
                 except BrokenProcessPool as error:
@@ -379,4 +432,17 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
             listener.join()
         if multiprocessing.get_start_method() == "fork":
             gc.unfreeze()  # a caller that builds again in this process collects as before
-    return results
+
+
+@contextmanager
+def _stopped_on_interrupt(executor: ProcessPoolExecutor) -> Iterator[None]:
+    """Within the block, Ctrl-C or SIGTERM cancels the decks not started and kills the workers
+    before the pool is shut down (which would otherwise wait for every deck to be built)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        workers = list((getattr(executor, "_processes", None) or {}).values())  # shutdown forgets them
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
+            process.kill()
+        raise

@@ -20,14 +20,16 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import stat
 import sys
 import time
 from pathlib import Path
 
-from ..core.errors import DeckgenError
+from ..core.errors import DeckgenError, UnreadableInput
+from ..core.files import open_input, read_input
 from ..core.resources import PACKAGE, TEMPLATES
 from ..deck.cache import cache_folder, read_sealed, write_sealed
-from ..deck.files import MAX_DECK_BYTES, build_languages, deck_paths, parse_toml, read_input
+from ..deck.files import build_languages, deck_paths, parse_toml
 from ..deck.layouts.artfiles import MAX_ART_BYTES
 
 try:  # the C module behind hashlib.sha256, without hashlib loading OpenSSL (~3 ms at start-up)
@@ -82,8 +84,7 @@ def code_fingerprint() -> str:
     digest = sha256()
     for parts, path in files:
         digest.update(os.sep.join(parts).encode())
-        with open(path, "rb") as handle:
-            digest.update(handle.read())
+        digest.update(read_input(path, "shipped"))
     settled = time.time_ns() - SETTLE_NS
     if place is not None and all(facts[3] < settled and facts[4] < settled for _, facts in stamps):
         write_sealed(place, _CODE_MAGIC, marshal.dumps((stamp, digest.hexdigest())))
@@ -115,15 +116,22 @@ def _suffix(name: str) -> str:
 
 
 def input_digests(paths) -> dict[str, str]:
-    """Each input file's hash ("absent" when it is missing; art too large to use is known by its size)."""
+    """Each input file's hash ("absent" when it is missing; art too large to use is known by its
+    size, a FIFO or a folder by its kind: never opened, the build's checks report it)."""
     digests = {}
     for name in map(str, paths):
         try:
-            size = os.stat(name).st_size
+            info = os.stat(name)
         except OSError:
             digests[name] = "absent"
             continue
-        digests[name] = f"size:{size}" if size > MAX_ART_BYTES else file_hash(name)
+        if not stat.S_ISREG(info.st_mode):
+            digests[name] = f"not a file:{stat.S_IFMT(info.st_mode)}"
+            continue
+        try:
+            digests[name] = f"size:{info.st_size}" if info.st_size > MAX_ART_BYTES else file_hash(name, "input")
+        except UnreadableInput as error:  # swapped since the look: unusable as it is
+            digests[name] = f"unreadable:{error.problem.message}"
     return digests
 
 
@@ -135,19 +143,26 @@ def input_key(step: str, code: str, base_url: str | None, lang: str | None, inpu
 
 def read_manifest(final: Path) -> dict:
     try:
-        with open(os.path.join(final, MANIFEST), "rb") as handle:
-            manifest = json.loads(handle.read())
-    except (OSError, ValueError):
+        manifest = json.loads(read_input(os.path.join(final, MANIFEST), "output"))
+    except (UnreadableInput, ValueError):
         return {}
     return manifest if isinstance(manifest, dict) else {}
 
 
-def file_hash(path: Path | str) -> str:
+def file_hash(path: Path | str, kind: str = "output") -> str:
+    """The SHA-256 of a file deckgen wrote (or of an input, `kind` "input"), read in blocks."""
     digest = sha256()
-    with open(path, "rb") as handle:
+    with open_input(path, kind) as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _hash_or_none(path: str) -> str | None:
+    try:
+        return file_hash(path)
+    except UnreadableInput:  # swapped for a FIFO or a huge file since the look: not what was written
+        return None
 
 
 def file_stat(path: Path | str) -> list[int]:
@@ -177,7 +192,7 @@ def unchanged(final: Path, files, stats=None) -> bool:
             if status.st_mode & 0o170000 != 0o100000:  # a symbolic link, a folder...: not stat.S_ISREG
                 return False
             if stats.get(name) != [status.st_size, status.st_mtime_ns, status.st_ino] and \
-                    file_hash(os.path.join(final, name)) != digest:
+                    _hash_or_none(os.path.join(final, name)) != digest:
                 return False
         return True
     finally:
@@ -217,7 +232,7 @@ def deck_ids(paths: list[Path]) -> dict[Path, str]:
     ids, learnt = {}, False
     for path in paths:
         try:
-            raw = read_input(path, MAX_DECK_BYTES)
+            raw = read_input(path, "deck")
         except Exception as error:  # noqa: BLE001 - anything but deckgen's own errors is a bug
             if not isinstance(error, DeckgenError):
                 raise

@@ -25,6 +25,7 @@ except ImportError:  # older typer runs on the click package
 
 from .. import __version__
 from ..core.errors import DeckgenError
+from ..core.files import allow_folders
 from .console import aborted, debug_requested, report, report_bug
 from .console import print_json as _print_json
 from .options import DeckArg, DecksDir, JsonFlag, LangOption, OutputDir  # noqa: F401 - shared with the commands
@@ -40,18 +41,41 @@ app = typer.Typer(
 )
 
 
-# Modules that add their commands to `app` (each defines `register(app)`).
-COMMAND_MODULES: list[str] = [
-    "generator.cli.commands.render",
-    "generator.cli.commands.games",
-    "generator.cli.commands.export",
-    "generator.cli.commands.rulebook",
-    "generator.cli.commands.printer",
-    "generator.cli.commands.watch",
-    "generator.cli.commands.new",
-    "generator.cli.commands.diff",
-    "generator.cli.commands.validate",
-]
+# Each module that adds commands to `app` (its `register(app)`), and the commands it adds
+# (tests/cli/test_cli.py holds the names to what `register` adds). A command line registers only
+# the module of its command: typer reads every registered command's signature on each run.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "generator.cli.commands.render": ("print", "images"),
+    "generator.cli.commands.games": ("referee", "rule", "simulate"),
+    "generator.cli.commands.engines": ("engines",),
+    "generator.cli.commands.export": ("export",),
+    "generator.cli.commands.rulebook": ("rulebook",),
+    "generator.cli.commands.printer": ("printer",),
+    "generator.cli.commands.watch": ("watch",),
+    "generator.cli.commands.new": ("new",),
+    "generator.cli.commands.diff": ("diff",),
+    "generator.cli.commands.validate": ("validate",),
+}
+OWN_COMMANDS = ("list", "show", "schema", "build")  # defined in this module
+ALLOW_OPTION = "--allow-folder"  # the one top-level option that takes a value
+
+
+def register_commands(args: list[str]) -> None:
+    """Add to `app` the commands this command line may run: its own command's module, or every
+    module when the line names none of them (help, a typo: typer then lists every command)."""
+    words = [word for before, word in zip([None, *args], args)  # options, and the folder --allow-folder takes
+             if not word.startswith("-") and before != ALLOW_OPTION]
+    command = words[0] if words else None
+    if command in OWN_COMMANDS:
+        return
+    owner = next((module for module, commands in COMMAND_MODULES.items() if command in commands), None)
+    for module in [owner] if owner else COMMAND_MODULES:
+        if module not in _registered:
+            importlib.import_module(module).register(app)
+            _registered.add(module)
+
+
+_registered: set[str] = set()
 
 
 def _show_version(value: bool) -> None:
@@ -67,8 +91,14 @@ def _global_options(
     debug: bool = typer.Option(False, "--debug",
                                help="Show the full traceback when deckgen itself fails "
                                     "(also DECKGEN_DEBUG=1); may follow the command too."),
+    allow_folder: list[Path] = typer.Option(
+        [], "--allow-folder", exists=True, file_okay=False, dir_okay=True,
+        help="A folder outside a deck's own whose files (fonts, art, layouts, spreadsheets) its "
+             "deck file may name; repeat for more (also DECKGEN_ALLOW_FOLDERS)."),
 ) -> None:
     """Options for every command; `--version` acts in its callback, `--debug` in `main`."""
+    if allow_folder:
+        allow_folders(allow_folder)
 
 
 @app.command("list")
@@ -126,10 +156,6 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
     return quick.report_build(results, as_json)
 
 
-for _module in COMMAND_MODULES:
-    importlib.import_module(_module).register(app)
-
-
 def _with_debug_first(args: list[str]) -> list[str]:
     """Let `--debug` follow the command (`deckgen build --debug`): the option belongs to the
     top level, so it is moved there."""
@@ -165,6 +191,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     The `deckgen` command is this function."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        register_commands(args)
         code = _run(_with_debug_first(args))
     except Exception as error:  # a bug in deckgen, not a problem with the user's input
         code = report_bug(error, debug_requested(args))

@@ -2,10 +2,18 @@
 patterns), so a later run skips the parse.
 
 An entry is marshal data (plain numbers, strings, lists and dicts: nothing in it is run)
-behind a magic line and a BLAKE2 checksum. It is read only when it is the user's own file,
-writable by no one else, and intact; it is written atomically (a temporary file, then a
-rename) with mode 0o600. Any failure is a miss, never an error: deleting the folder is
-always safe.
+behind a magic line and a seal. Every sealed file of the cache folder (these, and the deck
+cache's pickles) trusts nothing it did not write:
+
+- the seal is keyed: BLAKE2b with a per-user secret kept in `seal-key` (mode 0600), so a
+  planted entry with a correct checksum still fails;
+- the folder is used only when it is the user's own real folder, writable by no one else;
+- an entry is opened without following a symbolic link (O_NOFOLLOW), through
+  `core.files` (a FIFO planted there cannot block), and read only when it is the user's own
+  file that no one else may write;
+- entries are written atomically (a temporary file, then a rename) with mode 0o600.
+
+Any failure is a miss, never an error: deleting the folder is always safe.
 """
 
 from __future__ import annotations
@@ -13,10 +21,13 @@ from __future__ import annotations
 import functools
 import marshal
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .errors import UnreadableInput
+from .files import open_input
 from .resources import PACKAGE, TEMPLATES
 
 if TYPE_CHECKING:
@@ -26,8 +37,15 @@ try:  # the C module behind hashlib.blake2b, without hashlib loading OpenSSL
     from _blake2 import blake2b
 except ImportError:  # a Python built without it
     from hashlib import blake2b
+try:  # hmac.compare_digest, without hmac loading hashlib and OpenSSL
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # another Python
+    from hmac import compare_digest
 
-_DIGEST = 32  # bytes of an entry's checksum
+_DIGEST = 32  # bytes of an entry's seal
+_KEY_BYTES = 32  # bytes of the user's sealing secret (BLAKE2b's longest key is 64)
+_KEY_FILE = "seal-key"
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def entry_path(kind: str, source: str, *versions: str) -> Path | None:
@@ -108,23 +126,31 @@ def cache_folder() -> Path | None:
 
 
 def read_sealed(place: Path | None, magic: bytes) -> bytes | None:
-    """The body of a cache file written by `write_sealed` with this magic, when the file is the
-    user's own and its checksum holds; None otherwise (missing, foreign, torn or corrupt)."""
-    if place is None:
+    """The body of a cache file written by `write_sealed` with this magic, when the cache folder
+    is trusted, the file is the user's own (not a link) and its keyed seal holds; None otherwise
+    (missing, foreign, planted, torn or corrupt)."""
+    key = seal_key() if place is not None else None
+    if key is None:
         return None
     try:
-        with open(place, "rb") as handle:
+        with open_input(place, "cache", follow_links=False) as handle:
             if not owned_by_user(os.fstat(handle.fileno())):
                 return None
             raw = handle.read()
-    except OSError:
+    except (UnreadableInput, OSError):
         return None
     if not raw.startswith(magic):
         return None
     checksum, body = raw[len(magic):len(magic) + _DIGEST], raw[len(magic) + _DIGEST:]
-    if blake2b(body, digest_size=_DIGEST).digest() != checksum:
+    if not compare_digest(seal(body, key), checksum):
         return None
     return body
+
+
+def seal(body: bytes, key: bytes) -> bytes:
+    """The keyed seal of an entry's body: BLAKE2b keyed with the user's secret (a MAC), so an
+    entry that someone else wrote, even with a correct unkeyed checksum, never passes."""
+    return blake2b(body, digest_size=_DIGEST, key=key).digest()
 
 
 def owned_by_user(info: os.stat_result) -> bool:
@@ -135,16 +161,85 @@ def owned_by_user(info: os.stat_result) -> bool:
     return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
+def trusted_folder(folder: Path) -> bool:
+    """Whether `folder` is a real folder (not a link) of this user's that no one else may
+    write: the cache is used only then."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and owned_by_user(info)
+
+
+def seal_key(create: bool = False) -> bytes | None:
+    """The user's secret for sealing entries, from `<cache folder>/seal-key` (mode 0600, made on
+    the first write); None when there is no trusted cache folder or no usable secret."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    if create:
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError:
+            return None
+    if not trusted_folder(folder):
+        return None
+    place = os.path.join(folder, _KEY_FILE)
+    key = _KEYS.get(place) or _read_key(place)
+    if key is None and create:
+        _make_key(place)
+        key = _read_key(place)
+    if key is not None:
+        _KEYS[place] = key  # read once a process: a cache hit costs no second file
+    return key
+
+
+_KEYS: dict[str, bytes] = {}
+
+
+def _read_key(place: str) -> bytes | None:
+    try:
+        with open_input(place, "cache", follow_links=False) as handle:
+            info = os.fstat(handle.fileno())
+            key = handle.read(_KEY_BYTES + 1)
+    except (UnreadableInput, OSError):
+        return None
+    private = not hasattr(os, "getuid") or (info.st_uid == os.getuid() and not info.st_mode & 0o077)
+    return key if private and len(key) == _KEY_BYTES else None
+
+
+def _make_key(place: str) -> None:
+    """Write a new secret where none is: written whole under another name, then linked into
+    place, so a concurrent run reads either no secret or the whole of one."""
+    temporary = f"{place}.{os.getpid()}.{os.urandom(4).hex()}"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW | getattr(os, "O_BINARY", 0),
+                             0o600)
+        with open(descriptor, "wb") as handle:
+            handle.write(os.urandom(_KEY_BYTES))
+        os.link(temporary, place)
+    except OSError:
+        pass  # another run made it first, or the folder cannot be written: read what is there
+    finally:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
 def write_sealed(place: Path, magic: bytes, body: bytes) -> None:
-    """Write magic, checksum and body to `place` atomically, readable by the user alone; a
-    folder that cannot be written only costs the speed."""
-    data = magic + blake2b(body, digest_size=_DIGEST).digest() + body
+    """Write magic, keyed seal and body to `place` atomically, readable by the user alone; a
+    folder that cannot be written or trusted only costs the speed."""
+    key = seal_key(create=True)
+    if key is None:
+        return
+    data = magic + seal(body, key) + body
     temporary = place.with_name(f".{place.name}.{os.getpid()}.{os.urandom(4).hex()}")
     try:
         place.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         # 0o600 whatever the umask: owned_by_user() refuses entries that others may write
-        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600),
-                  "wb") as handle:
+        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW | getattr(os, "O_BINARY", 0),
+                          0o600), "wb") as handle:
             handle.write(data)
         os.replace(temporary, place)
     except OSError:

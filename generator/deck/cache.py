@@ -17,8 +17,10 @@ An entry is used only when everything the load depended on is unchanged, checked
 - the path as given and the deck folder it resolves to (the model keeps both), and every art
   path, which must still resolve to itself (no symbolic link along it re-pointed).
 
-An entry that fails any check, cannot be read or unpickled, fails its own checksum, or is not
-the user's own file (writable by no one else) is ignored and rewritten. Entries are written atomically (a temporary file, then a rename), and
+An entry that fails any check, cannot be read or unpickled, fails its keyed seal, is a symbolic
+link or is not the user's own file (writable by no one else), or sits in a cache folder that is
+not the user's own, is ignored and rewritten (`core.cachefile`: only what deckgen sealed with
+the user's secret is ever unpickled). Entries are written atomically (a temporary file, then a rename), and
 not at all while a file the deck read is fresher than the load (saved during it, perhaps: the
 digest could then describe bytes the loader never saw). A cache folder that cannot be written
 only costs the speed.
@@ -35,6 +37,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
+from ..core.errors import UnreadableInput
+from ..core.files import ALLOW_ENV, open_input
 from ..core.resources import PACKAGE
 from .files import DECKS_DIR, resolve_deck_path
 from .model import Deck
@@ -142,23 +146,23 @@ def _entry_path(path: Path) -> Path | None:
 
 def _key(path: Path) -> tuple:
     """What the entry must have been written under, besides its files."""
-    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp())
+    # The folders allowed besides the deck's: a deck cached with one allowed is not read without it.
+    return (__version__, sys.version, str(path), str(path.parent.resolve()), code_stamp(),
+            os.environ.get(ALLOW_ENV, ""))
 
 
 def _file_facts(name: str, settled_before: int | None = None) -> tuple[str, int, str] | None:
     """(path, size, digest) of a regular file; None for anything else (a FIFO is never opened),
     or for a file modified after `settled_before` (ns since the epoch)."""
     try:
-        info = os.stat(name)
-        if info.st_mode & 0o170000 != 0o100000:  # not stat.S_ISREG (stat not imported for this)
-            return None
-        if settled_before is not None and info.st_mtime_ns >= settled_before:
-            return None
-        with open(name, "rb") as handle:
+        with open_input(name, "input") as handle:
+            info = os.fstat(handle.fileno())
+            if settled_before is not None and info.st_mtime_ns >= settled_before:
+                return None
             data = handle.read()
-    except OSError:
+    except (UnreadableInput, OSError):
         return None
-    return name, info.st_size, blake2b(data).hexdigest()
+    return name, len(data), blake2b(data).hexdigest()
 
 
 def _read(place: Path | None, path: Path) -> _Entry | None:

@@ -14,10 +14,14 @@ plain-text exports. Whether what a figure claims is right is the referee's busin
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass
+
+try:  # the C module behind hashlib.sha1, without hashlib loading OpenSSL (~5 ms) for `referee`
+    from _sha1 import sha1
+except ImportError:  # a Python built without it
+    from hashlib import sha1
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -84,7 +88,7 @@ class Figure:
     @property
     def key(self) -> str:
         """A name for the figure's picture file, the same whenever the figure is the same."""
-        return hashlib.sha1(self.text.encode("utf-8")).hexdigest()[:12]
+        return sha1(self.text.encode("utf-8")).hexdigest()[:12]
 
     @property
     def manoeuvre(self) -> tuple[str, str]:

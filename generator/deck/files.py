@@ -1,25 +1,25 @@
-"""Finding deck files and reading input files safely.
+"""Finding deck files and their translations, and parsing their TOML.
 
 Kept apart from the loader (and free of its imports) so that the quick commands and the
-deck cache (`generator.deck.cache`) find and read decks without loading the checks; even the
-errors are imported only when one is raised (they pull in dataclasses).
+deck cache (`generator.deck.cache`) find decks without loading the checks. Reading a file is
+`generator.core.files`'s, like every read.
 """
 
 from __future__ import annotations
 
 import re
-import stat
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import Problem, UnreadableInput
+from ..core.files import KINDS
 
 if TYPE_CHECKING:
     from .model import Deck
 
 DECKS_DIR = Path("decks")
-MAX_DECK_BYTES = 4 * 1024 * 1024  # a deck file (generator.deck.schema lists the limits)
+MAX_DECK_BYTES = KINDS["deck"].limit  # a deck file (generator.deck.schema lists the limits)
 TRANSLATIONS_DIR = "translations"
 LANG_PATTERN = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 
@@ -66,44 +66,6 @@ def build_languages(deck_path: Path, wanted: str | None) -> list[str | None]:
     if wanted == "all":
         return [None, *known]
     return [wanted] if wanted in known else []
-
-
-def read_input(path: Path, limit: int, what: str = "file") -> bytes:
-    """The bytes of a regular file of at most `limit` bytes. A FIFO, a device or a folder is
-    refused before it is opened (reading one could block or never end)."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise _unreadable(f"{what} not found", path) from None
-    except OSError as error:
-        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
-    if not stat.S_ISREG(info.st_mode):
-        raise _unreadable(f"{what} is not a regular file ({_file_type(info.st_mode)})", path,
-                          "give the path of an ordinary file")
-    if info.st_size > limit:
-        raise _unreadable(f"{what} is {info.st_size:,} bytes; the limit is {limit:,}", path,
-                          "see the limits in docs/deck-format.md")
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError as error:
-        raise _unreadable(f"cannot read {what}: {error.strerror}", path) from None
-    if len(raw) > limit:
-        raise _unreadable(f"{what} is larger than the limit of {limit:,} bytes", path)
-    return raw
-
-
-def _unreadable(message: str, path: Path, hint: str = ""):
-    """The error for an input that cannot be read (the errors module only when one is raised)."""
-    return UnreadableInput(Problem(message, file=path, hint=hint))
-
-
-def _file_type(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a file"
 
 
 def parse_toml(text: str) -> dict:

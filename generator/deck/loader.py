@@ -16,14 +16,17 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from ..core.errors import InvalidDeck, OptionError, Problem, UnreadableInput
-from . import figures, markup
-from .files import DECKS_DIR, deck_paths, parse_toml, read_input, resolve_deck_path  # noqa: F401 (re-exported)
+from ..core.plugins import engine_names, unknown_engine
+from . import figures, markup, trickrules
+from ..core.files import read_input
+from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
 from .layouts import deck as deck_layouts
 from .layouts.lines import TomlLines
 from .model import CARD_SIZES_MM, Back, Card, CardSize, Deck, Kind, QuickRef, Rank, Rule, Ruling, Section, Suit, Variant
 from .publish import check_base_url
-from .schema import DECK_SCHEMA, MAX_DECK_BYTES, MAX_DECK_CARDS, check
+from .schema import DECK_SCHEMA, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
+from .targets import read_targets
 
 RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
@@ -117,7 +120,7 @@ class _LayoutLines:
 
 
 def _read_text(path: Path) -> str:
-    raw = read_input(path, MAX_DECK_BYTES)
+    raw = read_input(path, "deck")
     if not raw.strip():
         raise UnreadableInput(Problem(
             "file is empty", file=path,
@@ -165,8 +168,8 @@ class _LineFinder:
                 table_path.append(name)
             elif key_line is not None:
                 return key_line
-            else:
-                return line_found
+            else:  # a table only its sub-tables name ([[playtest.skill]] without [playtest])
+                table_path.append(name)
         return line_found
 
     def _nth_header(self, name: str, index: int, start: int, array: bool = True) -> int | None:
@@ -225,6 +228,8 @@ class _Builder:
         players = meta["players"]
         if players["min"] > players["max"]:
             self.error("deck.players", f"min ({players['min']}) is greater than max ({players['max']})")
+        if meta.get("engine") is not None and meta["engine"] not in engine_names():
+            self.error("deck.engine", *unknown_engine(meta["engine"]))
         suits = self._suits()
         ranks = self._ranks()
         kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""),
@@ -254,7 +259,7 @@ class _Builder:
             play_time=meta.get("play_time", ""),
             language=meta.get("language", "en"),
             card_size=_card_size(meta.get("card_size", "poker")),
-            engine=meta.get("engine"),
+            engine=meta.get("engine") or (trickrules.ENGINE_ID if "rules" in self.data else None),
             params=dict(self.data.get("engine", {})),
             suits=suits,
             ranks=ranks,
@@ -273,9 +278,29 @@ class _Builder:
             layouts=self.layouts.book,
             fonts=self.layouts.fonts,
             icons=self.layouts.icons,
+            trick_rules=self.data.get("rules"),
+            playtest=read_targets(self.data, players["min"], players["max"], self.error),
         )
         self._check_references(deck)
+        self._check_rules(deck)
         return deck
+
+    def _check_rules(self, deck: Deck) -> None:
+        """A [rules] table is read with the deck's parameters and each variant's, so rules that
+        cannot be played are reported here, before any game."""
+        if deck.trick_rules is None:
+            return
+        if self.data["deck"].get("engine"):
+            self.error("deck.engine", f"the deck has [rules], which deckgen referees itself, and also names the "
+                                      f"{self.data['deck']['engine']} engine", hint="keep one: remove engine = ... or [rules]")
+            return
+        if any(p.severity == "error" for p in self.problems):
+            return  # the rules read cards, suits and rule ids: those must be right first
+        for problem in trickrules.problems_of(deck):
+            self.error(problem.field, problem.message, problem.hint, severity=problem.severity)
+        if not any(p.severity == "error" for p in self.problems):  # a variant the rules cannot play keeps
+            for problem in trickrules.variant_problems(deck):    # the deck, but not the variant
+                self.error(problem.field, problem.message, problem.hint, severity="warning")
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])
@@ -477,6 +502,9 @@ class _Builder:
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
+            for message in markup.broken(text):
+                self.error(field, f"broken markup: {message}", severity="warning",
+                           hint="markup: *emphasis*, **strong**, {card:…}, {suit:…}, {rule:…}, {icon:…}")
 
         check_text(deck.description, "deck.description")
         for index, card in enumerate(self.data.get("cards", ())):

@@ -11,9 +11,21 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from ..core.errors import Problem
+from ..core.errors import Problem, UnreadableInput
+from ..core.files import read_text_input
 from .loader import _LineFinder, parse_toml, slug
 from .model import Card, Deck
+
+
+def _source_text(deck: Deck) -> str:
+    """The deck file's text, for line numbers ("" when it is gone or unreadable since the load:
+    the problems then carry no line)."""
+    if deck.source is None:
+        return ""
+    try:
+        return read_text_input(deck.source, "deck")
+    except UnreadableInput:
+        return ""
 
 
 class Locator:
@@ -21,7 +33,7 @@ class Locator:
 
     def __init__(self, deck: Deck):
         self.deck = deck
-        text = deck.source.read_text(encoding="utf-8") if deck.source and deck.source.exists() else ""
+        text = _source_text(deck)
         self._lines, self._card_fields, self.cards_field, self._rule_fields, self._variant_fields = _fields(text)
 
     def card_field(self, card: Card, attribute: str = "") -> str:

@@ -131,6 +131,42 @@ def parse(text: str) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+_OPENED_REFERENCE = re.compile(r"\{\s*([A-Za-z_]+)\s*:")
+REFERENCE_KINDS = ("card", "suit", "rule", "icon")
+
+
+def broken(text: str) -> list[str]:
+    """What in a text looks like markup but is not read as markup, so it would print as typed:
+    a reference of an unknown kind or without its closing brace, an unclosed ** or *."""
+    found: list[str] = []
+    for block in parse(text):
+        if isinstance(block, Figure):
+            continue
+        for spans in [block.spans] if isinstance(block, Paragraph) else block.items:
+            for span in spans:
+                if isinstance(span, Text):
+                    found += _broken_in(span.text)
+    return list(dict.fromkeys(found))
+
+
+def _broken_in(words: str) -> list[str]:
+    found = []
+    for match in _OPENED_REFERENCE.finditer(words):
+        kind = match.group(1)
+        if kind in REFERENCE_KINDS:
+            found.append(f"{{{kind}:… has no closing brace, so it prints as typed")
+        elif kind in figures.KINDS:
+            found.append(f"{{{kind}:…}} is a figure of play, which stands alone as a paragraph")
+        else:
+            found.append(f"{{{kind}:…}} is not a reference; references are "
+                         f"{', '.join('{' + name + ':…}' for name in REFERENCE_KINDS)}")
+    if "**" in words:
+        found.append("a ** has no closing **, so it prints as typed")
+    elif "*" in words.replace(" * ", ""):  # a lone * between spaces is a multiplication sign
+        found.append("a * has no closing *, so it prints as typed")
+    return found
+
+
 def ref_label(deck: "Deck", ref: Ref) -> str:
     """The words a reference stands for: a card's name, a suit's symbol, a rule's number and title."""
     if ref.kind == "card":

@@ -182,6 +182,33 @@ class Icon:
 
 
 @dataclass(frozen=True, slots=True)
+class SkillTarget:
+    """A skill gap the designer wants: `player` finishes ahead of `beats` at least `at_least`
+    of the time, in games with one `player` seat and `beats` in every other."""
+
+    player: str  # a player as `deckgen simulate --bot` names it; search players add "-BUDGET"
+    beats: str
+    at_least: float
+    players: tuple[int, ...] = ()  # the player counts it is for; () = those of [playtest]
+    field: str = ""  # where it is written, e.g. "playtest.skill[0]"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaytestTargets:
+    """What the designer wants the playtest to show ([playtest]); `deckgen validate` checks each
+    for every player count it is for (all of the deck's when `players` is empty)."""
+
+    players: tuple[int, ...] = ()
+    first_seat_win: tuple[float, float] | None = None  # band for seat 1's share of wins
+    median_length: tuple[int, int] | None = None  # band for the median moves per game
+    timeouts_below: float | None = None  # most share of games the length cap may stop
+    skill: tuple[SkillTarget, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.first_seat_win or self.median_length or self.timeouts_below is not None or self.skill)
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """A loaded, checked deck: everything the deck file and its included files say."""
 
@@ -218,7 +245,11 @@ class Deck:
     back_layout: str = ""  # the deck's default back layout ('' = the built-in back)
     layouts: Any = None  # generator.deck.layouts.LayoutBook: built-in, shared and the deck's own layouts
     fonts: tuple["FontFamily", ...] = ()
+    # The deck's [rules] table as written: a trick-taking game the rules engine plays
+    # (generator.deck.trickrules reads it for a set of parameters); None without one.
+    trick_rules: Mapping[str, Any] | None = None
     icons: tuple["Icon", ...] = ()
+    playtest: PlaytestTargets = PlaytestTargets()  # [playtest]: the targets `deckgen validate` checks
 
     @property
     def total(self) -> int:

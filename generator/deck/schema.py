@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from .files import MAX_DECK_BYTES  # noqa: F401 (a limit listed here with the others)
 from .layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
 from .model import CARD_SIZES_MM, SECTION_ROLES
+from .trickrules.schema import RULES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
 
@@ -195,6 +196,44 @@ VARIANT = _table(
     ("id", "name", "text"),
 )
 
+PLAYER_PATTERN = r"^[a-z][a-z0-9_-]*$"  # random, heuristic, and search players with a budget: ismcts-800
+_PLAYER_COUNTS = _list_of("Player counts these targets are for (default: every count the deck allows).",
+                          _int("A player count.", 1, MAX_PLAYERS))
+
+
+def _band(description: str, item: dict) -> dict:
+    return {**_list_of(description, item), "minItems": 2, "maxItems": 2}
+
+
+SKILL_TARGET = _table(
+    "A skill gap: in games with one `player` seat (a different seat each game) and `beats` in every other, "
+    "`player` finishes ahead of each other seat at least `at_least` of the time (a tie counts half).",
+    {
+        "player": _str("The stronger player, as `deckgen simulate --bot` names it (random, heuristic; a search "
+                       "player with its budget, e.g. ismcts-800).", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
+        "beats": _str("The weaker player, named the same way.", pattern=PLAYER_PATTERN, maxLength=MAX_ID),
+        "at_least": {"type": "number", "description": "The least share of other seats `player` finishes ahead "
+                     "of, e.g. 0.6.", "minimum": 0, "maximum": 1},
+        "players": _PLAYER_COUNTS,
+    },
+    ("player", "beats", "at_least"),
+)
+
+PLAYTEST = _table(
+    "Targets the simulated playtest should meet; `deckgen validate` says which hold, with intervals, and "
+    "`--compare` which variant moves toward them.",
+    {
+        "players": _PLAYER_COUNTS,
+        "first_seat_win": _band("[low, high]: the band seat 1's share of wins should lie in (a shared win "
+                                "counts for every winner).", {"type": "number", "minimum": 0, "maximum": 1}),
+        "median_length": _band("[low, high]: the band the median moves (player decisions) per game should lie in.",
+                               _int("Moves per game.", 1)),
+        "timeouts_below": {"type": "number", "description": "The share of games the engine's length cap may stop "
+                           "at most, e.g. 0.01.", "minimum": 0, "maximum": 1},
+        "skill": _list_of("Skill gaps between players.", SKILL_TARGET),
+    },
+)
+
 QUICKREF = _table(
     "An entry of the one-page quick reference.",
     {"title": _str("Heading."), "text": _TEXT},
@@ -240,8 +279,9 @@ DECK_META = _table(
         "back_layout": _BACK_LAYOUT,
         "layouts": _list_of("Shared layouts files ([layouts.NAME] tables), relative to this file.",
                             _str("A .toml file.")),
-        "engine": _str("Game engine that referees this deck.",
-                       enum=["wizard", "wizard-hearts", "muggle-quidditch", "quidditch-v2"]),
+        "engine": _str("Game engine that referees this deck: one of deckgen's own or one an installed "
+                       "package registers (`deckgen engines` lists them; docs/engines.md). Leave it out "
+                       "for a deck with [rules], which deckgen's rules engine plays."),
     },
     ("id", "name", "players"),
 )
@@ -344,8 +384,11 @@ DECK_SCHEMA: dict = {
         "card_sources": _list_of("Spreadsheets (CSV, XLSX) holding cards, one per row.", CARD_SOURCE),
         "sections": _list_of("Rulebook sections.", SECTION),
         "rulings": _list_of("This edition's rulings.", RULING),
-        "engine": {"type": "object", "description": "Engine parameters and their values."},
+        "engine": {"type": "object", "description": "Engine parameters and their values (for a deck with "
+                   "[rules]: the parameters its rules and variants read as $name)."},
+        "rules": RULES,
         "variants": _list_of("Variants.", VARIANT),
+        "playtest": PLAYTEST,
         "quickref": _list_of("Quick reference entries.", QUICKREF),
         "layouts": {"type": "object", "description": "The deck's own layouts, by name.",
                     "additionalProperties": LAYOUT},
@@ -424,8 +467,12 @@ def check(value: Any, schema: dict, path: str = "") -> Iterator[tuple[str, str]]
                 yield from check(item, properties[key], _join(path, key))
             elif isinstance(extra, dict):
                 yield from check(item, extra, _join(path, key))
-    elif wanted == "array" and "items" in schema:
-        for index, item in enumerate(value):
+    elif wanted == "array":
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", len(value)):
+            low, high = schema.get("minItems", 0), schema.get("maxItems")
+            wanted_count = f"exactly {low}" if low == high else f"at least {low}" if high is None else f"{low} to {high}"
+            yield path, f"has {len(value)} value{'s' if len(value) != 1 else ''}; write {wanted_count}"
+        for index, item in enumerate(value if "items" in schema else ()):
             yield from check(item, schema["items"], f"{path}[{index}]")
 
 

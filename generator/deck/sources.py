@@ -2,22 +2,21 @@
 
 The loader hands each source's rows to the same card checks as `[[cards]]` tables;
 `SheetCards.problem` maps a field such as `cards[41].kind` back to the cell it came
-from (`cards.xlsx:Actions!C14`), so a designer is told the row and column they see.
+from (`cards.xlsx:Actions!C14`), so a designer is told the row and column they see. The files themselves are read, within
+bounds, by `generator.deck.spreadsheets`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 import tomllib
-import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import Problem
 from .schema import CARD, check
+from .spreadsheets import SheetError, UnsavedFormula, read_table
 
 # Card fields a column can fill, in the order `export cards` writes them.
 CARD_FIELDS = ("id", "name", "code", "kind", "type_line", "count", "suit", "rank", "corner",
@@ -110,11 +109,8 @@ def read_card_sources(data: dict, deck_path: Path, first_index: int,
         where = f"card_sources[{index}]"
         path = deck_path.parent / source["file"]
         try:
-            if not path.resolve().is_relative_to(deck_path.parent.resolve()):
-                raise _SourceError(f"{where}.file", f"{source['file']!r} points outside the deck's folder",
-                                   "keep spreadsheets next to the deck file")
-            sheet_name, table = _read_table(path, source, where)
-        except _SourceError as error:
+            sheet_name, table = read_table(path, source, where, deck_path.parent)
+        except SheetError as error:
             result.problems.append(Problem(error.message, field=error.field, file=deck_path, hint=error.hint))
             continue
         result.files.append(path)
@@ -122,126 +118,6 @@ def read_card_sources(data: dict, deck_path: Path, first_index: int,
     result.problems = [replace(p, line=locate(p.field)) if p.file == deck_path and p.field else p
                        for p in result.problems]
     return result
-
-
-class _SourceError(Exception):
-    def __init__(self, field_path: str, message: str, hint: str = ""):
-        super().__init__(message)
-        self.field, self.message, self.hint = field_path, message, hint
-
-
-# --- reading files --------------------------------------------------------------------------
-
-def _read_table(path: Path, source: dict, where: str) -> tuple[str | None, list[list[Any]]]:
-    suffix = path.suffix.lower()
-    if suffix not in (".xlsx", ".csv", ".tsv", ".txt"):
-        raise _SourceError(f"{where}.file", f"unknown spreadsheet type {path.suffix or '(none)'!r}; "
-                                            "allowed: .csv, .tsv, .txt (CSV) or .xlsx")
-    if not path.exists():
-        raise _SourceError(f"{where}.file", f"spreadsheet {str(path)!r} not found")
-    if not path.is_file():
-        raise _SourceError(f"{where}.file", f"{str(path)!r} is a folder, not a spreadsheet file")
-    if suffix == ".xlsx":
-        if "delimiter" in source:
-            raise _SourceError(f"{where}.delimiter", "a delimiter applies to CSV files only")
-        return _read_xlsx(path, source.get("sheet"), where)
-    if "sheet" in source:
-        raise _SourceError(f"{where}.sheet", "a CSV file has no sheets; remove 'sheet'")
-    return None, _read_csv(path, source.get("delimiter"), where)
-
-
-def _read_csv(path: Path, delimiter: str | None, where: str) -> list[list[Any]]:
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")  # with or without the byte-order mark Excel writes
-    except UnicodeDecodeError as error:
-        record = raw[: error.start].count(b"\n") + 1
-        raise _SourceError(f"{where}.file", f"{path.name} is not UTF-8: byte 0x{raw[error.start]:02x} "
-                                            f"on line {record} cannot be decoded",
-                           "save the CSV as 'CSV UTF-8'") from None
-    if delimiter is None:
-        delimiter = _sniff_delimiter(text, path)
-    elif len(delimiter) != 1:
-        raise _SourceError(f"{where}.delimiter", f"found {delimiter!r}; allowed: one character such as ',', ';' or '\\t'")
-    try:
-        return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-    except csv.Error as error:
-        raise _SourceError(f"{where}.file", f"{path.name}: unreadable CSV: {error}") from None
-
-
-def _sniff_delimiter(text: str, path: Path) -> str:
-    if path.suffix.lower() == ".tsv":
-        return "\t"
-    header = text.split("\n", 1)[0]
-    try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t|").delimiter
-    except csv.Error:  # one column, or nothing to tell by: count the header's candidates
-        return max(",;\t|", key=header.count) if any(c in header for c in ",;\t|") else ","
-
-
-def _read_xlsx(path: Path, sheet: str | None, where: str) -> tuple[str, list[list[Any]]]:
-    from openpyxl import load_workbook
-
-    try:
-        # Streaming (read-only) and data_only: a formula cell reads as the value the
-        # spreadsheet app saved with it.
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as error:
-        raise _SourceError(f"{where}.file", f"{path.name} is not a readable .xlsx workbook ({error})",
-                           "save it from your spreadsheet app as Excel Workbook (.xlsx)") from None
-    try:
-        if sheet is None:
-            worksheet = book.worksheets[0]
-        elif sheet in book.sheetnames:
-            worksheet = book[sheet]
-        else:
-            raise _SourceError(f"{where}.sheet", f"no sheet {sheet!r} in {path.name}; "
-                                                 f"found: {', '.join(book.sheetnames)}")
-        rows = [list(values) for values in worksheet.iter_rows(values_only=True)]
-        title = worksheet.title
-        with zipfile.ZipFile(path) as archive:  # what streaming does not read: merges, formulas
-            xml = archive.read(worksheet._worksheet_path)
-    finally:
-        book.close()
-    _fill_merged(rows, xml)
-    if re.search(rb"<(?:\w+:)?f[\s>/]", xml):
-        _mark_unsaved_formulas(path, title, rows)
-    return title, rows
-
-
-def _fill_merged(rows: list[list[Any]], xml: bytes) -> None:
-    """A merged range shows its value across every cell it covers, so read it that way."""
-    from openpyxl.utils.cell import range_boundaries
-
-    for ref in re.findall(rb'<(?:\w+:)?mergeCell ref="([A-Z]+[0-9]+:[A-Z]+[0-9]+)"', xml):
-        min_col, min_row, max_col, max_row = range_boundaries(ref.decode())
-        if min_row > len(rows):
-            continue
-        value = rows[min_row - 1][min_col - 1] if min_col <= len(rows[min_row - 1]) else None
-        for row in range(min_row - 1, min(max_row, len(rows))):
-            for column in range(min_col - 1, min(max_col, len(rows[row]))):
-                rows[row][column] = value
-
-
-class UnsavedFormula:
-    """A formula cell the file holds no value for (written by a script, never recalculated)."""
-
-    def __init__(self, formula: str):
-        self.formula = formula
-
-
-def _mark_unsaved_formulas(path: Path, title: str, rows: list[list[Any]]) -> None:
-    from openpyxl import load_workbook
-
-    book = load_workbook(path, read_only=True)  # a second streaming pass, for sheets with formulas
-    try:
-        for row_index, values in enumerate(book[title].iter_rows(values_only=True)):
-            for column, value in enumerate(values):
-                if (isinstance(value, str) and value.startswith("=") and row_index < len(rows)
-                        and column < len(rows[row_index]) and rows[row_index][column] is None):
-                    rows[row_index][column] = UnsavedFormula(value)
-    finally:
-        book.close()
 
 
 # --- rows to card tables ---------------------------------------------------------------------
@@ -403,13 +279,17 @@ def prop_cell(value: Any) -> Any:
     return _toml_value(value)
 
 
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, str):  # a TOML basic string: every control character escaped
+        return '"' + "".join(_TOML_ESCAPES.get(char) or (f"\\u{ord(char):04x}" if ord(char) < 32 or ord(char) == 127
+                                                         else char) for char in value) + '"'
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):

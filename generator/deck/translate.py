@@ -21,7 +21,8 @@ from typing import Any
 
 from ..core.errors import OptionError, Problem, ProblemList, UnreadableInput
 from . import figures, markup
-from .files import LANG_PATTERN, TRANSLATIONS_DIR
+from ..core.files import read_text_input
+from .files import LANG_PATTERN, TRANSLATIONS_DIR, parse_toml
 from .model import Card, Deck
 from .phrases import PHRASES
 
@@ -90,23 +91,21 @@ def translated(deck: Deck, lang: str) -> Translation:
     path = overlay_paths(deck).get(lang)
     if path is None:
         languages(deck, lang)  # raises, naming the known languages
+    text = read_text_input(path, "overlay", within=deck.folder)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, OSError) as error:
-        raise UnreadableInput(Problem(f"cannot read translation: {error}", file=path,
-                                      hint="save the file as UTF-8")) from None
+        data = parse_toml(text)
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"\s*\(at line (\d+), column \d+\)", str(error))
         raise UnreadableInput(Problem(f"not valid TOML: {str(error).replace(found.group(0), '') if found else error}",
                                       file=path, line=int(found.group(1)) if found else None)) from None
-    builder = Overlay(deck, lang, path, data)
+    builder = Overlay(deck, lang, path, data, text)
     return Translation(lang, builder.build(), path, builder.problems, builder)
 
 
 class Overlay:
-    def __init__(self, deck: Deck, lang: str, path: Path, data: dict):
+    def __init__(self, deck: Deck, lang: str, path: Path, data: dict, text: str):
         self.deck, self.lang, self.path, self.data = deck, lang, path, data
-        self.lines = path.read_text(encoding="utf-8").splitlines()
+        self.lines = text.splitlines()
         self.problems: list[Problem] = []
         self.used: set[tuple[str, str, str]] = set()
 

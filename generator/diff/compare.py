@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.errors import OptionError, Problem, UnreadableInput
+from ..core.files import read_input
 from ..deck import markup
 from ..deck.model import Card, Deck
 
@@ -246,8 +247,11 @@ def face_signature(deck: Deck, card: Card) -> str:
     for kind, target in markup.references(card.text):
         parts.append(markup.ref_label(deck, markup.Ref(kind, target)))
     digest = hashlib.sha256(repr(parts).encode())
-    if card.art is not None and card.art.is_file():
-        digest.update(card.art.read_bytes())
+    if card.art is not None:
+        try:
+            digest.update(read_input(card.art, "image", within=deck.folder))
+        except UnreadableInput as error:  # missing or odd art: the deck's checks say so; here it differs
+            digest.update(error.problem.message.encode())
     return digest.hexdigest()
 
 
@@ -360,8 +364,21 @@ def deck_at_revision(path: Path, revision: str, workdir: Path) -> Path:
                                       hint="the file may have been added later or renamed"))
     archive = git("archive", "--format=tar", revision, "--", ".")  # the deck's folder, paths within it
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(workdir, filter="data")
+        try:
+            tar.extractall(workdir, filter="data")
+        except tarfile.FilterError as error:  # a link to an absolute path or out of the folder, say
+            member = error.tarinfo
+            raise UnreadableInput(Problem(
+                f"git revision {revision!r}: {prefix}{member.name} {_refused_member(member, error)}", file=path,
+                hint="deckgen unpacks a revision's files and its links only inside the deck's folder")) from None
     return workdir / path.name
+
+
+def _refused_member(member: tarfile.TarInfo, error: tarfile.FilterError) -> str:
+    if member.issym() or member.islnk():
+        where = "an absolute path" if isinstance(error, tarfile.AbsoluteLinkError) else "outside the deck's folder"
+        return f"is a link to {where} ({member.linkname})"
+    return f"cannot be unpacked here ({error})"
 
 
 def revision_workdir() -> tempfile.TemporaryDirectory:

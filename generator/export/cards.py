@@ -2,7 +2,10 @@
 
 One row per distinct card, one column per card field the deck uses, then `props.NAME`
 columns for engine facts (lists and other non-scalar values written as TOML, e.g. `[5, 6]`).
-Reading the file back through `[[card_sources]]` gives the same cards (tests prove it).
+Reading the file back through `[[card_sources]]` gives the same cards (tests prove it), even
+cards whose text a spreadsheet would take for a formula (`=…`, `+…`, `@…`): CSV cells get a
+leading apostrophe that the reader takes off again, XLSX cells are written as text
+(`generator.deck.spreadsheets`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 from ..core.output import write_bytes
 from ..deck.model import Card, Deck
 from ..deck.sources import CARD_FIELDS, prop_cell
+from ..deck.spreadsheets import FORMULA_STARTS, csv_cell
 from .common import ExportError, inside
 
 FORMATS = ("csv", "xlsx")
@@ -64,7 +68,7 @@ def _csv_bytes(header: list[str], rows: list[list[Any]]) -> bytes:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
     # The byte-order mark makes Excel read the file as UTF-8 (suit symbols, accents).
     return buffer.getvalue().encode("utf-8-sig")
 
@@ -79,6 +83,12 @@ def _xlsx_bytes(deck: Deck, header: list[str], rows: list[list[Any]]) -> bytes:
     sheet.append(header)
     for row in rows:
         sheet.append([value if value != "" else None for value in row])
+        for cell in sheet[sheet.max_row]:
+            if isinstance(cell.value, str) and cell.value.startswith(FORMULA_STARTS):
+                # Text stays text: openpyxl would make "=1+1" a live formula, and a spreadsheet
+                # keeps a cell typed as text (quotePrefix) text when it is edited.
+                cell.data_type = "s"
+                cell.quotePrefix = True
     for cell in sheet[1]:
         cell.font = Font(bold=True)
     sheet.freeze_panes = "A2"

@@ -37,7 +37,7 @@ from ..deck.model import Card, Deck
 from ..deck.publish import check_base_url
 from .common import ExportError, inside, is_dvorak, kept_for
 from .faces import blank_face, faces_for, jpeg_bytes
-from .setup import table_setup
+from .setup import engine_table, table_setup
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
 
 LAYOUTS = ("full", "dvorak")
@@ -49,34 +49,26 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip entry can carry: no 
 # --- What the table needs: counters, extra piles, dice ----------------------------------
 
 @dataclass(frozen=True)
-class TableKit:
+class LackeyTable:
     counters: tuple[str, ...] = ()  # per-player numbers Lackey shows and edits
     piles: tuple[str, ...] = ()  # per-player face-up zones besides Hand, Discard and Play
     dice: bool = False
     coin: bool = False
 
 
-# What each engine's game keeps track of on the table.
-ENGINE_KITS: Mapping[str, TableKit] = {
-    "wizard": TableKit(counters=("Score", "Bid"), piles=("Tricks",)),
-    "wizard-hearts": TableKit(counters=("Points",), piles=("Tricks",)),
-    "muggle-quidditch": TableKit(counters=("Points",), piles=("Score Pile",)),
-    "quidditch-v2": TableKit(counters=("Points", "Dominance")),
-}
-
 _DICE = re.compile(r"\b(roll|rolls|rolled|rolling|dice|d6)\b", re.I)
 _COIN = re.compile(r"\bcoins?\b", re.I)
 
 
-def table_kit(deck: Deck) -> TableKit:
-    """Counters and piles from the deck's engine (a scoring section alone gives a Score),
-    a die or a coin when any card or rule asks for one."""
-    base = ENGINE_KITS.get(deck.engine or "")
-    if base is None:
-        scored = any(section.role == "scoring" for section in deck.sections)
-        base = TableKit(counters=("Score",) if scored else ())
+def table_kit(deck: Deck) -> LackeyTable:
+    """Counters and piles the deck's engine declares (else a scoring section alone gives a
+    Score), a die or a coin when any card or rule asks for one."""
+    kit = engine_table(deck)
+    counters = kit.stats
+    if counters is None:
+        counters = ("Score",) if any(section.role == "scoring" for section in deck.sections) else ()
     words = " ".join([card.text for card in deck.cards] + [rule.text for rule in deck.rules()])
-    return TableKit(base.counters, base.piles, bool(_DICE.search(words)), bool(_COIN.search(words)))
+    return LackeyTable(counters, kit.piles, bool(_DICE.search(words)), bool(_COIN.search(words)))
 
 
 # --- Card data columns ------------------------------------------------------------------

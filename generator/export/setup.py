@@ -3,8 +3,9 @@ in the centre or on the discard pile, the counters each player keeps, the turn's
 
 The MUSH table, the Lackey plugin and the Tabletop Simulator save all read this one
 description, so the three set a game up the same way. It comes from the deck: the engine
-the deck names says which counters its game keeps, the cards' `props` say which cards are
-the Quaffle and the Snitch, and the deck's own rules text gives the turn's phases.
+the deck names declares what its table needs (`Game.table_kit`, generator.games.profile: the
+counters its game keeps, the cards set aside before play, whether cards are played in tricks),
+and the deck's own rules text gives the turn's phases.
 """
 
 from __future__ import annotations
@@ -13,20 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..games.base import engine_class
+from ..games.profile import TableKit
+
 if TYPE_CHECKING:
     from ..deck.model import Card, Deck
-
-# Per-player counters each game keeps (every game keeps a score). Names are one word, so a
-# MUSH command can take them as an argument and Lackey can show them as player stats.
-_COUNTERS = {
-    "quidditch-v2": ("score", "dominance"),
-    "wizard": ("bid", "tricks", "score"),
-    "wizard-hearts": ("score",),
-    "muggle-quidditch": ("score",),
-}
-# Trick-taking games: cards are played to the centre, and a round is dealt at once.
-_TRICK_GAMES = {"wizard": True, "wizard-hearts": False}  # value: a trump card is turned up
-
 
 @dataclass(frozen=True)
 class TableSetup:
@@ -40,10 +32,6 @@ class TableSetup:
     @property
     def set_aside(self) -> tuple["Card", ...]:
         return self.centre + self.discard
-
-
-def _cards_with(deck: "Deck", key: str, value: str) -> tuple["Card", ...]:
-    return tuple(card for card in deck.cards if card.props.get(key) == value)
 
 
 # "1. **Start of turn:** ..." or "2. **Draw** the top card": a numbered step with a bold label.
@@ -61,19 +49,19 @@ def turn_phases(deck: "Deck") -> tuple[str, ...]:
     return ()
 
 
+def engine_table(deck: "Deck") -> TableKit:
+    """What the deck's engine declares its table needs; the defaults for a deck with no engine."""
+    return engine_class(deck).table_kit_for(deck) if deck.engine else TableKit()
+
+
 def table_setup(deck: "Deck") -> TableSetup:
-    engine = deck.engine or ""
-    centre: tuple[Card, ...] = ()
-    discard: tuple[Card, ...] = ()
-    if engine == "quidditch-v2":
-        centre = _cards_with(deck, "ball", "quaffle")
-        if deck.params.get("snitch_start", "discard") == "discard":
-            discard = _cards_with(deck, "ball", "snitch")
+    kit = engine_table(deck)
+    centre, discard = kit.set_aside(deck, deck.params)
     return TableSetup(
-        counters=_COUNTERS.get(engine, ("score",)),
+        counters=kit.counters,
         centre=centre,
         discard=discard,
-        trick_game=engine in _TRICK_GAMES,
-        turns_up_trump=_TRICK_GAMES.get(engine, False),
+        trick_game=kit.trick_game,
+        turns_up_trump=kit.turns_up_trump,
         phases=turn_phases(deck),
     )

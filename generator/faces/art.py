@@ -17,7 +17,8 @@ from PIL import Image, ImageOps
 from reportlab.graphics import renderPDF
 from reportlab.lib.utils import ImageReader
 
-from ..core.errors import Problem
+from ..core.errors import Problem, UnreadableInput
+from ..core.files import open_input
 from ..deck.layouts.artfiles import (MAX_ART_BYTES, MAX_ART_PIXELS, image_path, image_size, is_svg, svg_drawing,
                                      unreadable)
 
@@ -34,7 +35,7 @@ def art_problems(deck: "Deck") -> list[Problem]:
     for card in deck.cards:
         if card.art is None:
             continue
-        reason = unreadable(card.art)
+        reason = unreadable(card.art, deck.folder)
         if reason:
             problems.append(Problem(
                 f"card {card.name!r} ({card.code}): art file {card.art} {reason}",
@@ -53,8 +54,14 @@ def fitted(image_w: float, image_h: float, w: float, h: float, fit: str) -> tupl
 
 def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover",
                bleed: str = "", bleed_color: str = "#ffffff", trim: tuple[float, float] | None = None,
-               frame_bleed: float = 0.0) -> None:
-    """Place an image in a box (cover: crop what sticks out; contain: all of it, centred; stretch)."""
+               frame_bleed: float = 0.0, within: Path | None = None) -> None:
+    """Place an image in a box (cover: crop what sticks out; contain: all of it, centred; stretch).
+    The file is checked again first (regular, inside `within`, an image that decodes): it may
+    have changed since the deck was checked, and reportlab reads a raster image by its name."""
+    reason = unreadable(path, within)
+    if reason:
+        raise UnreadableInput(Problem(f"image {reason}", file=path,
+                                      hint="image paths are relative to the file that names them; use PNG, JPEG or SVG"))
     if bleed and trim and not is_svg(path):
         inner = (max(x, 0.0), max(y, 0.0), min(x + w, trim[0]), min(y + h, trim[1]))
         if inner[0] > x + 1e-6 or inner[1] > y + 1e-6 or inner[2] < x + w - 1e-6 or inner[3] < y + h - 1e-6:
@@ -87,7 +94,7 @@ def _padded(path: Path, _mtime: int, box, inner, mode: str, bleed_color: str):
     x, y, w, h = box
     left, bottom, right, top = inner
     inner_w, inner_h = right - left, top - bottom
-    with Image.open(path) as opened:
+    with open_input(path, "image") as handle, Image.open(handle) as opened:
         image = opened.convert("RGB")
     scale = max(inner_w / image.width, inner_h / image.height)
     crop_w, crop_h = inner_w / scale, inner_h / scale

@@ -22,8 +22,10 @@ INK = "#1b1b1b"
 
 
 def col(placed: Placed, key: str, default: str = "") -> str:
+    """The element's colour `key` as #rrggbb; "none" (or no value) is the default, which for a
+    fill or an outline is none at all."""
     value = placed.get(key, default)
-    return paint.color_value(str(value)) if value else ""
+    return (paint.color_value(str(value)) if value else "") or default
 
 
 def points(placed: Placed, key: str, default: float) -> float:
@@ -125,7 +127,7 @@ def _draw_image(canvas, deck, placed: Placed, box: Box) -> None:
     art.draw_image(canvas, source, box.x, box.y, box.width, box.height, fit=placed.get("fit", "cover"),
                    bleed=placed.get("bleed", ""), bleed_color=col(placed, "bleed_color", "#ffffff"),
                    trim=(placed.frame.width, placed.frame.height) if placed.get("bleed") else None,
-                   frame_bleed=placed.frame.bleed)
+                   frame_bleed=placed.frame.bleed, within=deck.folder)
     canvas.restoreState()
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import marshal
 import os
 from fnmatch import fnmatch
+from io import BytesIO
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -29,6 +30,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFontFace, unShapedFontGlob
 
 from ..core.cachefile import entry_path, file_stamp, read_entry, write_entry
+from ..core.files import open_input
 
 MAGIC = b"deckgen font cache 1\n"
 # Set on the face by the parse but not kept: the font's bytes (read afresh) and its scale function.
@@ -45,28 +47,23 @@ _PLAIN = (int, float, bool, str, bytes, list, dict, tuple, type(None))
 
 
 def load_ttfont(name: str, path: Path):
-    """A reportlab `TTFont` named `name` from the TTF at `path`, as `TTFont(name, path)` makes it."""
+    """A reportlab `TTFont` named `name` from the TTF at `path`, as `TTFont(name, path)` makes it
+    (the file read through the opener: `UnreadableInput` for a missing, odd or huge one)."""
 
-    data, stamp = _read_font(path)
+    with open_input(path, "font") as handle:
+        data, stamp = handle.read(), file_stamp(handle)
     place = entry_path("font", os.path.abspath(path), Version)
-    if data is not None and place is not None:
+    if place is not None:
         entry = read_entry(place, MAGIC)
         font = _from_entry(entry, name, data, stamp) if entry is not None else None
         if font is not None:
             return font
-    font = ttfonts.TTFont(name, str(path))
-    if data is not None and place is not None and getattr(font.face, "_ttf_data", None) == data:
+    named = BytesIO(data)
+    named.name = str(path)  # what reportlab calls the font in its PDF and its messages, as by name
+    font = ttfonts.TTFont(name, named)
+    if place is not None and getattr(font.face, "_ttf_data", None) == data:
         _write_entry(place, font, data, stamp)
     return font
-
-
-def _read_font(path: Path) -> tuple[bytes | None, tuple]:
-    """The font file's bytes and the facts that identify this version of it."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(), file_stamp(handle)
-    except OSError:  # TTFont reports the unreadable file in its own words
-        return None, ()
 
 
 def _scale(units_per_em: int):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 
+from ..core.files import open_input
 from . import art, paint
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def draw_icon(canvas, icon, x: float, y: float, w: float, h: float, color: str |
 
 @lru_cache(maxsize=64)
 def _tinted(path: Path, color: str):
-    with Image.open(path) as opened:
+    with open_input(path, "image") as handle, Image.open(handle) as opened:
         alpha = opened.convert("RGBA").getchannel("A")
     red, green, blue = (round(c * 255) for c in paint.rgb(color))
     image = Image.new("RGBA", alpha.size, (red, green, blue, 255))

@@ -1,47 +1,15 @@
-"""Small drawing helpers shared by faces and backs: colours, shapes, centred symbols."""
+"""Small drawing helpers shared by faces and backs: colours set on the canvas, shapes, centred
+symbols. (Colour values themselves, `#rrggbb` and the colour functions, are
+`generator.deck.layouts.colours`, where the deck's checks read them too.)"""
 
 from __future__ import annotations
 
 import math
-import re
 import zlib
-from functools import lru_cache
 
+# paint.mix() and the others, as the drawing code names them
+from ..deck.layouts.colours import color_value, darken, ink_on, lighten, luminance, mix, rgb, to_hex  # noqa: F401
 from . import fonts
-
-
-@lru_cache(maxsize=4096)
-def rgb(hex_color: str) -> tuple[float, float, float]:
-    value = hex_color.lstrip("#")
-    return tuple(int(value[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
-
-
-def to_hex(color: tuple[float, float, float]) -> str:
-    return "#" + "".join(f"{round(max(0.0, min(1.0, c)) * 255):02x}" for c in color)
-
-
-def mix(first: str, second: str, amount: float) -> str:
-    """`first` moved `amount` (0..1) of the way towards `second`."""
-    a, b = rgb(first), rgb(second)
-    return to_hex(tuple(x + (y - x) * amount for x, y in zip(a, b)))  # type: ignore[arg-type]
-
-
-def lighten(color: str, amount: float) -> str:
-    return mix(color, "#ffffff", amount)
-
-
-def darken(color: str, amount: float) -> str:
-    return mix(color, "#000000", amount)
-
-
-def luminance(color: str) -> float:
-    r, g, b = rgb(color)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def ink_on(color: str) -> str:
-    """Black or white, whichever reads better on `color`."""
-    return "#1b1b1b" if luminance(color) > 0.55 else "#ffffff"
 
 
 def set_fill(canvas, color: str) -> None:
@@ -193,34 +161,3 @@ def pattern(canvas, kind: str, x, y, w, h, color: str, step: float) -> None:
 def stable_index(text: str, modulo: int) -> int:
     """A deterministic small number from a string (Python's hash() changes per process)."""
     return zlib.crc32(text.encode()) % modulo
-
-
-@lru_cache(maxsize=4096)
-def color_value(value: str) -> str:
-    """A colour value with its functions applied: '#rrggbb' out, or '' for none."""
-    text = value.strip()
-    if not text or text == "none":
-        return ""
-    match = re.fullmatch(r"([a-z_]+)\((.*)\)", text)
-    if not match:
-        if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
-            raise ValueError(f"{value!r} is not a colour; write #rrggbb or lighten/darken/mix/ink_on(...)")
-        return text.lower()
-    function, inner = match.groups()
-    args, depth, current = [], 0, ""
-    for char in inner:
-        if char == "," and depth == 0:
-            args.append(current)
-            current = ""
-            continue
-        depth += (char == "(") - (char == ")")
-        current += char
-    args.append(current)
-    if function == "ink_on" and len(args) == 1:
-        return ink_on(color_value(args[0]))
-    if function in ("lighten", "darken") and len(args) == 2:
-        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), float(args[1]))
-    if function == "mix" and len(args) == 3:
-        return mix(color_value(args[0]), color_value(args[1]), float(args[2]))
-    raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
-                     "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")

@@ -114,7 +114,7 @@ def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: 
                 if item.type != "image":
                     continue
                 path = image_path(item)
-                if path is None or is_svg(path) or unreadable(path) or (path, item.name) in seen:
+                if path is None or is_svg(path) or unreadable(path, deck.folder) or (path, item.name) in seen:
                     continue
                 seen.add((path, item.name))
                 pixels_w, pixels_h = image_size(path)

@@ -1,7 +1,8 @@
-/* Compiled random playouts of Wizard and Wizard Hearts: whole games between uniformly
- * random players, move for move the games the Python engines play from the same
- * random.Random generators (generator/games/wizard.py and wizard_hearts.py stay the
- * reference; tests/test_games_fastpath.py checks thousands of seeds against them).
+/* Compiled random playouts of two shapes of trick-taking game, Wizard's and Wizard Hearts':
+ * whole games between uniformly random players, move for move the games the rules engine
+ * (generator/games/trick, the reference) plays from the same random.Random generators when a
+ * deck's [rules] have one of these shapes (generator/games/playout_shapes.py reads them and
+ * passes the tables below; tests/games/test_games_fastpath.py checks thousands of seeds).
  *
  * Randomness is drawn by calling the generators' own `random()` and `getrandbits(k)`, in
  * the order the Python engines draw it, so the games are the same for any seed. The
@@ -21,7 +22,7 @@
 #define WIZARD_LED (-2)
 #define BID 1000
 #define TRUMP 2000
-#define PASS 1000
+#define PASS 3000   /* the rules engine's numbering of a card passed (generator/games/trick/actions.py) */
 
 /* -- the generators ---------------------------------------------------------------------- */
 typedef struct {

@@ -7,13 +7,15 @@ coins, or `TERMINAL`), the legal actions, and applies one action at a time. Chan
 is explicit: a shuffle is a chance action carrying the resulting order, so a game
 replays exactly from its log, and `sample_chance` draws it from a seeded RNG.
 
-What an engine provides (a `Game` subclass, registered in `ENGINES`)
---------------------------------------------------------------------
+What an engine provides (a `Game` subclass, registered under the `deckgen.engines` entry
+points, `generator.core.plugins`; docs/engines.md is the kit for writing one)
+---------------------------------------------------------------------------------------------
 Rules:
 - `id`, `min_players`, `max_players`, `defaults` (its `[engine]` parameters), and
   `lower_score_wins` when the lowest score wins.
-- `new_state`, `score_bounds`, `max_actions`: the generic tests check every random game
-  against these declarations (ends, stays in bounds, never exceeds the length).
+- `new_state`, `score_bounds`, `max_actions`: the conformance suite
+  (`generator.games.conformance`) checks random games against these declarations (they end,
+  stay in bounds, never exceed the length).
 - `GameState.apply` raises `IllegalAction` naming the deck's rule id (and ruling id when a
   ruling decided it), with `where` = {"round": n, "trick": n, "player": seat} as far as
   the game has them (1-based round and trick numbers, 0-based seats).
@@ -21,6 +23,7 @@ Rules:
   `"scores"` (one number per seat, so far) and `"rounds"`: a list of
   `{"title": str, "columns": {name: [one value per seat]}}` that `deckgen referee`
   prints as one small table per round. Anything else is the engine's own.
+- `GameState.table_view()`: the table as a person sees it, for the HTML replay.
 
 Game logs (see `generator.games.logs` and docs/game-logs.md):
 - `log_sections`: the top-level tables of a log that belong to the engine (e.g. "rounds").
@@ -35,9 +38,14 @@ Game logs (see `generator.games.logs` and docs/game-logs.md):
   replays.
 - `format_action` / `parse_action`: one action as written in a log.
 
-Players: `bot(kind, rng)` returns a `Bot`; the base gives "random"; engines add "heuristic".
-Quick rulings: `quick_ruling(words)` answers one question without a log
-(`deckgen rule DECK ...`); engines that support it override it.
+Around play, each with a default that works for any engine:
+- `bot(kind, rng)` returns a `Bot`; the base gives "random"; engines add "heuristic".
+- `questions`: the questions at the table it answers (`generator.games.questions`:
+  may I play this, who wins this trick, what does this score, is this bid allowed), for
+  `deckgen rule` and the referee's check of figures of play in rule text.
+- `deck_requirements(check)`: what its deck must hold (`generator.games.requirements`).
+- `playtest` and `table_kit` (`generator.games.profile`): how the playtest reads a game, and
+  what a virtual table sets up.
 """
 
 from __future__ import annotations
@@ -50,13 +58,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
-from ..core.errors import DeckgenError, OptionError
+from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem
+from ..core.plugins import engine_names, registrations, unknown_engine
 from ..deck.model import Deck
+from . import questions as table_questions
 from .logs import GameLog, LogStep
+from .profile import PlaytestProfile, TableKit
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Iterator, Sequence
+
+    from .questions import Question
+    from .requirements import Checker
 
 CHANCE = -1
 TERMINAL = -2
@@ -96,7 +110,7 @@ class IllegalAction(DeckgenError):
 @dataclass(frozen=True, slots=True)
 class Pending:
     """The decision a game is waiting for: who owes it (a seat, or `CHANCE`), what it is in
-    words ("pass 2 more cards to East"), and the rule that asks for it."""
+    words naming who owes it ("North to pass 2 more cards to East"), and the rule that asks for it."""
 
     seat: int
     owes: str
@@ -141,7 +155,8 @@ class GameState(ABC):
         seat = self.current_player()
         if seat == TERMINAL:
             return None
-        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE else "the next action")
+        return Pending(seat, "a chance event (a deal, a shuffle...)" if seat == CHANCE
+                       else f"{self.player_name(seat)}'s next action")
 
     # Names of the players by seat, when known (the referee sets them from the log).
     player_names: Sequence[str] = ()
@@ -155,10 +170,20 @@ class GameState(ABC):
 
     def table_view(self) -> dict:
         """The table as a person would see it, for the step-through replay: plain data with
-        `hands` (by seat: card codes, or a count when unknown), `areas` (title -> card codes:
-        the trick, the teams, the piles), `counters` (name -> value) and `scores` (by seat).
-        The base shows the scores; engines show their table."""
+        `hands` (by seat: card codes, or a count when unknown), `areas` (a list of
+        {"title": str, "cards": [card codes]}: the trick, the teams, the piles), `counters`
+        (name -> value) and `scores` (by seat). The base shows the scores; engines show their table."""
         return {"hands": [], "areas": [], "counters": {}, "scores": list(self.summary().get("scores", []))}
+
+    def replay_context(self) -> Any:
+        """What the replay keeps from just before an action, for `replay_events` (None: nothing)."""
+        return None
+
+    def replay_events(self, context: Any, action: Action) -> dict:
+        """What an action just settled that the table no longer shows (a trick taken and by
+        whom), given `replay_context()` from before it: `note` (words) and `areas` (shown
+        first on the table). Empty when nothing was settled."""
+        return {}
 
 
 class Game(ABC):
@@ -170,8 +195,15 @@ class Game(ABC):
     max_players: ClassVar[int]
     defaults: ClassVar[Mapping[str, Any]] = {}
     lower_score_wins: ClassVar[bool] = False
+    # The player range is the deck's own ([rules] players), not `min_players`..`max_players`.
+    players_from_deck: ClassVar[bool] = False
     # Top-level tables of a game log that this engine reads (the header is generic).
     log_sections: ClassVar[tuple[str, ...]] = ()
+    # The questions at the table it answers (`deckgen rule`; generator.games.questions).
+    questions: ClassVar[tuple[Question, ...]] = ()
+    # How the playtest reads its games, and what a virtual table sets up (generator.games.profile).
+    playtest: ClassVar[PlaytestProfile] = PlaytestProfile()
+    table_kit: ClassVar[TableKit] = TableKit()
 
     def __init__(self, deck: Deck, params: Mapping[str, Any] | None = None):
         self.deck = deck
@@ -225,8 +257,26 @@ class Game(ABC):
         raise DeckgenError(f"the {self.id} engine has no {kind!r} bot; known: random")
 
     def quick_ruling(self, words: Sequence[str]) -> dict:
-        """Settle one question without a log (a trick, a bid...): {"answer", "rules", ...}."""
-        raise DeckgenError(f"the {self.id} engine answers no quick questions; referee a log instead")
+        """Settle one question without a log (a trick, a bid...): {"answer", "rules", ...}, by
+        the engine's `questions` (generator.games.questions)."""
+        return table_questions.ask(self, words)
+
+    @classmethod
+    def table_kit_for(cls, deck: Deck) -> TableKit:
+        """What a virtual table sets up for this deck's game: the engine's `table_kit`, unless
+        it reads its table from the deck."""
+        return cls.table_kit
+
+    @classmethod
+    def parameter_defaults(cls, deck: Deck) -> Mapping[str, Any]:
+        """The `[engine]` parameters a deck may set, with their defaults: the engine's own, unless
+        the engine reads its parameters from the deck (the rules engine: a deck declares them)."""
+        return cls.defaults
+
+    @staticmethod
+    def deck_requirements(check: Checker) -> None:
+        """Report what the deck lacks for this engine through `check` (generator.games.requirements);
+        run on the class, before any engine is built. Nothing by default."""
 
     def check_players(self, num_players: int) -> None:
         if not self.min_players <= num_players <= self.max_players:
@@ -283,20 +333,68 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-ENGINES: dict[str, str] = {
-    "wizard": "generator.games.wizard:WizardGame",
-    "wizard-hearts": "generator.games.wizard_hearts:WizardHeartsGame",
-    "muggle-quidditch": "generator.games.muggle_quidditch:MuggleQuidditchGame",
-    "quidditch-v2": "generator.games.quidditch_v2:QuidditchV2Game",
-}
+class EngineUnavailable(InvalidDeck):
+    """An engine that is not installed, or whose package's registration is broken: at the deck's
+    `[deck] engine` field when a deck names it."""
+
+    def __init__(self, reason: str, hint: str, deck: Deck | None = None):
+        from ..deck.locate import Locator  # reads the loader (~70 ms): only when an engine is missing
+
+        self.reason, self.hint = reason, hint
+        super().__init__([Locator(deck).problem("deck.engine", reason, hint) if deck is not None
+                          else Problem(reason, hint=hint)])
 
 
 def engine_class(deck: Deck) -> type[Game]:
-    """The `Game` class of the engine the deck names."""
+    """The `Game` class of the engine the deck names, as its package registers it."""
     if not deck.engine:
         raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
-    module_name, class_name = ENGINES[deck.engine].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    return load_engine(deck.engine, deck)
+
+
+def load_engine(name: str, deck: Deck | None = None) -> type[Game]:
+    """The `Game` class registered under `name` in the deckgen.engines entry points."""
+    found = registrations(name)
+    if not found:
+        raise EngineUnavailable(*unknown_engine(name), deck)
+    if len({entry.target for entry in found}) > 1:
+        claims = "; ".join(f"{entry.package} ({entry.target})" for entry in found)
+        raise EngineUnavailable(f"engine {name!r} is registered by more than one package: {claims}",
+                                "uninstall all but one of them", deck)
+    entry = found[0]
+    module_name, _, attribute = entry.target.partition(":")
+    try:
+        loaded = importlib.import_module(module_name)
+        for part in filter(None, attribute.split(".")):
+            loaded = getattr(loaded, part)
+    except Exception as error:  # noqa: BLE001 - any failure of a package's code is reported as its own
+        raise EngineUnavailable(f"the {name} engine registered by {entry.package} ({entry.target}) cannot be "
+                                f"loaded: {type(error).__name__}: {error}",
+                                f"fix or reinstall {entry.package.split()[0]}", deck) from error
+    if not (isinstance(loaded, type) and issubclass(loaded, Game)):
+        raise EngineUnavailable(f"the {name} engine registered by {entry.package} names {entry.target}, which is "
+                                "not a deckgen Game class",
+                                "an entry point of deckgen.engines names a subclass of generator.games.base.Game",
+                                deck)
+    return loaded
+
+
+def installed_engines() -> list[dict[str, Any]]:
+    """Every registered engine as `deckgen engines list` shows it: name, package, class, players,
+    the questions it answers; `error` instead when it cannot be loaded."""
+    rows = []
+    for name in engine_names():
+        entry = registrations(name)[0]
+        row: dict[str, Any] = {"engine": name, "package": entry.package, "target": entry.target}
+        try:
+            game_class = load_engine(name)
+        except EngineUnavailable as error:
+            row["error"] = error.reason
+        else:
+            row.update(players=f"{game_class.min_players}-{game_class.max_players}",
+                       questions=[question.word for question in game_class.questions])
+        rows.append(row)
+    return rows
 
 
 def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:

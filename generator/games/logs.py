@@ -22,15 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import Problem, UnreadableInput
-from ..deck.files import parse_toml, read_input
+from ..core.files import read_input
+from ..deck.files import parse_toml
 from ..deck.model import Card, Deck
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any, Mapping, Sequence
-
-# A log of the longest game any engine allows is well under a megabyte.
-MAX_LOG_BYTES = 16 * 1024 * 1024
 
 HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes")
 
@@ -146,6 +144,12 @@ class GameLog:
         for name in self.variants:
             self.params.update(self.deck.variant(name).params)
         self.params.update(root.get("params", dict, {}))
+        hand = self.params.get("hand_size")
+        if isinstance(hand, int) and not isinstance(hand, bool) and hand * len(self.players) > self.deck.total:
+            raise self.error("params.hand_size" if "hand_size" in root.get("params", dict, {}) else "players",
+                             f"a hand of {hand} cards for each of {len(self.players)} players needs "
+                             f"{hand * len(self.players)} cards; the deck has {self.deck.total}",
+                             hint="the log's [params] change the deck's engine parameters for this game only")
 
     # -- reads engines share --------------------------------------------------------------
     def sections(self, key: str, required: bool = True) -> list[Entry]:
@@ -183,7 +187,7 @@ class GameLog:
 def read_log(path: Path, deck: Deck, engine_sections: Sequence[str]) -> GameLog:
     """Read a log file and its header; engine tables stay raw for the engine's `log_steps`."""
     try:
-        raw = read_input(Path(path), MAX_LOG_BYTES, "log")
+        raw = read_input(Path(path), "log")
     except UnreadableInput as error:
         raise MalformedLog(error.problem) from None
     try:

@@ -36,11 +36,13 @@ from ..core.errors import DeckgenError
 from .base import Action, Game, GameState
 from .logs import Entry, GameLog, LogStep, field_path
 from .muggle_quidditch_bot import MuggleQuidditchBot
-from .muggle_quidditch_rules import (ACTION, DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD,
-                                     GOAL_KIND, GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING,
-                                     Bludger, ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal,
-                                     Shuffle, Spot, TurnRecord)
-from .muggle_quidditch_state import MuggleQuidditchState, cards_of
+from .muggle_quidditch_deck import PLAYTEST, QUESTIONS, TABLE, requirements
+from .muggle_quidditch_rules import (DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD, GOAL_KIND,
+                                     GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING, Bludger,
+                                     ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal, Shuffle, Spot,
+                                     TurnRecord)
+from .muggle_quidditch_questions import ask
+from .muggle_quidditch_state import MuggleQuidditchState
 
 # --- the game ------------------------------------------------------------------------------
 
@@ -59,6 +61,8 @@ class MuggleQuidditchGame(Game):
         "max_turns": 400,
     }
     log_sections = ("houses", "deal", "turns")
+    questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
+    deck_requirements = staticmethod(requirements)
 
     def __init__(self, deck, params: Mapping[str, Any] | None = None):
         super().__init__(deck, params)
@@ -274,157 +278,9 @@ class MuggleQuidditchGame(Game):
 
     # -- quick rulings --
 
-    def quick_ruling(self, words: Sequence[str]) -> dict:
-        """`goal 7H 5S [keeper KD|none] [house hearts] [rival diamonds]`: may this pair score?
-        `dive AD house hearts rival diamonds`: how many cards does this Seeker draw in the dive?"""
-        tokens = [word.lstrip("-").lower() for phrase in words for word in phrase.replace(",", " ").split()]
-        if tokens and tokens[0] == "play":
-            return self._play_question(tokens[1:])
-        if not tokens or tokens[0] not in ("goal", "dive"):
-            raise DeckgenError("ask `goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]` or "
-                               "`dive SEEKER house SUIT rival SUIT`, e.g. "
-                               "deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds")
-        question, options, cards = tokens[0], {}, []
-        aliases = {"keeper": "keeper", "house": "house", "attacker": "house", "mine": "house",
-                   "rival": "rival", "defender": "rival", "against": "rival"}
-        position = 1
-        try:
-            while position < len(tokens):
-                word = tokens[position]
-                if word in aliases:
-                    if position + 1 >= len(tokens):
-                        raise ValueError(f"{word!r} needs a value")
-                    options[aliases[word]] = tokens[position + 1]
-                    position += 2
-                else:
-                    cards.append(self.code(word))
-                    position += 1
-            house = self.suit_named(options["house"]) if "house" in options else None
-            rival = self.suit_named(options["rival"]) if "rival" in options else None
-            keeper = options.get("keeper")
-            keeper = None if keeper in (None, "none", "no") else self.code(keeper)
-        except ValueError as error:
-            raise DeckgenError(f"rule muggle-quidditch {question}: {error}") from None
-        if house is not None and house == rival:
-            raise DeckgenError("the two players lead different houses: give two different suits")
-        if question == "goal":
-            return self._goal_question(cards, keeper, house, rival)
-        return self._dive_question(cards, house, rival)
-
-    def _play_question(self, tokens: list[str]) -> dict:
-        """`play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]`:
-        what may this card do in the action step (put in the team, score, hit, spot or dive)?"""
-        usage = ("ask: play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] "
-                 "[spotted]   (the asker's action step; `spotted` when one Joker is on the table)")
-        lists: dict[str, list[str]] = {"hand": [], "team": [], "rival-team": []}
-        options: dict[str, str] = {}
-        spotted, current = False, None
-        try:
-            if not tokens:
-                raise ValueError("say the card first")
-            card = self.code(tokens[0])
-            position = 1
-            while position < len(tokens):
-                word = tokens[position]
-                if word in lists:
-                    current = lists[word]
-                elif word in ("house", "rival") and position + 1 < len(tokens):
-                    options[word] = self.suit_named(tokens[position + 1])
-                    position += 1
-                    current = None
-                elif word == "spotted":
-                    spotted, current = True, None
-                elif current is not None:
-                    current.append(self.code(word))
-                else:
-                    raise ValueError(f"cannot read {word!r}")
-                position += 1
-        except ValueError as error:
-            raise DeckgenError(f"rule muggle-quidditch play: {error}; {usage}") from None
-        suits = [suit.id for suit in self.deck.suits]
-        house = options.get("house", suits[0])
-        rival = options.get("rival", next(suit for suit in suits if suit != house))
-        if house == rival:
-            raise DeckgenError("the two players lead different houses: give two different suits")
-        hand = lists["hand"]
-        if card not in hand:
-            hand.insert(0, card)
-        state = self.new_state()
-        state.houses = [house, rival]
-        state.hands = [list(hand), []]
-        for seat, key in ((0, "team"), (1, "rival-team")):
-            for code in lists[key]:
-                kind = self.kind_of[code]
-                if kind not in POSITIONS:
-                    raise DeckgenError(f"{code} is not a team player (Ace, King, Queen or Jack)")
-                if kind in state.teams[seat]:
-                    raise DeckgenError(f"a team has one {kind}: {state.teams[seat][kind]} and {code}")
-                state.teams[seat][kind] = code
-        state.snitch = [JOKER] if spotted else []
-        state.phase, state.active, state.turn = ACTION, 0, 1
-        choices = state._action_choices()
-        uses = [action for action in choices if not isinstance(action, Discard) and card in cards_of(action)]
-        shown = [self.format_action(state, action) for action in uses]
-        if uses:
-            return {"question": "play", "card": card, "allowed": True, "legal": shown,
-                    "answer": f"Yes: {card} may be used now: {', '.join(shown)} (or discarded).",
-                    "reasons": [], "rules": ["mq.turn.actions"], "rulings": []}
-        refusal = self._play_refusal(state, card)
-        return {"question": "play", "card": card, "allowed": False, "legal": [f"discard {card}"],
-                "answer": f"No: {card} can only be discarded now: {refusal.message}.",
-                "reasons": [], "rules": [refusal.rule], "rulings": [refusal.ruling] if refusal.ruling else []}
-
-    def _play_refusal(self, state: "MuggleQuidditchState", card: str) -> Refusal:
-        """Why the most natural use of a card is refused in this position."""
-        kind = self.kind_of[card]
-        if card == JOKER:
-            attempt: Action = Dive() if state.snitch else Spot()
-        elif kind in POSITIONS:
-            attempt = Recruit(card)
-        else:
-            partners = [other for other in state.hands[0] if other != card and self.value_of[other] is not None
-                        and self.value_of[other] + (self.value_of[card] or 0) == GOAL_SUM]
-            if not partners:
-                return Refusal(f"no card in the hand adds up to {GOAL_SUM} with {card}", "mq.goal.pair")
-            attempt = self.goal_of[card, partners[0]]
-        refusal = state._action_refusal(attempt)
-        return refusal or Refusal("nothing else is open to it here", "mq.turn.actions")
-
-    def _goal_question(self, cards: list[str], keeper: str | None, house: str | None, rival: str | None) -> dict:
-        if len(cards) != 2:
-            raise DeckgenError(f"a goal is two cards; found {len(cards)}: {' '.join(cards) or 'none'}")
-        if keeper is not None and self.kind_of[keeper] != "keeper":
-            raise DeckgenError(f"{keeper} is not a Keeper (a King)")
-        if keeper is not None and (house is None or rival is None):
-            raise DeckgenError("against a Keeper the answer depends on both houses: add `house SUIT rival SUIT` "
-                               "(the scorer's house, then the defender's)")
-        pair = self.goal_pair(*cards)
-        refusal = self.goal_refusal(pair, house, rival, keeper)
-        against = f"against the Keeper {keeper}" if keeper else "with no Keeper to stop it"
-        # The rule that decided first, then the others a goal depends on.
-        rules = ["mq.goal.pair"] + ([self.keeper_rule_id, "mq.goal.keeper"] if keeper else []) + ["mq.goal.chaser"]
-        if refusal is None:
-            return {"answer": f"Yes: {pair[0]} + {pair[1]} may score {against} (10 points), "
-                              "as long as your team has a Chaser.",
-                    "allowed": True, "reasons": [], "rules": list(dict.fromkeys(rules)),
-                    "rulings": [self.keeper_ruling_id] if keeper else []}
-        return {"answer": f"No: {pair[0]} + {pair[1]} may not score {against}.", "allowed": False,
-                "reasons": [refusal.message], "rules": list(dict.fromkeys([refusal.rule] + rules)),
-                "rulings": [refusal.ruling] if refusal.ruling else []}
-
-    def _dive_question(self, cards: list[str], house: str | None, rival: str | None) -> dict:
-        if len(cards) != 1 or self.kind_of[cards[0]] != "seeker":
-            raise DeckgenError("ask about one Seeker (an Ace), e.g. `dive AD house hearts rival diamonds`")
-        if house is None or rival is None:
-            raise DeckgenError("the dive bonus depends on both houses: add `house SUIT rival SUIT`")
-        seeker = cards[0]
-        quota = self.dive_quota(seeker, house, rival)
-        suit = self.suit_of[seeker]
-        why = ("of your own house suit: 2 extra cards" if suit == house else
-               "of the rival's house suit: no extra cards" if suit == rival else "of a neutral suit: 1 extra card")
-        return {"answer": f"{seeker} dives for {self.house_name(house)} with {quota} cards.",
-                "reasons": [f"{self.params['dive_cards']} cards, and the Seeker is {why}"],
-                "rules": ["mq.dive.draws"], "rulings": []}
+    def answer_question(self, words: Sequence[str]) -> dict:
+        """`goal`, `dive` and `play` questions (`QUESTIONS` in muggle_quidditch_deck)."""
+        return ask(self, words)
 
     # -- game logs --
 
@@ -478,27 +334,33 @@ class MuggleQuidditchGame(Game):
             if seat != state.active:
                 raise state.illegal(f"it is {state.player_name(state.active)}'s turn, not {state.player_name(seat)}'s: "
                                     "turns alternate, starting with the player who did not deal",
-                                    "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"))
+                                    "mq.setup.first" if state.turn == 1 else "mq.turn.order", field=turn.at("player"),
+                                    player=seat, legal=[f'player = "{state.player_name(state.active)}"'])
         take = turn.get("take", str, None, what="take (the top discard taken first)")
         if take is not None:
             code = self._code_at(log, take, turn.at("take"))
             top = state.discard_pile[-1] if state.phase == DRAW and state.discard_pile else None
             if top is not None and top != code:
                 raise state.illegal(f"the top of the discard pile is {top}, not {code}", "mq.turn.discard-pile",
-                                    field=turn.at("take"))
+                                    field=turn.at("take"), legal=[f'take = "{top}"', "no `take`: draw from the pile"])
         yield LogStep(Draw(take is not None), turn.at("take") if take is not None else turn.at("draw")
                       if turn.has("draw") else turn.field)
         if state.phase == SHUFFLING:
             yield LogStep(self._optional_shuffle(log, turn, "shuffle"), turn.at("shuffle"))
         elif turn.has("shuffle"):
             raise state.illegal("the draw pile did not run out during this draw, so nothing was rebuilt",
-                                "mq.deck.reshuffle", "mq.ruling.reshuffle", field=turn.at("shuffle"))
+                                "mq.deck.reshuffle", "mq.ruling.reshuffle", field=turn.at("shuffle"),
+                                legal=["no `shuffle` in this turn"])
         record = state.record
         if turn.has("draw"):
             claimed = self._codes(log, turn.get("draw", list), turn.at("draw"))
             if list(claimed) != record.drew:
-                raise state.illegal(f"the draw pile gave {' '.join(record.drew) or 'nothing'}, not "
-                                    f"{' '.join(claimed) or 'nothing'}", "mq.turn.draw", field=turn.at("draw"))
+                owed = len(record.drew)
+                raise state.illegal(f"{state.player_name(state.active)} draws {owed} card{'' if owed == 1 else 's'} "
+                                    f"to bring the hand up to {self.params['draw_to']}: the draw pile gives "
+                                    f"{' '.join(record.drew) or 'nothing'}, the log writes "
+                                    f"{' '.join(claimed) or 'nothing'}", "mq.turn.draw", field=turn.at("draw"),
+                                    legal=[_toml_list("draw", record.drew)])
         if not turn.has("action"):
             if last:
                 return  # the log stops after this draw
@@ -519,19 +381,19 @@ class MuggleQuidditchGame(Game):
                 yield LogStep(Lose(code) if key == "lose" else Discard(code), turn.at(key))
             elif turn.has(key):
                 raise state.illegal(f"nothing here calls for `{key}`: only when {when}", rule, field=turn.at(key),
-                                    **this_turn)
+                                    legal=[f"no `{key}` in this turn"], **this_turn)
         if state.phase == SHUFFLING:
             yield LogStep(self._optional_shuffle(log, turn, "dive_shuffle"), turn.at("dive_shuffle"))
         elif turn.has("dive_shuffle"):
             raise state.illegal("the draw pile did not run out during a dive this turn, so nothing was rebuilt",
                                 "mq.dive.short", "mq.ruling.dive-length", field=turn.at("dive_shuffle"),
-                                **this_turn)
+                                legal=["no `dive_shuffle` in this turn"], **this_turn)
         if turn.has("dive"):
             claimed = self._codes(log, turn.get("dive", list), turn.at("dive"))
             if list(claimed) != record.dive:
                 raise state.illegal(f"the dive turned {' '.join(record.dive) or 'no cards'}, not "
                                     f"{' '.join(claimed) or 'no cards'}", "mq.dive.draws", field=turn.at("dive"),
-                                    **this_turn)
+                                    legal=[_toml_list("dive", record.dive)], **this_turn)
 
     def _parse(self, log: GameLog, text: str, where: str) -> Action:
         try:
@@ -577,6 +439,11 @@ class MuggleQuidditchGame(Game):
             body["deal"] = deal
         body["turns"] = [_turn_entry(entry, record) for entry, record in turns]
         return body
+
+
+def _toml_list(key: str, cards: Sequence[str]) -> str:
+    """`key = ["JD", "6C"]`, as the log writes it."""
+    return f"{key} = [" + ", ".join(f'"{card}"' for card in cards) + "]"
 
 
 def _turn_entry(decisions: dict, record: TurnRecord) -> dict:

@@ -1,12 +1,13 @@
 """The referee reads every figure of play, so a rulebook's example can never contradict the engine.
 
 Each figure is put to the deck's engine as the question a player would ask at the table
-(`deckgen rule DECK ...`, `Game.quick_ruling`): a trick as `trick [trump S | shun S] CARDS`,
-each card a figure says was played from a known hand as `play CARD hand ... trick ...`, a
-goal as `goal A B keeper K house H rival R`, a manoeuvre as `manoeuvres dominance ...`. What
-the figure claims (the winner, the points, that a goal scores, that a manoeuvre is allowed)
-must be what the engine answers; where it is not, the problem names the figure, both claims
-and the rule the engine cites.
+(`deckgen rule DECK ...`, the engine's `questions`: generator.games.questions), whatever the
+engine: a trick as `trick [trump S | shun S] CARDS`, each card a figure says was played from a
+known hand as `play CARD hand ... trick ...`, a goal as `goal A B keeper K house H rival R`, a
+manoeuvre as `manoeuvres dominance ...`. What the figure claims (the winner, the points, that a
+goal scores, that a manoeuvre is allowed) must be what the engine answers; where it is not, the
+problem names the figure, both claims and the rule the engine cites. A figure whose question
+the engine does not answer is reported as not checked.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from ..deck import figures
 from ..deck.figures import Figure
 from ..deck.locate import Locator
 from ..deck.model import Deck
+from . import questions
 from .base import game_for
+
+# The questions each kind of figure is checked with: the first always, "play" for the cards a
+# trick figure says were played from a known hand.
+FIGURE_QUESTIONS = {"trick": "trick", "goal": "goal", "manoeuvre": "manoeuvres"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,8 @@ def figure_problems(deck: Deck, placed: Iterator[Placed], line_of: Callable[[str
         variant = entry.figure.value("variant")
         for severity, message, question in referee.check(entry.figure):
             asked = " ".join(question) + (f" --variant {variant}" if variant else "")
-            hint = ("name an engine in [deck] engine = ... so the referee can check it" if severity == "warning"
+            hint = ("name an engine in [deck] engine = ... so the referee can check it" if not deck.engine
+                    else f"`deckgen rule {deck.id}` lists the questions its engine answers" if severity == "warning"
                     else "correct the figure, or the rule it shows if the engine is right"
                          + (f"; ask the referee yourself: deckgen rule {deck.id} {asked}" if question else ""))
             problems.append(Problem(f"{_short(entry.figure)}: {message}", field=entry.field,
@@ -104,6 +111,10 @@ class _Referee:
             game = self.game(figure)
         except (DeckgenError, LookupError, ValueError, TypeError):
             return []  # the engine cannot be built from this deck: composition reports why
+        needed = [FIGURE_QUESTIONS[figure.kind]] + (["play"] if figure.every("held") else [])
+        missing = [word for word in needed if questions.find(game, word) is None]
+        if missing:
+            return [("warning", f"not checked: the {game.id} engine answers no `{missing[0]}` question", [])]
         check = {"trick": self._trick, "goal": self._goal, "manoeuvre": self._manoeuvre}[figure.kind]
         self.asked: list[str] = []
         try:
@@ -159,8 +170,9 @@ class _Referee:
         if figure.has("points"):
             points = answer.get("points")
             if points is None:
-                problems.append((f"it gives the trick's points, but the {game.id} referee scores no trick "
-                                 "on its own (Wizard Hearts needs `shun SUIT`)", question))
+                problems.append((f"it gives the trick's points, but the {game.id} referee gives this trick no "
+                                 "points (its trick question may need a setting, such as the suit that scores)",
+                                 question))
             elif points != int(figure.value("points")):
                 problems.append((f"it says the trick is worth {int(figure.value('points')):+d} points, but by "
                                  f"the rules it is worth {points:+d}: {answer['answer']}{_cites(answer)}", question))

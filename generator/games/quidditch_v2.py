@@ -35,21 +35,17 @@ from .base import CHANCE, Game, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_bot import QuidditchV2Bot
 from .quidditch_v2_cards import KNOWN_CARDS, POWBEAT, RESPONSES, SKIP, CardFacts, Manoeuvre, Play
+from .quidditch_v2_deck import PLAYTEST, QUESTIONS, TABLE, requirements
 from .quidditch_v2_state import QuidditchV2State
-from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, DECISION_WORDS, GOALS_PER_TURN_BOUND,
-                                 MAX_PLAYERS, MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, STEP_RULES,
+from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, GOALS_PER_TURN_BOUND, MAX_PLAYERS,
+                                 MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, decision_words, owed_decision,
                                  seat_name)
 
 
-def _owed_response(state: "QuidditchV2State") -> tuple[int, str] | None:
-    """(seat, decision kind) when the game waits for an answer from someone whose turn it is not."""
-    if state.over or not state.stack:
-        return None
-    frame = state.stack[-1]
-    seat = frame[2]
-    if seat < 0 or seat == state.active or frame[1] not in STEP_RULES:
-        return None
-    return seat, frame[1]
+def _owed(state: "QuidditchV2State") -> tuple[int, str] | None:
+    """(seat, rule) when the game waits for a decision owed under a rule of its own (an answer,
+    a card's discard) rather than for the active player's next turn step."""
+    return None if state.over else owed_decision(state.stack, state.active)
 
 
 
@@ -91,6 +87,8 @@ class QuidditchV2Game(Game):
         "revealed_seekers": "discard",
         "snitch_start": "discard",
     }
+    questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
+    deck_requirements = staticmethod(requirements)
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)
@@ -183,17 +181,17 @@ class QuidditchV2Game(Game):
                 raise IllegalAction(f"{text!r} comes after the end of the game", rule,
                                     where={**state.where(), "field": field})
             if index == 0 and turn_of is not None and state.active != turn_of:
-                owed = _owed_response(state)
+                owed = _owed(state)
                 if owed is not None:
-                    seat, kind = owed
+                    seat, rule = owed
                     raise IllegalAction(
                         f"this turn is {log.players[turn_of]}'s, but {log.players[seat]} still owes "
-                        f"{DECISION_WORDS[kind]} in {log.players[state.active]}'s turn", STEP_RULES[kind],
+                        f"{decision_words(state.stack)} in {log.players[state.active]}'s turn", rule,
                         [state.format_action(a) for a in state.legal_actions()],
                         {**state.where(), "player": seat, "field": field})
                 raise IllegalAction(
                     f"this turn is {log.players[turn_of]}'s, but it is still {log.players[state.active]}'s turn "
-                    f"({DECISION_WORDS[state.stack[-1][1]]})", "qv2.turn.order",
+                    f"({decision_words(state.stack)})", "qv2.turn.order",
                     [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
             try:
                 action = state.parse_action(action_text)
@@ -203,12 +201,12 @@ class QuidditchV2Game(Game):
                 error.where["field"] = field
                 raise
             expected = state.current_player()
-            owed = _owed_response(state)
+            owed = _owed(state)
             if actor is not None and actor != expected and owed is not None:
-                seat, kind = owed
+                seat, rule = owed
                 raise IllegalAction(
-                    f"{log.players[seat]} owes {DECISION_WORDS[kind]} before {log.players[actor]} acts "
-                    f"({text!r} is written first)", STEP_RULES[kind],
+                    f"{log.players[seat]} owes {decision_words(state.stack)} before {log.players[actor]} acts "
+                    f"({text!r} is written first)", rule,
                     [state.format_action(a) for a in state.legal_actions()],
                     {**state.where(), "player": seat, "field": field})
             if actor is not None and actor != expected:
@@ -216,9 +214,10 @@ class QuidditchV2Game(Game):
                 response = isinstance(action, Play) and action.card in RESPONSES
                 raise IllegalAction(
                     f"{log.players[actor]} acts out of turn: the game is waiting for {waiting} "
-                    f"({DECISION_WORDS[state.stack[-1][1]]})",
+                    f"({decision_words(state.stack)})",
                     "qv2.response.general" if response else "qv2.turn.order",
-                    [state.format_action(a) for a in state.legal_actions()], {**state.where(), "field": field})
+                    [state.format_action(a) for a in state.legal_actions()],
+                    {**state.where(), "player": actor, "field": field})
             yield LogStep(action, field)
 
     @staticmethod
@@ -233,7 +232,7 @@ class QuidditchV2Game(Game):
         if isinstance(action, Play) and action.card in RESPONSE_RULES:
             name = state.game.facts[action.card].name
             raise IllegalAction(f"{log.players[actor]} plays {name}, but nothing is waiting for that answer: "
-                                f"the game is waiting for {DECISION_WORDS[state.stack[-1][1]]}",
+                                f"the game is waiting for {decision_words(state.stack)}",
                                 RESPONSE_RULES[action.card], [], {**state.where(), "player": actor, "field": field},
                                 ruling="qv2.ruling.responses")
 
@@ -259,16 +258,15 @@ class QuidditchV2Game(Game):
 
     # -- quick rulings (deckgen rule quidditch-v2 ...) -----------------------------------------
 
-    def quick_ruling(self, question: Sequence[str]) -> dict:
+    def answer_question(self, question: Sequence[str]) -> dict:
         """`manoeuvres dominance D1 D2 ... [quaffle Pn|centre] [Pn CODE ...]... [dopplebeater] [feint]`:
-        which manoeuvres P1 may choose in that position, and what bars the others."""
+        which manoeuvres P1 may choose in that position, and what bars the others; `play CODE ...`:
+        may P1 play this card? (`questions` in quidditch_v2_deck)"""
         tokens = [word for word in re.split(r"[\s,;]+", " ".join(question)) if word]
-        if tokens and tokens[0].casefold() == "play":
+        if tokens[0].casefold().lstrip("-") == "play":
             return self._play_question(tokens[1:])
         usage = ("ask: manoeuvres dominance D1 D2 [D3...] [quaffle Pn|centre] [Pn CODE CODE ...] "
                  "[dopplebeater] [feint]   (the question is asked for P1)")
-        if not tokens or tokens[0].casefold() not in ("manoeuvres", "manoeuvre", "maneuvers", "maneuver"):
-            raise DeckgenError(f"quidditch-v2 answers one question; {usage}")
         dominance: list[int] = []
         quaffle: int | None = None
         table: list[tuple[str, int]] = []
@@ -345,7 +343,7 @@ class QuidditchV2Game(Game):
         rest = tokens[1:]
         # a target comes right after the card; `Pn CODE ...` (cards in play) only after `hand` or `dominance`
         target = rest.pop(0) if rest and SEAT_PATTERN.fullmatch(rest[0].split(":")[0]) else None
-        hand, table, dominance = [card], [], []
+        hand, table, dominance = [], [], []
         quaffle: int | None = None
         mode, owner = "", None
         words = iter(rest)
@@ -369,8 +367,8 @@ class QuidditchV2Game(Game):
                     table.append((code, owner))
             else:
                 raise DeckgenError(f"cannot read {word!r} in the question; {usage}")
-        if hand.count(card) > 1:  # the card was listed in the hand as well: count it once
-            hand.remove(card)
+        if not hand:
+            raise DeckgenError(f"say the cards of P1's hand; {usage}")
         players = len(dominance) or 2
         if not self.min_players <= players <= self.max_players:
             raise DeckgenError(f"give one dominance per player, {self.min_players} to {self.max_players} numbers")
@@ -382,6 +380,14 @@ class QuidditchV2Game(Game):
             raise DeckgenError(f"{error}; {usage}") from None
         state._legal = None
         plays = [action for action in state.legal_actions() if isinstance(action, Play)]
+        legal = [state.format_action(action) for action in plays]
+        name = self.facts[card].name
+        if card not in hand:  # whatever the card would do, P1 does not hold it
+            return {"question": "play", "card": self.code(card), "allowed": False, "legal": legal,
+                    "answer": f"No: P1 may not play {name}: the hand given ({' '.join(map(self.code, hand))}) does "
+                              f"not hold it, and cards are played from your hand. Legal plays here: "
+                              f"{', '.join(legal) or 'none'}.",
+                    "reasons": [], "rules": ["qv2.turn.plays"], "rulings": []}
         wanted = [action for action in plays if action.card == card]
         text_target = None
         if target is not None:
@@ -393,8 +399,6 @@ class QuidditchV2Game(Game):
             wanted = [action for action in wanted if action == asked]
         else:
             asked = wanted[0] if wanted else Play(card)
-        name = self.facts[card].name
-        legal = [state.format_action(action) for action in plays]
         if wanted:
             shown = ", ".join(state.format_action(action) for action in wanted)
             return {"question": "play", "card": self.code(card), "allowed": True, "legal": legal,

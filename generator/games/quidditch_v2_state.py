@@ -6,25 +6,24 @@ meets an `ask` step, a decision for one seat or for chance, and `apply` answers 
 from __future__ import annotations
 
 import copy
-import itertools
 import random
-from bisect import bisect_left
 from itertools import repeat
 from operator import is_
 from typing import Any
 
 from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pending
-from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CAPTAIN, COINS, CRACK, DECLINE, DRAWS, FLYHIGH, KEEPER, NERVES,
-                                 NIPPY, PASS, POWBEAT, QUAFFLE, ROLLS, SAVED, SKIP, SNITCH, SUREHAND, CardEffects,
-                                 Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay, Manoeuvre, Pick,
-                                 RandomPick, Reveal, Roll, discard_of, draw_of, manoeuvre_of, play_of)
+from .quidditch_v2_answers import Answers
+from .quidditch_v2_cards import (BLAG, COINS, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, QUAFFLE, ROLLS, SAVED, SKIP,
+                                 SNITCH, CardEffects, Draw, FirstPlayer, InPlay, RandomPick, Roll, draw_of)
+from .quidditch_v2_legal import LegalActions
+from .quidditch_v2_places import Places
 from .quidditch_v2_positions import HandBuiltPositions
-from .quidditch_v2_steps import (DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
-                                 STEP_RULES, TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted)
+from .quidditch_v2_steps import (DRAW_STEP, NEXT_STEP, OPPONENTS, PLAYS_STEP, TURN_STEPS_AFTER_DRAW_REVERSED, below,
+                                 decision_rule, decision_words, weighted)
 from .quidditch_v2_text import ActionText
 
 
-class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions, Answers, Places, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
@@ -95,10 +94,10 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
     def pending(self) -> Pending | None:
         if self.over:
             return None
-        kind, seat = self.stack[-1][1], self.stack[-1][2]
+        seat = self.stack[-1][2]
         who = "chance" if seat == CHANCE else self.label(seat)
         turn = f" in {self.label(self.active)}'s turn" if self.turn_slots else " during the setup"
-        return Pending(seat, f"{who}: {DECISION_WORDS[kind]}{turn}", STEP_RULES.get(kind, "qv2.turn.order"))
+        return Pending(seat, f"{who}: {decision_words(self.stack)}{turn}", decision_rule(self.stack))
 
     def table_view(self) -> dict:
         code = self._code
@@ -248,68 +247,6 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
 
     def __deepcopy__(self, memo):
         return self.clone()
-
-    # -- where things are ------------------------------------------------------------------
-
-    def label(self, seat: int) -> str:
-        """A seat as actions write it: the player's name in a log, else P1..Pn."""
-        return self.player_names[seat] if self.player_names else seat_name(seat)
-
-    def where(self) -> dict:
-        """Round, turn, whose turn and the step, for error reports (the referee names the player)."""
-        step = "game over" if self.over else STEP_NAMES[self.stack[-1][1]]
-        rounds = (self.turn_slots - 1) // self.num_players + 1 if self.turn_slots else 0
-        return {"round": rounds, "turn": self.turn_slots, "player": self.active, "step": step}
-
-    def zone_counts(self) -> dict[str, int]:
-        """How many copies of each card are where, summed over every zone (for invariants)."""
-        counts: dict[str, int] = {}
-
-        def add(card: str, n: int = 1) -> None:
-            counts[card] = counts.get(card, 0) + n
-
-        for pile in (self.draw, self.out_of_game, *self.hands):
-            for card, n in pile.items():
-                add(card, n)
-        for card in itertools.chain(self.discard, self.revealed, *self.committed.values()):
-            add(card)
-        for thing in self.table:
-            add(thing.card)
-        add(QUAFFLE)
-        if self.snitch_zone:
-            add(SNITCH)
-        return counts
-
-    def _snitch_place(self) -> str:
-        if self.caught_by is not None:
-            return "caught by " + self.label(self.caught_by)
-        if self.snitch_zone == "pitch":
-            return "being chased"
-        if SNITCH in self.discard:
-            return "discard pile"
-        if self.draw.get(SNITCH):
-            return "draw pile"
-        for seat, hand in enumerate(self.hands):
-            if hand.get(SNITCH):
-                return "hand of " + self.label(seat)
-        return "turned up by a Search"
-
-    def hand_size(self, seat: int) -> int:
-        return sum(self.hands[seat].values())
-
-    def thing(self, uid: int) -> InPlay | None:
-        for thing in self.table:
-            if thing.uid == uid:
-                return thing
-        return None
-
-    def opponents(self, seat: int) -> tuple[int, ...]:
-        """The other seats in turn order, starting on the seat's left."""
-        return self.opponent_seats[seat]
-
-    def locked_out(self, seat: int) -> bool:
-        """Wronski Feint: no Search and no Snitch for the rest of this turn and the next three."""
-        return self.own_turns[seat] <= self.feint_lock[seat]
 
     # -- running steps ---------------------------------------------------------------------
 
@@ -578,187 +515,6 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
         self.discard.extend(card for card in revealed if card != SNITCH)
         if found:
             self.stack.append(("snitch", seat))
-
-    # -- answers to asks -------------------------------------------------------------------
-
-    def _answer_first(self, action: FirstPlayer, _chance: int) -> None:
-        self.active = action.seat
-
-    def _answer_draw(self, action: Draw, _chance: int, seat: int, dest: str) -> None:
-        card = action.card
-        draw = self.draw
-        draw[card] -= 1
-        if not draw[card]:
-            del draw[card]
-        cards = self.draw_cards
-        if cards is not None:
-            del cards[bisect_left(cards, card)]
-        self.draw_total -= 1
-        if dest == "hand":
-            hand = self.hands[seat]  # `_to_hand`, inlined
-            hand[card] = hand.get(card, 0) + 1
-        else:
-            self.revealed.append(card)
-
-    def _answer_random_discard(self, action: RandomPick, _chance: int, seat: int) -> None:
-        self._discard_from_hand(seat, action.card)
-
-    def _answer_play(self, action, seat: int) -> None:
-        if isinstance(action, EndPlays):
-            return
-        self.stack.append(PLAYS_STEP)
-        self._play_card(seat, action)
-
-    def _answer_manoeuvre(self, action: Manoeuvre, seat: int) -> None:
-        kind, target = action.kind, action.target
-        if kind == "skip":
-            return
-        self._gain(seat, -1)
-        if kind == "score":
-            self._gain(seat, -1)
-            self.stack.append(("goal", seat, target))
-        elif kind == "bludger":
-            if not self.hands[target]:
-                return
-            if action.random:
-                self._ask("random_discard", CHANCE, target)
-            else:
-                self.stack.append(("discard_n", target, 1, "any", "qv2.manoeuvre.bludger"))
-        elif kind == "snatch":
-            self.stack.append(("quaffle", seat, seat, True))
-        elif kind == "outfly":
-            self._gain(target, -1)
-            self._gain(seat, 1)
-            if self.has(seat, CAPTAIN) and (self.draw_total or self.discard):
-                self._ask("captain", seat)
-        elif kind == "search":
-            self._push(*[("draw", seat, "reveal")] * self.params["search_reveal"], ("search_done", seat))
-
-    def _answer_discard(self, action: Discard, seat: int, which: str, rule: str) -> None:
-        self._discard_from_hand(seat, action.card)
-
-    def _answer_saved(self, action, defender: int, scorer: int) -> None:
-        if isinstance(action, Decline):
-            self.stack.append(("keeper", scorer, defender))
-            return
-        self._discard_from_hand(defender, SAVED)
-        self._gain(scorer, -self.game.facts[SAVED].props.get("dominance_loss", 1))
-        self.stack.append(("quaffle", defender, defender, True))
-
-    def _answer_pass(self, action, holder: int, to: int | None) -> None:
-        if isinstance(action, Decline):
-            self.quaffle = to
-        else:
-            self._discard_from_hand(holder, PASS)
-
-    def _answer_blag(self, action, holder: int, moment: str) -> None:
-        if isinstance(action, Decline):
-            return
-        self._discard_from_hand(holder, BLAG)
-        self._blagging(holder, action.player, deferred=(moment == "snitch"))
-
-    def _answer_reveal(self, action: Reveal, seat: int) -> None:
-        for card in action.cards:
-            self._take_from_hand(seat, card)
-        self.committed[seat] = action.cards
-
-    # -- legal actions -----------------------------------------------------------------------
-
-    def _legal_for(self, frame: tuple) -> tuple:
-        kind, actor, args = frame[1], frame[2], frame[3:]
-        if kind == "draw":
-            return tuple(map(draw_of, sorted(self.draw)))
-        if kind == "roll":
-            return tuple(ROLLS.values())
-        if kind == "coin":
-            return (COINS[True], COINS[False])
-        if kind == "first":
-            return tuple(FirstPlayer(seat) for seat in range(self.num_players))
-        if kind == "random_discard":
-            return tuple(RandomPick(card) for card in sorted(self.hands[args[0]]))
-        if kind == "play":
-            return self._play_options(actor)
-        if kind == "manoeuvre":
-            return (*self._manoeuvre_options(actor), SKIP)
-        if kind == "discard":
-            return tuple(map(discard_of, self._discardable(actor, args[0])))
-        if kind == "saved":
-            return (play_of(SAVED), DECLINE)
-        if kind == "pass":
-            return (play_of(PASS), DECLINE)
-        if kind == "blag":
-            return (*(play_of(BLAG, other) for other in self.opponents(actor)), DECLINE)
-        if kind == "block":
-            mine = args[1]
-            return (*(discard_of(card) for card in self._discardable(actor, "broom")
-                      if self.game.facts[card].speed > mine), DECLINE)
-        if kind in ("penalty_save", "quiet", "captain"):
-            return (ACCEPT, DECLINE)
-        if kind == "rain_pick":
-            return (*PICKS[:self.num_players], DECLINE)
-        if kind == "penalty_to":
-            return tuple(PICKS[seat] for seat in self.opponents(actor))
-        if kind == "end":
-            return (*(Destroy(t.uid) for t in self._own_toughs(actor)), DECLINE)
-        if kind == "reveal":
-            hand = self.hands[actor]
-            seekers = sorted(card for card in hand if card in self.game.seekers)
-            options = []
-            for counts in itertools.product(*(range(hand[card] + 1) for card in seekers)):
-                options.append(Reveal(tuple(card for card, k in zip(seekers, counts) for _ in range(k))))
-            return tuple(options)
-        raise AssertionError(f"unknown decision {kind}")
-
-    def _manoeuvre_options(self, seat: int) -> list:
-        dom = self.dom
-        mine = dom[seat]
-        if mine < 1:
-            return []
-        options: list = []
-        opponents = self.opponent_seats[seat]
-        facts = self.game.facts
-        holder = self.quaffle
-        # The seat's working Things, in one pass over the table rather than one `has` per card.
-        flyhigh = self.flyhigh
-        blank = flyhigh.thing if flyhigh is not None and flyhigh.owner == holder else None
-        working = {t.card for t in self.table if t.owner == seat and t.uid != blank}
-        if holder == seat:
-            margin = facts[CRACK].props.get("score_margin", 3) if CRACK in working else self.params["score_margin"]
-            if mine >= 2 and all(mine - dom[other] >= margin for other in opponents):
-                options.extend(SCORE_AT[other] for other in opponents)
-        if not self.no_bludger:
-            normal = self.params["bludger_margin"]
-            accurate = facts[ACCBEAT].props.get("bludger_margin", 2) if ACCBEAT in working else None
-            powerful = POWBEAT in working
-            for other in opponents:
-                lead = mine - dom[other]
-                if lead >= normal:
-                    if powerful:
-                        options.append(RANDOM_BLUDGER_AT[other])
-                    if not powerful or accurate is not None:
-                        options.append(BLUDGER_AT[other])
-                elif accurate is not None and lead >= accurate:
-                    options.append(BLUDGER_AT[other])
-        if holder is None:
-            options.append(SNATCH)
-        elif holder != seat:
-            need = facts[SUREHAND].props.get("snatch_margin", 2) if self.has(holder, SUREHAND) else 1
-            if mine - dom[holder] >= need:
-                options.append(SNATCH)
-        options.extend(OUTFLY_AT[other] for other in opponents)
-        if self.own_turns[seat] > self.feint_lock[seat]:  # not `locked_out`
-            options.append(SEARCH)
-        return options
-
-
-# The manoeuvres, made once (shared values, as `manoeuvre_of` gives them), by target seat.
-SCORE_AT = tuple(manoeuvre_of("score", seat) for seat in range(MAX_PLAYERS))
-BLUDGER_AT = tuple(manoeuvre_of("bludger", seat) for seat in range(MAX_PLAYERS))
-RANDOM_BLUDGER_AT = tuple(manoeuvre_of("bludger", seat, True) for seat in range(MAX_PLAYERS))
-OUTFLY_AT = tuple(manoeuvre_of("outfly", seat) for seat in range(MAX_PLAYERS))
-SNATCH = manoeuvre_of("snatch")
-PICKS = tuple(Pick(seat) for seat in range(MAX_PLAYERS))
-SEARCH = manoeuvre_of("search")
 
 QuidditchV2State._steps = {name[4:]: getattr(QuidditchV2State, name)
                            for name in dir(QuidditchV2State) if name.startswith("_do_")}

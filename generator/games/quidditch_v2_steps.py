@@ -53,6 +53,7 @@ STEP_RULES = {
 RESPONSE_RULES = {SAVED: "qv2.response.saved", PASS: "qv2.response.pass", BLAG: "qv2.response.blagging"}
 
 
+
 def seat_name(seat: int) -> str:
     """A seat as logs write it when players have no names."""
     return f"P{seat + 1}"
@@ -120,3 +121,38 @@ def one_word(words: list[str], form: str) -> str:
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 OPPONENTS = {n: tuple(tuple((seat + step) % n for step in range(1, n)) for seat in range(n))
              for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+
+
+# The steps every turn goes through: a log that skips one breaks the turn order (qv2.turn.order);
+# any other decision answers to its own rule (a response, a card's effect, the hand limit).
+TURN_ORDER_STEPS = frozenset({"play", "manoeuvre", "end"})
+
+
+def decision_rule(stack: list[tuple]) -> str:
+    """The rule the decision on top of the stack answers to: a discard names the rule that
+    asked for it (the hand limit, a card), every other decision its kind's rule."""
+    frame = stack[-1]
+    if frame[1] == "discard" and len(frame) > 4:
+        return frame[4]
+    return STEP_RULES.get(frame[1], "qv2.turn.order")
+
+
+def decision_words(stack: list[tuple]) -> str:
+    """The decision on top of the stack in words; a run of discards says how many are left."""
+    frame = stack[-1]
+    if frame[1] == "discard" and len(stack) > 1 and stack[-2][:2] == ("discard_n", frame[2]):
+        left = 1 + stack[-2][2]
+        return "a discard" if left == 1 else f"{left} discards"
+    return DECISION_WORDS[frame[1]]
+
+
+def owed_decision(stack: list[tuple], active: int) -> tuple[int, str] | None:
+    """(seat, rule) when the game waits for a player's decision under a rule of its own (an
+    answer out of turn, a card's discard), rather than for the active player's next turn step."""
+    if not stack:
+        return None
+    frame = stack[-1]
+    seat = frame[2]
+    if seat < 0 or frame[0] != "ask" or seat == active and frame[1] in TURN_ORDER_STEPS:
+        return None
+    return seat, decision_rule(stack)

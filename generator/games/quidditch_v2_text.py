@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from .base import CHANCE, IllegalAction
 from .quidditch_v2_cards import (ACCBEAT, ACCEPT, BLAG, CRACK, DECLINE, DOPPLE, END, FLYHIGH, OPPONENT_ACTIONS,
-                                 OPPONENT_THINGS, PASS, POWBEAT, QUAFFLE, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND,
-                                 WRONSKI, Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay,
+                                 OPPONENT_THINGS, PASS, POWBEAT, RESPONSES, SAVED, SNITCH, STUNNED, SUREHAND, WRONSKI,
+                                 Accept, Coin, Decline, Destroy, Discard, Draw, EndPlays, FirstPlayer, InPlay,
                                  Manoeuvre, Pick, Play, RandomPick, Reveal, Roll)
-from .quidditch_v2_steps import ACTION_WORDS, DECISION_WORDS, EXPECTED, STEP_RULES, one_word
+from .quidditch_v2_steps import ACTION_WORDS, EXPECTED, STEP_RULES, decision_rule, decision_words, one_word
 
 
 class ActionText:
@@ -27,7 +27,12 @@ class ActionText:
             text = repr(action)
         message, rule, ruling = self._why_illegal(action, frame)
         who = "chance" if actor == CHANCE else self.label(actor)
-        return IllegalAction(f"{who}: {text!r} is not allowed here: {message}", rule, legal, self.where(), ruling)
+        where = self.where()
+        if actor == CHANCE:  # nobody erred at the table: the turn is named, not a player
+            where.pop("player", None)
+        else:  # whoever gave the wrong answer, even out of turn
+            where["player"] = actor
+        return IllegalAction(f"{who}: {text!r} is not allowed here: {message}", rule, legal, where, ruling)
 
     def _why_illegal(self, action, frame: tuple) -> tuple[str, str, str]:
         """(message, rule id or card:<id>, ruling id or "") for an action not in the legal list."""
@@ -41,9 +46,8 @@ class ActionText:
                 return message, rule, ruling
             return "cards are played before the manoeuvre step, and that step is over", "qv2.turn.order", ""
         if not isinstance(action, expected):
-            wanted = " or ".join(ACTION_WORDS[t] for t in expected)
-            rule = args[1] if kind == "discard" else STEP_RULES.get(kind, "qv2.turn.order")
-            return f"the game is waiting for {DECISION_WORDS[kind]} ({wanted})", rule, ""
+            wanted = " or ".join(f"`{ACTION_WORDS[t]}`" for t in expected)  # the verbs that answer it
+            return f"the game is waiting for {decision_words(self.stack)} ({wanted})", decision_rule(self.stack), ""
         if kind == "draw":
             if action.card == SNITCH and self.reshuffles == 0:
                 return ("the Golden Snitch lies in the discard pile until the first reshuffle", "qv2.setup.snitch",
@@ -86,8 +90,6 @@ class ActionText:
         if facts is None or not self.hands[seat].get(card):
             return f"{self.label(seat)} holds no {self._code(card)}", "qv2.turn.plays", ""
         rule_card = "card:" + card
-        if card == QUAFFLE:
-            return "the Quaffle never leaves play", "qv2.quaffle.control", ""
         if facts.kind == "seeker":
             return ("Seeker cards are never played, only shown for the Snitch", "qv2.snitch.seekers",
                     "qv2.ruling.seeker-cards")

@@ -224,7 +224,9 @@ def _pending(log: GameLog, game: Game, state: GameState) -> dict | None:
             found = log.deck.rule(pending.rule)
             rule.update(number=found.number, title=found.title)
         except KeyError:
-            pass
+            card = log.deck.find_card(pending.rule[5:]) if pending.rule.startswith("card:") else None
+            if card is not None:  # the card's own text asks for the decision
+                rule.update(title=card.name)
     legal = [game.format_action(state, action) for action in state.legal_actions()] if pending.seat >= 0 else []
     return {"player": log.players[pending.seat] if pending.seat >= 0 else None, "owes": pending.owes,
             "rule": rule, "legal": legal}
@@ -233,8 +235,7 @@ def _pending(log: GameLog, game: Game, state: GameState) -> dict | None:
 def _pending_text(pending: dict | None) -> list[str]:
     if pending is None:
         return []
-    who = pending["player"] or "chance"
-    lines = [f"  Still owed: {who}: {pending['owes']}"]
+    lines = [f"  Still owed: {pending['owes']}"]  # the words name who owes it
     rule = pending["rule"]
     if rule:
         number = f"{rule['number']} " if rule["number"] else ""

@@ -30,6 +30,8 @@ class ReplayRecorder:
         self.steps: list[dict] = []
         self.start: dict | None = None
         self.attempted: dict | None = None
+        self._context: Any = None  # the state's replay_context() before the action
+        self._action: Action | None = None
 
     def before(self, state: GameState, action: Action, field: str, line: int | None) -> None:
         if self.start is None:
@@ -45,10 +47,16 @@ class ReplayRecorder:
         self.attempted = {"actor": "chance" if seat == CHANCE else state.player_name(seat) if seat >= 0 else "",
                           "action": text, "field": field, "line": line,
                           "owes": pending.owes if pending else "", "rule": pending.rule if pending else ""}
+        self._context, self._action = state.replay_context(), action
 
     def after(self, state: GameState) -> None:
         step = dict(self.attempted or {})
-        step["view"] = state.table_view()
+        view = state.table_view()
+        settled = state.replay_events(self._context, self._action)
+        if settled:  # e.g. the trick just taken, which the table no longer shows
+            step["note"] = settled.get("note", "")
+            view["areas"] = settled.get("areas", []) + view.get("areas", [])
+        step["view"] = view
         self.steps.append(step)
         self.attempted = None
 
@@ -136,6 +144,8 @@ section { margin-bottom: 16px; }
 h2 { font-size: .95rem; margin: 0 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 .action { font-size: 1.05rem; }
 .rule { margin-top: 4px; font-size: .9rem; color: var(--muted); }
+.note { margin-top: 2px; font-weight: 600; color: var(--ok); }
+.note:empty { display: none; }
 .rule b { color: var(--ink); }
 table { border-collapse: collapse; width: 100%; }
 td, th { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -200,6 +210,7 @@ dt { color: var(--muted); } dd { margin: 0; }
     <section>
       <h2>Action</h2>
       <div id="action" class="action"></div>
+      <div id="action-note" class="note"></div>
       <div id="action-rule" class="rule"></div>
     </section>
     <section>
@@ -260,7 +271,7 @@ dt { color: var(--muted); } dd { margin: 0; }
   }
   addItem(0, " the table before the first action");
   data.steps.forEach(function (step, i) {
-    addItem(i + 1, " " + (step.actor ? step.actor + ": " : "") + step.action);
+    addItem(i + 1, " " + (step.actor ? step.actor + ": " : "") + step.action + (step.note ? " · " + step.note : ""));
   });
   if (data.violation) {
     addItem(last, " ✗ " + (data.violation.actor ? data.violation.actor + ": " : "")
@@ -280,6 +291,7 @@ dt { color: var(--muted); } dd { margin: 0; }
       item.classList.toggle("current", on);
       if (on && item.scrollIntoView) item.scrollIntoView({block: "nearest"});
     });
+    $("action-note").textContent = step && step.note ? step.note : "";
     if (atViolation) {
       var v = data.violation;
       $("action").textContent = (v.actor ? v.actor + ": " : "") + (v.action || "(a claim in the log)") + " — refused";

@@ -195,7 +195,7 @@ class SimulationStats:
         for label, key in (("final scores", "scores"), ("winning scores", "winning_scores"),
                            ("game length (actions)", "length_actions"), ("rounds per game", "rounds")):
             d = data[key]
-            if d["count"]:
+            if d["count"] and (d["max"] or key != "rounds"):  # an engine that lists no rounds has none to show
                 lines.append(f"  {label}: mean {d['mean']}, sd {d['sd']}, min {d['min']}, "
                              f"5% {d['p5']}, median {d['p50']}, 95% {d['p95']}, max {d['max']}")
         lines.append(f"  decisions per game: {data['decisions_per_game']}")

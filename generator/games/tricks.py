@@ -20,6 +20,7 @@ from math import ceil, log
 from ..core.errors import DeckgenError
 from ..deck.model import Deck
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
+from .trick_view import PLAY, TrickView
 from .logs import Entry, GameLog, LogStep
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -225,22 +226,7 @@ class ChooseSeat:
     seat: int
 
 
-def check_hand_sizes(state: "TrickState", deal: Deal, size: int, rule_text: str, rule: str, where: dict) -> None:
-    """Refuse a deal with the wrong number of hands, or a hand of the wrong size, naming whose."""
-    if len(deal.hands) != state.num_players:
-        raise IllegalAction(f"{len(deal.hands)} hands dealt for {state.num_players} players", rule, where=where)
-    wrong = [seat for seat, hand in enumerate(deal.hands) if len(hand) != size]
-    if wrong:
-        seat = wrong[0]
-        others = f" (and {', '.join(state.player_name(s) for s in wrong[1:])})" if wrong[1:] else ""
-        raise IllegalAction(f"{state.player_name(seat)}{others} is dealt {len(deal.hands[seat])} card(s): "
-                            f"{rule_text}, {size}", rule, where={**where, "player": seat})
-
-
-PLAY = 100  # the phase in which cards are played to tricks
-
-
-class TrickState(GameState):
+class TrickState(TrickView, GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it
@@ -285,23 +271,6 @@ class TrickState(GameState):
         if card not in self.hands[seat]:
             raise IllegalAction(f"{self.player_name(seat)} plays {self.table.code[card]}, which is not in their hand", rule,
                                 self.table.codes(self.play_options(seat)), self.where(seat))
-
-    def table_view(self) -> dict:
-        table = self.table
-        n = self.num_players
-        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
-        view = {"hands": [table.codes(table.sorted(hand)) for hand in self.hands],
-                "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
-                           "cards": trick}],
-                "counters": {"Round": self.round + 1, "Dealer": self.player_name(self.dealer),
-                             "Tricks won": " / ".join(map(str, self.won))},
-                "scores": list(self.summary().get("scores", []))}
-        view["counters"].update(self.view_counters())
-        return view
-
-    def view_counters(self) -> dict:
-        """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
-        return {}
 
     def trick_winner(self, cards: list[int]) -> int:
         raise NotImplementedError
@@ -484,23 +453,25 @@ def parse_trick_question(question: Sequence[str], table: CardTable, setting_word
 
 @dataclass
 class PlayQuestion:
-    """"May I play this?": the card, the hand it comes from (the card included), the trick so
-    far in play order, suit settings (trump, shun) and flags (first, broken)."""
+    """"May I play this?": the card, the hand it comes from, the trick so far in play order,
+    suit settings (trump, shun) and flags (first, broken); the rule that a player plays only
+    cards they hold, for a card the hand does not hold."""
 
     card: int
     hand: list[int]
     trick: list[int]
     settings: dict[str, str]
     flags: set[str]
+    own_cards_rule: str
 
 
 PLAY_USAGE = "play CARD hand CARD CARD ... [trick CARD ...] [trump SUIT | no trump | shun SUIT] [first] [broken]"
 
 
 def parse_play_question(question: Sequence[str], table: CardTable, setting_words: Sequence[str],
-                        flag_words: Sequence[str] = ()) -> PlayQuestion:
+                        flag_words: Sequence[str], own_cards_rule: str) -> PlayQuestion:
     """Read `play CARD hand CARDS... [trick CARDS...]` with the game's settings and flags, in any
-    order after the card. The card played counts as held even if `hand` leaves it out."""
+    order after the card. A card the hand leaves out is not held (`play_answer` says no)."""
     tokens = words(question)
     if tokens and tokens[0].casefold() == "play":
         tokens = tokens[1:]
@@ -534,23 +505,26 @@ def parse_play_question(question: Sequence[str], table: CardTable, setting_words
             raise DeckgenError(f"cannot read {word!r}: {PLAY_USAGE}")
         position += 1
     hand = lists["hand"]
-    if card not in hand:
-        hand.insert(0, card)
+    if not hand:
+        raise DeckgenError(f"say the cards of the hand the card is played from: {PLAY_USAGE}")
     for what, cards in (("hand", hand), ("trick", lists["trick"]), ("hand and trick", hand + lists["trick"])):
         counts = count_cards(cards, len(table.code))
         for index, count in enumerate(counts):
             if count > table.copies[index]:
                 raise DeckgenError(f"the deck has {table.copies[index]} {table.name[index]} card(s), "
                                    f"the {what} lists {count}")
-    return PlayQuestion(card, hand, lists["trick"], settings, flags)
+    return PlayQuestion(card, hand, lists["trick"], settings, flags, own_cards_rule)
 
 
 def play_answer(table: CardTable, asked: PlayQuestion, legal: Sequence[int], rule: str | Sequence[str], reason: str,
                 rulings: Sequence[str] = ()) -> dict:
     """The answer to a play question: yes/no, the rule that decides it, and for no the legal cards."""
-    allowed = asked.card in legal
     code = table.code[asked.card]
     options = table.codes(table.sorted(set(legal)))
+    if asked.card not in asked.hand:  # no rule of play matters for a card the player does not hold
+        rule, reason, rulings = asked.own_cards_rule, f"the hand given ({' '.join(table.codes(asked.hand))}) does " \
+                                                      f"not hold {code}, and a player plays only their own cards", ()
+    allowed = asked.card in legal and asked.card in asked.hand
     answer = (f"Yes: {code} may be played: {reason}." if allowed else
               f"No: {code} may not be played: {reason}. Legal here: {', '.join(options)}.")
     return {"question": "play", "card": code, "hand": table.codes(asked.hand), "trick": table.codes(asked.trick),

@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from ..core.errors import UnreadableInput
+from ..core.files import read_input
 from ..core.resources import TEMPLATES
 from ..deck import markup
 from ..deck.layouts.choose import choose_back, choose_face
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from ..deck.model import Card, Deck
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-_DRAWING = (_PACKAGE / "render", _PACKAGE / "layouts", _PACKAGE / "fonts", TEMPLATES / "layouts")
+_DRAWING = (_PACKAGE / "faces", _PACKAGE / "deck" / "layouts", _PACKAGE / "fonts", TEMPLATES / "layouts")
 HASH_LENGTH = 20  # hex digits: enough to tell a deck's drawings apart, short in a URL
 
 
@@ -36,7 +38,7 @@ def _code_and_fonts() -> bytes:
     for root in _DRAWING:
         for path in sorted(root.rglob("*")):
             if path.is_file() and path.suffix in {".py", ".ttf", ".toml"}:
-                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+                digest.update(path.name.encode() + b"\0" + read_input(path, "shipped"))
     return digest.digest()
 
 
@@ -77,8 +79,8 @@ def _file_digest(path: Path | None) -> bytes:
 @lru_cache(maxsize=1024)
 def _digest_of(path: Path, mtime_ns: int, size: int) -> bytes:
     try:
-        return hashlib.sha256(path.read_bytes()).digest()
-    except OSError:
+        return hashlib.sha256(read_input(path, "input")).digest()
+    except UnreadableInput:  # a FIFO, a huge file: never read; the deck's checks report it
         return b"(unreadable)"
 
 

@@ -12,13 +12,16 @@ few connections, which a thread each serves well. Routes:
   nothing outside them (`..`, encoded or not, and links that lead out are refused).
 
 Requests naming another host than the server's are refused too, so a web page the designer
-visits cannot read the preview through a rebound DNS name.
+visits cannot read the preview through a rebound DNS name. A client silent for
+`READ_TIMEOUT_SECONDS` is dropped, the listen backlog is `BACKLOG`, and files are streamed
+through deckgen's opener (a FIFO in the deck's folder is refused, not waited on).
 """
 
 from __future__ import annotations
 
 import json
 import mimetypes
+import os
 import queue
 import re
 import sys
@@ -28,10 +31,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..core.files import RefusedInput, open_input
 from .page import page_html
 from .session import PreviewSession
 
 KEEPALIVE_SECONDS = 10.0
+# A client that sends nothing for this long is dropped (a slow or stalled client holds one
+# thread; a browser sends a request at once).
+READ_TIMEOUT_SECONDS = 30.0
+BACKLOG = 128  # connections waiting to be accepted: a page opens a few dozen at once
+CHUNK = 1 << 16  # files are sent in pieces of this size, never read whole into memory
 _IMAGE = re.compile(r"^/img/(?P<dpi>\d{2,4})/(?P<hash>[0-9a-f]{8,64})\.png$")
 
 
@@ -47,6 +56,7 @@ def contained(root: Path, relative: str) -> Path | None:
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG
 
     def __init__(self, session: PreviewSession, host: str = "127.0.0.1", port: int = 8000):
         super().__init__((host, port), PreviewHandler)
@@ -78,6 +88,7 @@ class PreviewServer(ThreadingHTTPServer):
 class PreviewHandler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
+    timeout = READ_TIMEOUT_SECONDS  # socketserver sets it on the connection: reads wait no longer
 
     def log_message(self, format: str, *args) -> None:  # quiet: the terminal shows redraws
         pass
@@ -98,7 +109,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return self._events()
         match = _IMAGE.match(path)
         if match:
-            png = session.image(match.group("hash"), int(match.group("dpi")))
+            try:
+                png = session.image(match.group("hash"), int(match.group("dpi")))
+            except Exception as error:  # noqa: BLE001 - a zoom that cannot be drawn: say so, keep serving
+                return self._send_text(HTTPStatus.INTERNAL_SERVER_ERROR,
+                                       f"cannot draw this card: {type(error).__name__}: {error}")
             if png is None:
                 return self._send_text(HTTPStatus.NOT_FOUND, "no such picture (the card has changed since)")
             return self._send(HTTPStatus.OK, png, "image/png", cache="public, max-age=31536000, immutable")
@@ -111,10 +126,26 @@ class PreviewHandler(BaseHTTPRequestHandler):
         found = contained(root, relative)
         if found is None:
             return self._send_text(HTTPStatus.FORBIDDEN, "only files inside the deck's folder and the output folder")
-        if not found.is_file():
-            return self._send_text(HTTPStatus.NOT_FOUND, f"no file {relative}")
+        try:
+            handle = open_input(found, "output", within=root)
+        except RefusedInput as error:
+            return self._send_text(HTTPStatus.NOT_FOUND, f"no file {relative}: {error.reason}")
         kind = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
-        self._send(HTTPStatus.OK, found.read_bytes(), kind, cache="no-cache")
+        with handle:
+            remaining = os.fstat(handle.fileno()).st_size
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(remaining))
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            self.end_headers()
+            while remaining:  # no more than announced, should the file grow meanwhile
+                piece = handle.read(min(CHUNK, remaining))
+                if not piece:  # it shrank: the answer is short, so the connection cannot go on
+                    self.close_connection = True
+                    break
+                self.wfile.write(piece)
+                remaining -= len(piece)
 
     def _events(self) -> None:
         session = self.server.session

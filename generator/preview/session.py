@@ -11,7 +11,6 @@ Images are kept for the current hashes only, so memory stays flat however long t
 from __future__ import annotations
 
 import json
-import logging
 import queue
 import re
 import threading
@@ -31,7 +30,6 @@ from .hashing import card_hashes
 if TYPE_CHECKING:
     from ..deck.model import Deck
 
-log = logging.getLogger(__name__)
 PRINT_DPI = 300  # the zoom shows a card at the build's print resolution
 ZOOMS_KEPT = 8  # print-resolution images kept for the zoom
 DRAWN_TOGETHER = 4  # pictures drawn per batch: the first reach the page while the rest are drawn
@@ -116,9 +114,11 @@ class PreviewSession:
                 update = self._redraw(deck)
             except DeckgenError as error:
                 return self._publish_error(error)
-            except Exception as error:  # a drawing failure must not end the watch: show it, keep watching
-                log.exception("drawing %s failed", self.deck_path)
-                return self._publish_error(DeckgenError(f"cannot draw the cards of {self.deck_path}: {error}"))
+            except Exception as error:  # noqa: BLE001 - a drawing failure must not end the watch
+                # On the page and as one line in the terminal (the watch prints each update), no
+                # traceback: the designer can act on the message, not on deckgen's insides.
+                return self._publish_error(DeckgenError(
+                    f"cannot draw the cards of {self.deck_path}: {type(error).__name__}: {error}"))
         if check:
             self.check()
         return update
@@ -183,7 +183,16 @@ class PreviewSession:
         deck = self.deck
         if deck is None:
             return None
-        report = validate_deck(self.deck_path, simulate=self.simulate, workers=1)
+        try:
+            report = validate_deck(self.deck_path, simulate=self.simulate, workers=1)
+        except Exception as error:  # noqa: BLE001 - a failed check must not end the watch's checks
+            with self._lock:
+                self.problems = [{"text": f"deckgen: error: the check failed: {type(error).__name__}: {error}",
+                                  "severity": "error", "card": None, "badge": None}]
+                self.version += 1
+                update = {"type": "problems", "version": self.version, **self.state()}
+                self._publish(update)
+                return update
         with self._lock:
             if report.deck is None or report.deck != self.deck:
                 return None  # the file changed again meanwhile: the next check covers it

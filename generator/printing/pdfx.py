@@ -29,6 +29,7 @@ from pathlib import Path
 from PIL import Image, ImageCms
 
 from ..core.errors import DeckgenError, OptionError
+from ..core.files import RefusedInput, read_input
 
 SYSTEM_PROFILES = (
     Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
@@ -72,13 +73,25 @@ def output_profile(path: Path | None) -> Path:
                           "or install Debian's libgs-common, whose Artifex SWOP profile deckgen then uses")
     chosen = candidates[0]
     try:
-        profile = ImageCms.getOpenProfile(str(chosen))
-    except (OSError, ImageCms.PyCMSError) as error:
-        raise OptionError(f"--icc-profile {chosen}: not a readable ICC profile ({error})") from None
-    if profile.profile.xcolor_space.strip() != "CMYK":
-        raise OptionError(f"--icc-profile {chosen}: a profile for {profile.profile.xcolor_space.strip()}; "
+        profile = _open_profile(chosen)
+        space = profile.profile.xcolor_space.strip()
+        if space == "CMYK":  # a profile that opens may still be cut short: build what printing builds
+            _Converter(chosen)
+            ImageCms.getProfileDescription(profile)
+    except RefusedInput as error:
+        raise OptionError(f"--icc-profile {chosen}: {error.problem.message}; {error.problem.hint}") from None
+    except (OSError, ValueError, TypeError, ImageCms.PyCMSError) as error:
+        raise OptionError(f"--icc-profile {chosen}: not a readable ICC profile ({error}); give a CMYK .icc "
+                          "or .icm file as your print shop sends it") from None
+    if space != "CMYK":
+        raise OptionError(f"--icc-profile {chosen}: a profile for {space}; "
                           "PDF/X for print needs a CMYK output profile")
     return chosen
+
+
+def _open_profile(path: Path):
+    """The ICC profile at `path`, read through the opener (a FIFO or a huge file is refused)."""
+    return ImageCms.getOpenProfile(io.BytesIO(read_input(path, "profile")))
 
 
 class _Converter:
@@ -86,7 +99,7 @@ class _Converter:
 
     def __init__(self, profile: Path):
         self.transform = ImageCms.buildTransform(
-            ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(profile)), "RGB", "CMYK",
+            ImageCms.createProfile("sRGB"), _open_profile(profile), "RGB", "CMYK",
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
     @lru_cache(maxsize=4096)
@@ -207,8 +220,8 @@ def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
     import pikepdf
     from pikepdf import Dictionary, Name, String
 
-    description = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(profile))).strip() or profile.name
-    icc = document.make_stream(profile.read_bytes())
+    description = ImageCms.getProfileDescription(_open_profile(profile)).strip() or profile.name
+    icc = document.make_stream(read_input(profile, "profile"))
     icc.N = 4
     document.Root.OutputIntents = pikepdf.Array([Dictionary(
         Type=Name.OutputIntent, S=Name.GTS_PDFX, OutputConditionIdentifier=String("Custom"),

@@ -21,7 +21,8 @@ import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, UnreadableInput
+from ..core.files import read_text_input
 from ..core.output import write_text
 from ..deck.sizes import paper_mm
 from .sheets import SheetOptions
@@ -49,9 +50,12 @@ def load_printers() -> dict[str, Printer]:
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise OptionError(f"{path}: cannot read the remembered printers ({error}); fix or delete the file")
+        data = tomllib.loads(read_text_input(path, "settings"))
+    except UnreadableInput as error:
+        raise OptionError(f"{path}: cannot read the remembered printers: {error.problem.message}; "
+                          "fix or delete the file") from None
+    except tomllib.TOMLDecodeError as error:
+        raise OptionError(f"{path}: cannot read the remembered printers ({error}); fix or delete the file") from None
     printers = {}
     for name, table in data.get("printers", {}).items():
         printers[name] = _printer_from(path, name, table)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.errors import InvalidDeck, Problem
+from ..core.files import read_input
 from ..core.output import write_bytes, write_text
 from ..deck.locate import Locator
 from ..deck.sizes import pt
@@ -110,5 +111,5 @@ def _zip(folder: Path, files: list[Path]) -> bytes:
         for path in sorted(files):
             info = zipfile.ZipInfo(path.relative_to(folder).as_posix(), date_time=ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, path.read_bytes())
+            archive.writestr(info, read_input(path, "output"))
     return buffer.getvalue()

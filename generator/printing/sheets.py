@@ -68,7 +68,7 @@ class SheetOptions:
             check_length("--gap", self.gap_mm, 50)
         check_length("--printer-margin", self.printer_margin_mm, 30)
         for value in self.back_offset_mm:
-            if abs(value) > 20:
+            if not abs(value) <= 20:  # NaN too: it would be written into the PDF as "nan"
                 raise OptionError(f"--back-offset {value:g} is out of range: give millimetres from -20 to 20")
         if self.registration is not None and self.registration not in REGISTRATIONS:
             raise OptionError(f"--registration {self.registration!r} is unknown; choose one of "

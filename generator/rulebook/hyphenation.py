@@ -21,6 +21,8 @@ from pathlib import Path
 import pyphen
 
 from ..core.cachefile import entry_path, file_stamp, read_entry, write_entry
+from ..core.errors import UnreadableInput
+from ..core.files import open_input
 
 MAGIC = b"deckgen hyphenation cache 1\n"
 
@@ -37,9 +39,9 @@ def _load(pyphen, path: Path) -> None:
     if path in pyphen.hdcache:
         return
     try:
-        with open(path, "rb") as handle:
+        with open_input(path, "shipped") as handle:
             stamp = file_stamp(handle)
-    except OSError:  # pyphen reports it when it opens the file
+    except UnreadableInput:  # pyphen reports it when it opens the file
         return
     version = getattr(pyphen, "VERSION", getattr(pyphen, "__version__", "?"))
     place = entry_path("hyphenation", os.path.abspath(path), str(version))

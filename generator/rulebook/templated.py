@@ -19,12 +19,14 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2 import BaseLoader, StrictUndefined, TemplateError, TemplateNotFound
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from ..core.cachefile import template_code
-from ..core.errors import OptionError
+from ..core.errors import OptionError, UnreadableInput
+from ..core.files import RefusedInput, read_text_input
 from ..core.resources import TEMPLATES
 from ..deck.model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
@@ -67,22 +69,41 @@ def template_format(template: Path) -> str:
                       "name it like rulebook.html.j2 or rulebook.md.j2")
 
 
+class _FolderLoader(BaseLoader):
+    """Templates read through deckgen's opener, only files really inside the template's folder:
+    no `..`, no symbolic links leading out, no FIFO (which would wait for ever), nothing huge."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def get_source(self, environment, name):
+        path = self.root.joinpath(*split_template_path(name))  # refuses `..`
+        try:
+            source = read_text_input(path, "template", within=self.root)
+            stamp = os.stat(path).st_mtime_ns
+        except RefusedInput as error:
+            if error.reason == "does not exist":
+                raise TemplateNotFound(name) from None
+            raise TemplateError(f"{error.problem.message}: {path}") from None
+        except (UnreadableInput, OSError) as error:
+            raise TemplateError(str(error)) from None
+
+        def uptodate() -> bool:
+            try:
+                return os.stat(path).st_mtime_ns == stamp
+            except OSError:
+                return False
+
+        return source, str(path), uptodate
+
+
 @functools.lru_cache(maxsize=8)
 def _environment(folder: Path, fmt: str):
     """One sandbox per template folder and format, so each template compiles once per process."""
 
     root = folder.resolve()
 
-    class _FolderLoader(FileSystemLoader):
-        """Only files really inside the template's folder: no `..`, no symlinks leading out."""
-
-        def get_source(self, environment, name):
-            source, filename, uptodate = super().get_source(environment, name)
-            if not Path(filename).resolve().is_relative_to(root):
-                raise TemplateNotFound(name)
-            return source, filename, uptodate
-
-    options = dict(loader=_FolderLoader(str(root)), undefined=StrictUndefined, trim_blocks=True,
+    options = dict(loader=_FolderLoader(root), undefined=StrictUndefined, trim_blocks=True,
                    lstrip_blocks=True, keep_trailing_newline=True, auto_reload=True)
     if root == TEMPLATE_DIR.resolve():  # the shipped templates: compiled once, not once per process
 

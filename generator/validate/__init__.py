@@ -2,8 +2,9 @@
 
 Checks run in order, each on what the previous one proved readable: the loader
 (format, references, duplicates), composition (what the deck's engine needs),
-lint (texts, type lines, art, print fit) and, when the deck has an engine and
-nothing above is an error, simulated playtests.
+lint (texts, type lines, art, print fit), rule texts against their rulings
+(`rulings`) and, when the deck has an engine and nothing above is an error,
+simulated playtests.
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ from .composition import check_composition
 from .lint import lint as lint_deck
 from .playtest import BUILD_GAMES, DEFAULT_GAMES
 from .playtest import playtest as run_playtest
-from .report import report_text, write_report
+from .page import write_report
+from .report import report_text
+from .tally import figures_kept
+from .rulings import ruling_conflicts
 
 if TYPE_CHECKING:
     from .playtest import Playtest
@@ -63,7 +67,8 @@ class Report:
         return 0
 
     def as_dict(self) -> dict:
-        data = {"decks": [d.as_dict() for d in self.decks]}
+        with figures_kept():
+            data = {"decks": [d.as_dict() for d in self.decks]}
         if self.comparison is not None:
             data["comparison"] = self.comparison
         return data
@@ -104,7 +109,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         broken_variants = {variant for variant, problem in variant_problems if problem.severity == "error"}
         report.problems += [problem for _, problem in variant_problems]
     engine_ready = not report.errors
-    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly))
+    report.problems = _unique(report.problems + lint_deck(deck, printable=loaded_cleanly) + ruling_conflicts(deck))
     games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"
@@ -151,7 +156,7 @@ def validate_decks(refs: Sequence[str], decks_dir: Path = DECKS_DIR, compare: bo
         raise DeckgenError(f"no decks to validate: {decks_dir}/ holds no .toml files")
     if compare and len(refs) not in (1, 2):
         raise OptionError(f"--compare takes one deck (its rules against its variants) or two decks, not {len(refs)}")
-    report = Report([validate_deck(ref, decks_dir, **options) for ref in refs])
+    report = Report([validate_deck(ref, decks_dir, **options, keep_games=compare) for ref in refs])
     if compare:
         tests = [deck.playtest for deck in report.decks]
         if any(test is None for test in tests):

@@ -88,14 +88,17 @@ def bars(rows: Sequence[tuple[str, float, str]], title: str) -> str:
     return _frame(height, body, title)
 
 
-def diverging(rows: Sequence[tuple[str, float, float, float]], title: str, span: float | None = None) -> str:
-    """Horizontal bars from a zero line (label, value, low, high), with whiskers for the interval:
-    differences in win rate, already sorted by the caller."""
+def diverging(rows: Sequence[tuple[str, float, float, float]], title: str, span: float | None = None,
+              scale: float = 100, unit: str = "points") -> str:
+    """Horizontal bars from a zero line (label, value, low, high), with whiskers for the interval,
+    already sorted by the caller; values are shown times `scale` in `unit` (win-rate differences
+    as points by default)."""
     row_height, left, right, top = 18, 200, 24, 22
     height = top + row_height * len(rows) + 24
     plot_width = WIDTH - left - right
-    # The widest whisker, rounded up to whole 5-point steps so the ticks read easily.
-    reach = span or math.ceil(max([abs(v) for _, value, low, high in rows for v in (value, low, high)] + [0.01]) * 20) / 20
+    # The widest whisker, rounded up to whole steps of 5 (in the shown unit) so the ticks read easily.
+    widest = max([abs(v) for _, value, low, high in rows for v in (value, low, high)] + [0.01])
+    reach = span or math.ceil(widest * scale / 5) * 5 / scale
     zero = left + plot_width / 2
 
     def x(value: float) -> float:
@@ -104,16 +107,16 @@ def diverging(rows: Sequence[tuple[str, float, float, float]], title: str, span:
     body = [f'<line x1="{zero:.1f}" y1="{top - 8}" x2="{zero:.1f}" y2="{height - 20}" stroke="#444"/>']
     for tick in (-reach, -reach / 2, reach / 2, reach):
         body.append(f'<line x1="{x(tick):.1f}" y1="{top - 8}" x2="{x(tick):.1f}" y2="{height - 20}" stroke="#ddd"/>'
-                    f'<text x="{x(tick):.1f}" y="{height - 6}" text-anchor="middle">{tick * 100:+.0f}</text>')
-    body.append(f'<text x="{zero:.1f}" y="{height - 6}" text-anchor="middle">0 points</text>')
+                    f'<text x="{x(tick):.1f}" y="{height - 6}" text-anchor="middle">{tick * scale:+.0f}</text>')
+    body.append(f'<text x="{zero:.1f}" y="{height - 6}" text-anchor="middle">0 {escape(unit)}</text>')
     for index, (label, value, low, high) in enumerate(rows):
         y = top + row_height * index
         start, end = sorted((x(0), x(value)))
         color = BAR_COLOR if value >= 0 else MARK_COLOR
         body.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{escape(label[:32])}</text>'
                     f'<rect x="{start:.1f}" y="{y + 3}" width="{max(end - start, 0.5):.1f}" height="{row_height - 6}" '
-                    f'fill="{color}"><title>{escape(label)}: {value * 100:+.1f} points '
-                    f'({low * 100:+.1f} to {high * 100:+.1f})</title></rect>'
+                    f'fill="{color}"><title>{escape(label)}: {value * scale:+.1f} {escape(unit)} '
+                    f'({low * scale:+.1f} to {high * scale:+.1f})</title></rect>'
                     f'<line x1="{x(low):.1f}" y1="{y + row_height / 2:.1f}" x2="{x(high):.1f}" '
                     f'y2="{y + row_height / 2:.1f}" stroke="#222"/>')
     return _frame(height, body, title)

@@ -26,12 +26,16 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from .. import __version__
 from ..core.errors import DeckgenError, OptionError
+from ..core.files import RefusedInput, read_input
+from ..core.lifetime import start_worker
 from ..core.output import write_text
 
 if TYPE_CHECKING:
-    from .playtest import Tally, Task
+    from .chunks import Task
+    from .tally import Tally
 
 IN_FLIGHT_PER_WORKER = 4  # enough queued chunks to keep a worker busy, few enough to stay streamed
+SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")  # the address schemes Dask's comms know
 CLUSTER_HINT = "install the cluster extra: pip install 'deckgen[cluster]' (Dask distributed)"
 
 
@@ -45,10 +49,11 @@ def parse_cluster(spec: str) -> tuple[str, int | str]:
         if workers < 1:
             raise OptionError(f"--cluster {spec!r}: write local:N with N at least 1 workers, e.g. local:4")
         return "local", workers
-    if "://" in spec and spec.split("://", 1)[1]:
+    scheme, _, rest = spec.partition("://")
+    if rest and scheme in SCHEMES:
         return "address", spec
     raise OptionError(f"--cluster {spec!r}: write local:N to start N local workers, "
-                      "or a Dask scheduler address such as tcp://host:8786")
+                      f"or a Dask scheduler address such as tcp://host:8786 (schemes: {', '.join(SCHEMES)})")
 
 
 def _distributed():
@@ -74,7 +79,7 @@ class DaskCluster:
                 self.client = distributed.Client(self.local)
             else:
                 self.client = distributed.Client(value, timeout=10)
-        except OSError as error:
+        except (OSError, ValueError, TypeError) as error:  # Dask says "no such scheme" as a ValueError
             self.close()
             raise OptionError(f"--cluster {spec}: cannot reach the Dask scheduler: {error}") from None
         self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
@@ -110,7 +115,8 @@ class ProcessPool:
 
     def __init__(self, workers: int):
         self.workers = workers
-        self.pool = ProcessPoolExecutor(max_workers=workers)
+        # The workers die with this process (even killed with SIGKILL) and leave Ctrl-C to it.
+        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=start_worker, initargs=(os.getpid(),))
 
     def map(self, play: Callable[["Task"], "Tally"], tasks: Iterable["Task"]) -> Iterator[tuple["Task", "Tally"]]:
         pending = iter(tasks)
@@ -171,13 +177,32 @@ class Checkpoints:
             return None
         path = self._path(task)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError):
-            return None  # a torn or foreign file: play the chunk again
+            data = json.loads(read_input(path, "checkpoint"))
+        except RefusedInput as error:
+            if error.reason == "does not exist":
+                return None
+            raise DeckgenError(f"--checkpoint {self.folder}: {error.problem.message}: {path.name} "
+                               "(delete it to play the chunk again)") from None
+        except ValueError:
+            return None  # a torn file (the run was killed while writing it): play the chunk again
+        tally = self._restored(path, task, data)
         self.reused += 1
-        return self.restore(data["tally"])
+        return tally
+
+    def _restored(self, path: Path, task: "Task", data) -> "Tally":
+        """The chunk's tally, once the file is known to be this task's chunk in the shape
+        `save` writes; a clear error otherwise (a chunk of another shape is not played again
+        silently: the folder holds files deckgen did not write)."""
+        try:
+            if json.loads(json.dumps(asdict(task), default=str)) != data["task"]:
+                raise ValueError("it holds another chunk's games")
+            tally = self.restore(data["tally"])
+            if not isinstance(tally.games, int) or tally.games < 0 or tally.players != task.players:
+                raise ValueError("its counts do not fit the chunk")
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+            raise DeckgenError(f"--checkpoint {self.folder}: {path.name} is not a chunk deckgen wrote "
+                               f"({type(error).__name__}: {error}); delete it to play the chunk again") from None
+        return tally
 
     def save(self, task: "Task", tally: "Tally") -> None:
         try:
@@ -193,7 +218,7 @@ _DIGESTS: dict[tuple[str, int], str] = {}
 def _file_digest(path: str) -> str:
     key = (path, os.stat(path).st_mtime_ns)
     if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        _DIGESTS[key] = hashlib.sha256(read_input(path, "deck")).hexdigest()
     return _DIGESTS[key]
 
 

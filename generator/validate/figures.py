@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..deck.model import Deck
 from ..games.simulate import _distribution as distribution
-from .metrics import MICRO, RATE_BINS, TURN_EDGES, Metrics
-from .stats import Z95, benjamini_hochberg, newcombe, two_proportion_p, wilson
+from .cards import card_figures
+from .metrics import MICRO, RATE_BINS, Metrics
+from .stats import Z95, Family, wilson
 
 if TYPE_CHECKING:
-    from .playtest import Tally
-
-NEGLIGIBLE = 0.02  # a card whose whole interval lies within ± 2 points does not matter
-FDR = 0.05  # false discovery rate across the cards of one run (Benjamini–Hochberg)
+    from .tally import Tally
 
 
 def rate(count: int, total: int) -> dict:
@@ -48,8 +46,11 @@ def _mean(moments) -> dict:
     variance = max(moments.squares / n / MICRO ** 2 - mean * mean, 0.0)
     half = Z95 * math.sqrt(variance / n) if n > 1 else float("inf")
     digits = 3 if moments.kind == "rate" or abs(mean) < 10 else 1
+    low, high = mean - half, mean + half
+    if moments.kind == "rate":  # a share's interval stays within 0..1
+        low, high = max(low, 0.0), min(high, 1.0)
     data = {"games": n, "mean": round(mean, digits), "sd": round(math.sqrt(variance), digits),
-            "low": round(mean - half, digits) if n > 1 else None, "high": round(mean + half, digits) if n > 1 else None}
+            "low": round(low, digits) if n > 1 else None, "high": round(high, digits) if n > 1 else None}
     if moments.kind == "rate":
         data["histogram"] = [[b / RATE_BINS, (b + 1) / RATE_BINS, moments.histogram.get(b, 0)] for b in range(RATE_BINS)]
     elif moments.kind == "points":
@@ -71,7 +72,9 @@ def balance(wins: list[int], games: int) -> dict:
             "high": round(min(1.0, 1 - gap + Z95 * se), 3), "seats": [high_seat + 1, low_seat + 1]}
 
 
-def figures(tally: "Tally", deck: Deck) -> dict:
+def figures(tally: "Tally", deck: Deck, family: Family, cards: bool = True) -> dict:
+    """Every metric of one run with its interval; the card figures (`generator.validate.cards`)
+    when `cards`, tested at the report's level `family`."""
     metrics: Metrics = tally.metrics
     games = tally.games
     played = tally.played
@@ -94,8 +97,8 @@ def figures(tally: "Tally", deck: Deck) -> dict:
             "tension": {name: _mean(moments) for name, moments in metrics.tension.items()}}
     if metrics.focus_games:
         data["skill"] = skill(metrics)
-    if metrics.tracks_cards:
-        data["cards"] = card_figures(metrics, deck)
+    if metrics.tracks_cards and cards:
+        data["cards"] = card_figures(metrics, deck, family)
     return data
 
 
@@ -109,83 +112,4 @@ def skill(metrics: Metrics) -> dict:
         return round((w - 1 / n) / (1 - 1 / n), 3)
 
     return {"heuristic_win_rate": won, "order": order(won["rate"]), "low": order(won["low"]),
-            "high": order(won["high"]), "games": metrics.focus_games}
-
-
-def control_turn(metrics: Metrics) -> int:
-    """The bucket whose lower edge is the turn k the card comparison is made at: about half
-    the median seat-game length, so both sides of the comparison have games."""
-    lengths: Counter[int] = Counter()
-    for (bucket, _), count in metrics.seat_games.items():
-        lengths[bucket] += count
-    total = sum(lengths.values())
-    seen, median = 0, 0
-    for bucket in sorted(lengths):
-        seen += lengths[bucket]
-        if seen * 2 >= total:
-            median = bucket
-            break
-    half = max(2, TURN_EDGES[median] / 2)
-    return max(b for b, edge in enumerate(TURN_EDGES) if edge <= half)
-
-
-def card_figures(metrics: Metrics, deck: Deck) -> dict:
-    """Per distinct card: drawn and played win rates, Played Impact, and the win rate of the
-    seats that held it before turn k against those that did not, among seat-games that
-    reached turn k (so long games, which see more cards, do not tilt it); Benjamini–Hochberg
-    across the cards."""
-    k = control_turn(metrics)
-    reached = [0, 0]  # seat-games that reached turn k: total, won
-    for (bucket, won), count in metrics.seat_games.items():
-        if bucket >= k:
-            reached[0] += count
-            reached[1] += count * won
-    drawn: dict[str, list[int]] = {}
-    early: dict[str, list[int]] = {}
-    for (code, first, length, won), count in metrics.drawn.items():
-        drawn.setdefault(code, [0, 0])
-        drawn[code][0] += count
-        drawn[code][1] += count * won
-        if length >= k and first < k:
-            early.setdefault(code, [0, 0])
-            early[code][0] += count
-            early[code][1] += count * won
-    played: dict[str, list[int]] = {}
-    for (code, _, won), count in metrics.played.items():
-        played.setdefault(code, [0, 0])
-        played[code][0] += count
-        played[code][1] += count * won
-    rows = []
-    for card in deck.cards:
-        d, p, e = drawn.get(card.code, [0, 0]), played.get(card.code, [0, 0]), early.get(card.code, [0, 0])
-        if not d[0] and not p[0]:
-            continue
-        rest = [reached[0] - e[0], reached[1] - e[1]]
-        row = {"code": card.code, "name": card.name, "drawn": rate(d[1], d[0]), "played": rate(p[1], p[0])}
-        if d[0] and p[0] and d[1]:
-            dw, pw = d[1] / d[0], p[1] / p[0]
-            low_d, high_d = wilson(d[1], d[0])
-            low_p, high_p = wilson(p[1], p[0])
-            row["played_impact"] = {"value": round((pw - dw) / dw, 4), "low": round(low_p / high_d - 1, 4),
-                                    "high": round(high_p / low_d - 1, 4) if low_d else None}
-        if e[0] and rest[0]:
-            low, high = newcombe(e[1], e[0], rest[1], rest[0])
-            row["controlled"] = {"turn": TURN_EDGES[k], "held": rate(e[1], e[0]), "not_held": rate(rest[1], rest[0]),
-                                 "difference": round(e[1] / e[0] - rest[1] / rest[0], 4), "low": round(low, 4),
-                                 "high": round(high, 4), "p": two_proportion_p(e[1], e[0], rest[1], rest[0]),
-                                 "seat_games": e[0] + rest[0]}
-        rows.append(row)
-    tested = [row for row in rows if "controlled" in row]
-    for row, found in zip(tested, benjamini_hochberg([row["controlled"]["p"] for row in tested], FDR)):
-        controlled = row["controlled"]
-        controlled["p"] = float(f"{controlled['p']:.4g}")
-        if found:
-            row["verdict"] = "decides games"
-        elif -NEGLIGIBLE <= controlled["low"] and controlled["high"] <= NEGLIGIBLE:
-            row["verdict"] = "never matters"
-        else:
-            row["verdict"] = "unclear"
-    for row in rows:
-        row.setdefault("verdict", "untested")
-    return {"turn": TURN_EDGES[k], "seat_games_reaching_turn": reached[0], "fdr": FDR, "negligible": NEGLIGIBLE,
-            "rows": rows}
+            "high": order(won["high"]), "games": metrics.focus_games, "beats": _mean(metrics.focus_beats)}

@@ -24,6 +24,7 @@ from ..export.lackey import plugin_text_files
 from ..faces.art import art_problems
 from ..faces.check import text_problems
 from ..faces.quality import contrast_problems, resolution_problems
+from ..games.base import EngineUnavailable
 from ..games.play_figures import check_deck
 
 
@@ -54,6 +55,8 @@ def _export_problems(deck: Deck, locate: Locator) -> list[Problem]:
             reason = str(error).removeprefix(f"{deck.source}: ")
             problems.append(locate.problem("", f"the build's exports would fail: {reason}",
                                            hint="change the text so that every export can hold it"))
+        except EngineUnavailable:  # the table an export sets up is the engine's: composition names the fault
+            break
     return problems
 
 

@@ -2,7 +2,7 @@
 
 Games are played by the engines' bots through `generator.games.simulate.play_game` (the
 one simulator; its `observe` hook follows each game: `metrics.GameTrace` for every metric,
-`_Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
+`chunks.Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
 of one (setting, player count, bot mix), run by a backend from `cluster` (this process, a
 process pool, or Dask). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
 derived from (seed, player count), so a game's result does not depend on which worker
@@ -12,40 +12,32 @@ counters, never the games, so memory stays flat however many games are played.
 """
 from __future__ import annotations
 
-import json
 import os
 import random
-import sys
-import sysconfig
-import traceback
-from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 
 from ..core.errors import DeckgenError, OptionError, Problem
-from ..deck.loader import load_deck
-from ..deck.locate import Locator
 from ..deck.model import Deck
-from ..games.base import Game, GameState, game_for
+from ..games.base import game_for
 from ..games.bots import BOT_KINDS
-from ..games.simulate import _distribution, derive_seed, game_seed, play_game
+from ..games.simulate import derive_seed
+from .cards import testable
+from .chunks import Task, engine, play_chunk
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
-from .figures import figures
-from .metrics import GameTrace, Metrics
-from .profiles import PROFILES
-from .stats import Z95, bonferroni_z, games_for_precision, histogram_bins, wilson
+from .findings import balance_tested
+from .findings import problems as find_problems
+from .stats import Family, games_for_precision
+from .tally import Tally
+from .targets import check_targets, player_problems, skill_plans
+from .targets import count as count_targets
 
 DEFAULT_GAMES = 5  # per player count and setting, for `deckgen validate`
 MAX_GAMES = 1_000_000  # per player count and setting: hours of play, never a memory problem
 BUILD_GAMES = 3  # inside `deckgen build`, which must stay a few seconds
-CAPPED_WARNING_SHARE = 0.10  # a share of games stopped by the length cap surely above this is worth a warning
-EXAMPLES = 3  # failing games kept per kind, lowest game numbers first
-NEVER_PLAYED_MIN_GAMES = 20  # fewer games say little about a card never played
-BALANCE_MIN_GAMES = 20  # below this, intervals are too wide and too rough to accuse a seat
+ORDER_MIX = "heuristic/random"  # the skill runs: one heuristic seat among random ones (CardStock's Order)
 
 
 @dataclass(frozen=True)
@@ -112,356 +104,6 @@ def settings_for(deck: Deck, sweeps: Sequence[str] = (), skip_variants: Collecti
     return settings, counts
 
 
-@dataclass(frozen=True)
-class Task:
-    """A chunk of games: plain data, so any executor (a process pool today, Dask or Ray
-    tomorrow) can ship it."""
-
-    deck_path: str
-    setting: int
-    params: Mapping[str, Any]
-    players: int
-    run_seed: int
-    start: int
-    stop: int
-    bot: str  # "random", "heuristic", or "mixed": one heuristic seat (game index mod players), random others
-    metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
-
-
-@dataclass(frozen=True)
-class Failure:
-    kind: str  # "setting", "engine error", "no legal action", "endless"
-    index: int
-    seed: int
-    message: str
-
-
-FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
-
-
-class Tally:
-    """Counters over games of one (setting, player count): merge-able in any order."""
-
-    def __init__(self, players: int, lower_score_wins: bool = False, tracks_cards: bool = False,
-                 metrics: bool = False):
-        self.players = players
-        self.lower_score_wins = lower_score_wins
-        self.tracks_cards = tracks_cards
-        self.games = 0  # games that finished or were capped (failures are counted apart)
-        self.capped = 0
-        self.failures: Counter[str] = Counter()
-        self.examples: list[Failure] = []
-        self.wins = [0] * players  # won or shared the win
-        self.outright = [0] * players
-        self.seat_score_sum = [0] * players
-        self.scores: Counter[int] = Counter()
-        self.margins: Counter[int] = Counter()
-        self.lengths: Counter[int] = Counter()  # player decisions per game
-        self.lead_changes: Counter[int] = Counter()
-        self.card_plays: Counter[str] = Counter()  # times played, all games
-        self.card_games: Counter[str] = Counter()  # games in which anyone played it
-        self.card_seat_games: Counter[str] = Counter()  # (seat, game) pairs where the seat played it
-        self.card_seat_wins: Counter[str] = Counter()  # ... and that seat won
-        self.metrics: Metrics | None = Metrics(players) if metrics else None
-
-    def add_game(self, scores: Sequence[int], winners: Sequence[int], reason: str, decisions: int,
-                 lead_changes: int, plays: Sequence[Counter[str]]) -> None:
-        self.games += 1
-        if reason != "finished":
-            self.capped += 1
-        for seat in winners:
-            self.wins[seat] += 1
-        if len(winners) == 1:
-            self.outright[winners[0]] += 1
-        for seat, score in enumerate(scores):
-            self.seat_score_sum[seat] += score
-            self.scores[score] += 1
-        best = [scores[s] for s in winners]
-        rest = [score for seat, score in enumerate(scores) if seat not in winners]
-        if best and rest:
-            self.margins[abs(best[0] - (min(rest) if self.lower_score_wins else max(rest)))] += 1
-        elif best:
-            self.margins[0] += 1
-        self.lengths[decisions] += 1
-        self.lead_changes[lead_changes] += 1
-        self.card_games.update({code for played in plays for code in played})
-        for seat, played in enumerate(plays):
-            for code, times in played.items():
-                self.card_plays[code] += times
-                self.card_seat_games[code] += 1
-                if seat in winners:
-                    self.card_seat_wins[code] += 1
-
-    def add_failure(self, failure: Failure, games: int = 1) -> None:
-        self.failures[failure.kind] += games
-        self.examples.append(failure)
-        self._trim()
-
-    def _trim(self) -> None:
-        kept: list[Failure] = []
-        for kind in FAILURE_KINDS:
-            kept += sorted((f for f in self.examples if f.kind == kind), key=lambda f: f.index)[:EXAMPLES]
-        self.examples = kept
-
-    def merge(self, other: "Tally") -> None:
-        self.tracks_cards = self.tracks_cards or other.tracks_cards
-        self.games += other.games
-        self.capped += other.capped
-        self.failures.update(other.failures)
-        self.examples += other.examples
-        self._trim()
-        for seat in range(self.players):
-            self.wins[seat] += other.wins[seat]
-            self.outright[seat] += other.outright[seat]
-            self.seat_score_sum[seat] += other.seat_score_sum[seat]
-        for mine, theirs in ((self.scores, other.scores), (self.margins, other.margins),
-                             (self.lengths, other.lengths), (self.lead_changes, other.lead_changes),
-                             (self.card_plays, other.card_plays), (self.card_games, other.card_games),
-                             (self.card_seat_games, other.card_seat_games),
-                             (self.card_seat_wins, other.card_seat_wins)):
-            mine.update(theirs)
-        if other.metrics is not None:
-            if self.metrics is None:
-                self.metrics = Metrics(self.players)
-            self.metrics.merge(other.metrics)
-
-    def state(self) -> dict:
-        """Every counter as plain sorted data (JSON): the checkpoint format, and equal for equal tallies."""
-        counters = ("failures", "scores", "margins", "lengths", "lead_changes", "card_plays", "card_games",
-                    "card_seat_games", "card_seat_wins")
-        return {"players": self.players, "lower_score_wins": self.lower_score_wins,
-                "tracks_cards": self.tracks_cards, "games": self.games, "capped": self.capped,
-                "examples": [[f.kind, f.index, f.seed, f.message] for f in self.examples],
-                "wins": self.wins, "outright": self.outright, "seat_score_sum": self.seat_score_sum,
-                **{name: sorted(getattr(self, name).items()) for name in counters},
-                "metrics": self.metrics.state() if self.metrics is not None else None}
-
-    @classmethod
-    def from_state(cls, data: dict) -> "Tally":
-        tally = cls(data["players"], data["lower_score_wins"], data["tracks_cards"])
-        tally.games, tally.capped = data["games"], data["capped"]
-        tally.examples = [Failure(*example) for example in data["examples"]]
-        tally.wins, tally.outright, tally.seat_score_sum = data["wins"], data["outright"], data["seat_score_sum"]
-        for name in ("failures", "card_plays", "card_games", "card_seat_games", "card_seat_wins"):
-            setattr(tally, name, Counter(dict(data[name])))
-        for name in ("scores", "margins", "lengths", "lead_changes"):
-            setattr(tally, name, Counter({int(k): v for k, v in data[name]}))
-        tally.metrics = Metrics.from_state(data["metrics"]) if data["metrics"] is not None else None
-        return tally
-
-    @property
-    def played(self) -> int:
-        return self.games + sum(self.failures.values())
-
-    def seat_rows(self, z: float = Z95) -> list[dict]:
-        """Wins by seat with Wilson intervals at `z` (95% by default)."""
-        rows = []
-        for seat in range(self.players):
-            low, high = wilson(self.wins[seat], self.games, z)
-            rows.append({"seat": seat + 1, "wins": self.wins[seat], "outright": self.outright[seat],
-                         "win_rate": round(self.wins[seat] / self.games, 4) if self.games else None,
-                         "low": round(low, 4), "high": round(high, 4),
-                         "mean_score": round(self.seat_score_sum[seat] / self.games, 2) if self.games else None})
-        return rows
-
-    def fair_share(self) -> float:
-        """The win rate every seat would have in a fair game: all wins (shared ones counted per
-        winner) spread evenly over the seats."""
-        return sum(self.wins) / (self.games * self.players) if self.games else 0.0
-
-    def card_rows(self, deck: Deck) -> list[dict]:
-        """Per card that can be played: how often, in what share of games, and how the win rate
-        of the seat that played it compares with the average seat's (`lift`)."""
-        seat_games = self.games * self.players
-        base = sum(self.wins) / seat_games if seat_games else 0.0
-        by_rule = PROFILES[deck.engine].never_played
-        rows = []
-        for card in deck.cards:
-            if by_rule(card):
-                continue
-            played_in = self.card_seat_games[card.code]
-            rate = self.card_seat_wins[card.code] / played_in if played_in else None
-            rows.append({"code": card.code, "name": card.name, "plays": self.card_plays[card.code],
-                         "games_share": round(self.card_games[card.code] / self.games, 4) if self.games else 0.0,
-                         "win_rate_when_played": round(rate, 4) if rate is not None else None,
-                         "lift": round(rate - base, 4) if rate is not None else None})
-        return rows
-
-    def as_dict(self, deck: Deck) -> dict:
-        kept = _kept_figures
-        if kept is not None and (id(self), id(deck)) in kept:
-            return kept[id(self), id(deck)]
-        data = {
-            "games": self.played, "completed": self.games, "capped": self.capped,
-            "failures": dict(sorted(self.failures.items())),
-            "examples": [{"kind": f.kind, "game": f.index + 1, "seed": f.seed, "message": f.message}
-                         for f in self.examples],
-            "seats": self.seat_rows(), "fair_share": round(self.fair_share(), 4),
-            "scores": _distribution(self.scores), "winning_margin": _distribution(self.margins),
-            "length": _distribution(self.lengths),
-            "length_histogram": histogram_bins(self.lengths),
-            "lead_changes": _distribution(self.lead_changes),
-        }
-        if self.tracks_cards:
-            data["cards"] = self.card_rows(deck)
-        if self.metrics is not None and self.games:
-            data["metrics"] = figures(self, deck)
-        if kept is not None:
-            kept[id(self), id(deck)] = data
-        return data
-
-
-# While a report is written (`figures_kept`): each tally's figures, asked for by the JSON, the
-# HTML views and the summary alike, computed once. Tallies do not change while reported on.
-_kept_figures: dict[tuple[int, int], dict] | None = None
-
-
-@contextmanager
-def figures_kept() -> Iterator[None]:
-    global _kept_figures
-    _kept_figures = {}
-    try:
-        yield
-    finally:
-        _kept_figures = None
-
-
-# -- one chunk of games (runs in a worker process) --------------------------------------------
-
-_GAMES: dict[tuple, Game] = {}
-_DECKS: dict[tuple, Deck] = {}
-
-
-def _game(deck_path: str, params: Mapping[str, Any]) -> Game:
-    """The engine for a deck file and parameters, built once per worker process; the deck is
-    loaded once per file version, for all its settings (engines only read it)."""
-    path = Path(deck_path)
-    version = (deck_path, path.stat().st_mtime_ns)
-    key = (*version, json.dumps(params, sort_keys=True, default=str))
-    if key not in _GAMES:
-        if version not in _DECKS:
-            _DECKS[version] = load_deck(path)
-        _GAMES[key] = game_for(_DECKS[version], params)
-    return _GAMES[key]
-
-
-class _Watcher:
-    """Follows one game through `play_game`'s observe hook: the leader over time and the cards
-    each seat played."""
-
-    def __init__(self, game: Game, players: int):
-        self.game = game
-        self.state: GameState | None = None
-        profile = PROFILES[game.id]
-        self.by_turns = not profile.lead_by_rounds
-        self.scores = profile.scores
-        self.card_plays = profile.card_plays
-        self.lower_wins = game.lower_score_wins
-        self.leader: int | None = None
-        self.changes = 0
-        self.previous_player = -1
-        self.plays = [Counter() for _ in range(players)]
-
-    def __call__(self, state: GameState, player: int, action) -> None:
-        self.state = state
-        if player < 0:
-            return
-        if self.by_turns and player == 0 and self.previous_player != 0:
-            self.see_scores(self.scores(state))
-        self.previous_player = player
-        if self.card_plays is not None:
-            for code in self.card_plays(self.game, state, player, action):
-                self.plays[player][code] += 1
-
-    def see_scores(self, scores: Sequence[int]) -> None:
-        best = min(scores) if self.lower_wins else max(scores)
-        leaders = [seat for seat, score in enumerate(scores) if score == best]
-        if len(leaders) == 1:
-            if self.leader is not None and leaders[0] != self.leader:
-                self.changes += 1
-            self.leader = leaders[0]
-
-    def finish(self, scores: Sequence[int]) -> int:
-        if not self.by_turns and self.state is not None:
-            for entry in self.state.summary().get("rounds", ()):
-                totals = entry.get("columns", {}).get("total")
-                if totals and not entry.get("in_progress"):
-                    self.see_scores(totals)
-        self.see_scores(scores)
-        return self.changes
-
-
-def _where(error: BaseException) -> str:
-    """The innermost frame outside Python's own library in a traceback: file:line function."""
-    libraries = tuple({sys.prefix, sys.base_prefix, sysconfig.get_paths()["purelib"]})
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith(libraries)]
-    if not frames:
-        return ""
-    frame = frames[-1]
-    return f" at {Path(frame.filename).name}:{frame.lineno} in {frame.name}"
-
-
-def _classify(error: Exception, state: GameState | None, index: int, seed: int) -> Failure:
-    if state is not None and state.current_player() >= 0:
-        try:
-            stuck = not state.legal_actions()
-        except Exception:  # noqa: BLE001 - a state that cannot even list its actions is itself the finding
-            stuck = False
-        if stuck:
-            summary = state.summary()
-            return Failure("no legal action", index, seed,
-                           f"{state.player_name(state.current_player())} is to act but has no legal action "
-                           f"(scores {summary.get('scores')})")
-    if isinstance(error, DeckgenError) and "declared length" in str(error):
-        return Failure("endless", index, seed, str(error))
-    return Failure("engine error", index, seed, f"{type(error).__name__}: {error}{_where(error)}")
-
-
-def play_chunk(task: Task) -> Tally:
-    """Play games task.start..task.stop-1 of one (setting, player count) and count them."""
-    try:
-        game = _game(task.deck_path, task.params)
-        game.check_players(task.players)
-        kind = _bot_kind(game, "heuristic" if task.bot == "mixed" else task.bot)
-    except DeckgenError as error:
-        tally = Tally(task.players, metrics=task.metrics)
-        tally.add_failure(Failure("setting", task.start, 0, str(error)), games=task.stop - task.start)
-        return tally
-    profile = PROFILES[game.id]
-    tally = Tally(task.players, game.lower_score_wins, tracks_cards=profile.card_plays is not None,
-                  metrics=task.metrics)
-    for index in range(task.start, task.stop):
-        seed = game_seed(task.run_seed, index)
-        focus = index % task.players if task.bot == "mixed" else None
-        bots = [kind if focus in (None, seat) else "random" for seat in range(task.players)]
-        # Every metric, or (for the lightest runs) the counters alone.
-        watcher = GameTrace(game, task.players, profile) if task.metrics else _Watcher(game, task.players)
-        try:
-            record, _ = play_game(game, task.players, seed, bots, index=index, observe=watcher)
-        except Exception as error:  # noqa: BLE001 - any engine failure is a finding, reported with its seed
-            tally.add_failure(_classify(error, watcher.state, index, seed))
-            continue
-        if task.metrics:
-            watcher.close(record.scores)
-            watcher.finish(tally.metrics, record.scores, record.winners, record.actions, record.rounds, focus)
-            lead_changes = watcher.lead_changes()
-        else:
-            lead_changes = watcher.finish(record.scores)
-        tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
-    return tally
-
-
-def _bot_kind(game: Game, wanted: str) -> str:
-    """The wanted bot, or "random" for an engine without a heuristic player."""
-    if wanted == "random":
-        return wanted
-    try:
-        game.bot(wanted, random.Random(0))
-    except DeckgenError:
-        return "random"
-    return wanted
-
-
 # -- a whole playtest -------------------------------------------------------------------------
 
 @dataclass
@@ -477,25 +119,38 @@ class Run:
 
 @dataclass
 class Playtest:
+    """A whole playtest of one deck: its runs, their problems, the report's family of tests and
+    the deck's targets checked."""
+
     deck: Deck
     seed: int
     games: int | None  # per run; None when the run played until `precision` was reached
     bot: str
     runs: list[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    skill: list[Run] = field(default_factory=list)  # one heuristic seat among random ones, per run
+    skill: list[Run] = field(default_factory=list)  # one focus seat among others ("heuristic/random"), per run
     precision: float | None = None
     max_games: int | None = None
     reused_chunks: int = 0
     sweeps: tuple[str, ...] = ()
+    family: Family = Family()  # every test the report makes, for its error rate
+    targets: list[dict] = field(default_factory=list)  # the deck's [playtest] targets, checked
+    order: bool = True  # whether skill runs for CardStock's Order were played (--skill)
+
+    def figures(self, run: Run) -> dict:
+        """Every figure of a run, its card effects tested at the report's level (a run with a
+        focus seat reports its skill, not cards: its seats do not play alike)."""
+        return run.tally.as_dict(self.deck, self.family, cards=run.bot == self.bot)
 
     def as_dict(self) -> dict:
         def run_dict(run: Run) -> dict:
             return {"setting": run.setting.name, "params": dict(run.setting.params), "variant": run.setting.variant,
-                    "players": run.players, "run_seed": run.run_seed, "bot": run.bot, **run.tally.as_dict(self.deck)}
+                    "players": run.players, "run_seed": run.run_seed, "bot": run.bot, **self.figures(run)}
 
         data = {"seed": self.seed, "games_per_run": self.games, "bot": self.bot,
-                "runs": [run_dict(run) for run in self.runs]}
+                "family": {"tests": dict(self.family.counts), "alpha": self.family.alpha, "each": self.family.each,
+                           "statement": self.family.statement()},
+                "targets": self.targets, "runs": [run_dict(run) for run in self.runs]}
         if self.precision is not None:
             data["precision"] = {"target": self.precision, "max_games": self.max_games,
                                  "reached": [precision_reached(run.tally, self.precision) for run in self.runs]}
@@ -505,10 +160,12 @@ class Playtest:
 
 
 def run_seed(seed: int, players: int) -> int:
+    """The seed of a run: every setting of one player count shares it, so arms can be paired."""
     return derive_seed(seed, "players", players)
 
 
 def skill_seed(seed: int, players: int) -> int:
+    """The seed of the runs with a focus seat (skill)."""
     return derive_seed(seed, "skill", players)
 
 
@@ -527,10 +184,12 @@ class _Plan:
         return self.setting_index, self.players, self.bot
 
 
-def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True) -> Iterator[Task]:
+def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True,
+          keep_games: bool = False) -> Iterator[Task]:
+    """The chunks of games start..stop-1 of one run."""
     for first in range(start, stop, chunk):
         yield Task(str(deck.source), plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed,
-                   first, min(first + chunk, stop), plan.bot, metrics)
+                   first, min(first + chunk, stop), plan.bot, metrics, keep_games and "/" not in plan.bot)
 
 
 AUTO_STEP = 250  # with --simulate auto, runs stop only at multiples of this many games
@@ -561,7 +220,7 @@ def _backend(workers: int, cluster: str | None, decks_engines: Sequence[Task]):
     # Build each engine once here: forked workers inherit them instead of each building its own.
     for task in decks_engines:
         try:
-            _game(task.deck_path, task.params)
+            engine(task.deck_path, task.params)
         except DeckgenError:
             pass  # the workers report it, game by game
     return ProcessPool(workers)
@@ -572,14 +231,15 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
              progress: Callable[[int, int], None] | None = None, skip_variants: Collection[str] = (), *,
              precision: float | None = None, max_games: int | None = None, skill: bool = True,
              metrics: bool = True, cluster: str | None = None, checkpoint: Path | None = None,
-             resume: bool = False) -> Playtest:
+             resume: bool = False, keep_games: bool = False) -> Playtest:
     """Play `games` games per setting and player count (or, with `games=None`, until every
     seat's 95% interval is within ± `precision`, at most `max_games`); report dead ends,
     balance and the game-research metrics. `skill` adds mixed runs (one heuristic seat among
-    random ones) for CardStock's Order. `progress(done, total)` is called as chunks finish;
-    `skip_variants` are left out (their composition is already known to be broken). Chunks
-    run in this process, on `workers` processes, or on a Dask `cluster` ("local:N" or an
-    address); `checkpoint` keeps finished chunks there and `resume` reuses them."""
+    random ones) for CardStock's Order; the deck's skill targets add runs of their players.
+    `progress(done, total)` is called as chunks finish; `skip_variants` are left out (their
+    composition is already known to be broken). Chunks run in this process, on `workers`
+    processes, or on a Dask `cluster` ("local:N" or an address); `checkpoint` keeps finished
+    chunks there and `resume` reuses them; `keep_games` keeps each game's key for `--compare`."""
     if bot not in BOT_KINDS:
         raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
     if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
@@ -597,13 +257,19 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     plans = [_Plan(index, setting, players, bot, run_seed(seed, players))
              for index, setting in enumerate(settings) for players in counts]
     if skill and metrics and _has_heuristic(deck):
-        plans += [_Plan(p.setting_index, p.setting, p.players, "mixed", skill_seed(seed, p.players)) for p in plans]
+        plans += [_Plan(p.setting_index, p.setting, p.players, ORDER_MIX, skill_seed(seed, p.players)) for p in plans]
+    if metrics and settings[0].name == "deck rules":
+        planned = {plan.key for plan in plans}
+        for mix, players in dict.fromkeys(skill_plans(deck, counts)):
+            if (0, players, mix) not in planned:
+                plans.append(_Plan(0, settings[0], players, mix, skill_seed(seed, players)))
     cap = max_games or AUTO_MAX_GAMES
     target = {plan.key: games if games is not None else min(AUTO_FIRST, cap) for plan in plans}
     played = dict.fromkeys(target, 0)
     totals: dict[tuple, Tally] = {}
     checkpoints = Checkpoints(checkpoint, resume, Tally.from_state) if checkpoint is not None else None
     backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
+    focus_runs = [plan for plan in plans if "/" in plan.bot]
     done = 0
     try:
         while any(played[key] < target[key] for key in target):
@@ -612,7 +278,8 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
             # Enough chunks to keep every worker busy (about four each), none so big that a progress
             # bar stalls; a fixed size when chunks are checkpointed, so a resumed run finds them.
             chunk = 50 if checkpoints else max(1, min(50, work // (backend.workers * 4) or 1))
-            stage_tasks = (task for plan, start, stop in stage for task in tasks(deck, plan, start, stop, chunk, metrics))
+            stage_tasks = (task for plan, start, stop in stage
+                           for task in tasks(deck, plan, start, stop, chunk, metrics, keep_games))
             for task, tally in run_chunks(play_chunk, stage_tasks, backend, checkpoints):
                 key = (task.setting, task.players, task.bot)
                 if key in totals:
@@ -626,23 +293,27 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
                 played[plan.key] = stop
             if games is None:
                 for plan in plans:
-                    if plan.bot == "mixed":
+                    if plan in focus_runs:
                         continue
                     tally = totals[plan.key]
                     if not precision_reached(tally, precision) and played[plan.key] < cap and tally.games:
                         target[plan.key] = _next_target(tally, played[plan.key], precision, cap)
-                for plan in plans:
-                    if plan.bot == "mixed":
-                        target[plan.key] = target[plan.setting_index, plan.players, bot]
+                for plan in focus_runs:  # as many games as the run of its setting and player count
+                    target[plan.key] = target[plan.setting_index, plan.players, bot]
     finally:
         backend.close()
     result = Playtest(deck, seed, games, bot, precision=precision if games is None else None,
                       max_games=cap if games is None else None,
-                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps))
+                      reused_chunks=checkpoints.reused if checkpoints else 0, sweeps=tuple(sweeps), order=skill)
     for plan in plans:
         run = Run(plan.setting, plan.players, plan.run_seed, totals[plan.key], plan.bot)
-        (result.skill if plan.bot == "mixed" else result.runs).append(run)
-    result.problems = _problems(deck, result)
+        (result.skill if plan in focus_runs else result.runs).append(run)
+    result.family = Family((("card effects", sum(testable(run.tally.metrics) for run in result.runs)),
+                            ("seat win rates", sum(run.players for run in result.runs if balance_tested(run.tally))),
+                            ("length-cap shares", sum(1 for run in result.runs if run.tally.games)),
+                            ("targets", count_targets(result))))
+    result.targets = check_targets(result, result.family)
+    result.problems = find_problems(deck, result) + player_problems(deck)
     return result
 
 
@@ -652,100 +323,3 @@ def _has_heuristic(deck: Deck) -> bool:
     except DeckgenError:
         return False
     return True
-
-
-# -- findings ---------------------------------------------------------------------------------
-
-def _replay_hint(deck: Deck, run: Run, failure: Failure, bot: str) -> str:
-    if failure.kind == "setting":
-        return "fix the parameter, or narrow the sweep"
-    if run.setting.params and run.setting.variant is None:
-        return (f"replay: play_game(game_for(deck, {dict(run.setting.params)}), {run.players}, "
-                f"seed={failure.seed}, bots=[{bot!r}] * {run.players})")
-    variant = f" --variant {run.setting.variant}" if run.setting.variant else ""
-    return (f"replay: deckgen simulate {deck.id} --players {run.players} --seed {run.run_seed} "
-            f"--games {failure.index + 1} --bot {bot}{variant} (the last game is the one)")
-
-
-def _problems(deck: Deck, result: Playtest) -> list[Problem]:
-    locate = Locator(deck)
-    # Every seat of every run is one test of fairness: together they may raise a false alarm
-    # at most 5% of the time.
-    seat_z = bonferroni_z(sum(run.players for run in result.runs))
-    problems = []
-    for run in result.runs:
-        tally = run.tally
-        field = locate.variant_field(run.setting.variant) if run.setting.variant else (
-            "engine" if run.setting.params else "deck.engine")
-        where = f"{run.setting.name}, {run.players} players"
-        for kind in FAILURE_KINDS:
-            if not tally.failures[kind]:
-                continue
-            example = next(f for f in tally.examples if f.kind == kind)
-            seeds = ", ".join(f"game {f.index + 1} seed {f.seed}" for f in tally.examples if f.kind == kind)
-            lead = {"setting": "the engine refuses this setting",
-                    "engine error": "the engine failed",
-                    "no legal action": "dead end: a player had no legal action",
-                    "endless": "a game ran past the engine's declared maximum length"}[kind]
-            count = "" if kind == "setting" else f" in {tally.failures[kind]} of {tally.played} games ({seeds})"
-            problems.append(locate.problem(field, f"{where}: {lead}{count}: {example.message}",
-                                           hint=_replay_hint(deck, run, example, result.bot)))
-        if tally.games and tally.capped == tally.games:
-            problems.append(locate.problem(
-                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
-                hint="the game cannot end with this setting: check how it is meant to finish"))
-        elif tally.games and wilson(tally.capped, tally.games)[0] > CAPPED_WARNING_SHARE:
-            problems.append(locate.problem(
-                field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
-                       "stopped at the engine's length cap instead of ending by the rules",
-                hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
-                     "may never end at a real table", severity="warning"))
-        problems += _seat_balance(locate, field, where, tally, seat_z)
-        problems += _card_usage(deck, locate, field, where, tally, result.bot)
-    return problems
-
-
-def _card_usage(deck: Deck, locate: Locator, field: str, where: str, tally: Tally, bot: str) -> list[Problem]:
-    if not tally.tracks_cards or not tally.games:
-        return []
-    profile = PROFILES[deck.engine]
-    problems = []
-    ending = deck.find_card(profile.ending_card) if profile.ending_card else None
-    if ending is not None and not tally.card_plays[ending.code]:
-        problems.append(locate.problem(
-            field, f"{where}: the {ending.name} never entered play in {tally.games} games, and it is the only "
-                   "way a game ends", hint="check what keeps it out: where it starts, the turn cap, the deck size"))
-    # Heuristic bots skip cards they undervalue; only random bots, which try every legal
-    # action, make a card never played a sign that it cannot be played.
-    never = never_played(deck, tally)
-    if bot == "random" and never and tally.games >= NEVER_PLAYED_MIN_GAMES:
-        problems.append(locate.problem(
-            field, f"{where}: never played in {tally.games} games of random play: {', '.join(never)}",
-            hint="random bots try every legal play, so these cards may be unplayable: check their conditions",
-            severity="warning"))
-    return problems
-
-
-def never_played(deck: Deck, tally: Tally) -> list[str]:
-    """Names of the cards nobody played, leaving out the ending card and cards never played by rule."""
-    profile = PROFILES[deck.engine]
-    return [card.name for card in deck.cards
-            if not tally.card_plays[card.code] and not profile.never_played(card) and card.id != profile.ending_card]
-
-
-def _seat_balance(locate: Locator, field: str, where: str, tally: Tally, z: float) -> list[Problem]:
-    """A warning for each seat whose win rate misses the fair share even by an interval at `z`."""
-    if tally.games < BALANCE_MIN_GAMES or tally.players < 2:
-        return []
-    share = tally.fair_share()
-    confidence = 1 - 2 * (1 - NormalDist().cdf(z))
-    problems = []
-    for row in tally.seat_rows(z=z):
-        if row["low"] > share or row["high"] < share:
-            side = "more" if row["low"] > share else "less"
-            problems.append(locate.problem(
-                field, f"{where}: seat {row['seat']} wins {row['win_rate']:.1%} of {tally.games} games, "
-                       f"{side} than a fair {share:.1%} even allowing for chance ({confidence:.2%} interval "
-                       f"{row['low']:.1%}-{row['high']:.1%})",
-                hint="look at who starts and who deals; bots play every seat the same way", severity="warning"))
-    return problems

@@ -1,20 +1,18 @@
-"""Figures from counts: Wilson intervals and histogram bins. Pure functions over integers, so
-the same counts give the same figures whatever order the games were played in."""
+"""Figures from counts: Wilson intervals, histogram bins, Student's t and the exact binomial
+test (no SciPy: the incomplete beta function is a few lines), a median's distribution-free
+interval, and `Family`, the Bonferroni control of every test one report makes. Pure
+functions over integers, so the same counts give the same figures whatever order the games
+were played in."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
 
 Z95 = 1.959964  # two-sided 95%
-
-
-def bonferroni_z(tests: int, family_error: float = 0.05) -> float:
-    """The z of a two-sided interval that, over `tests` tests at once, misses a true value with
-    probability at most `family_error` in all (Bonferroni)."""
-    return NormalDist().inv_cdf(1 - family_error / (2 * max(tests, 1)))
 
 
 @lru_cache(maxsize=1 << 16)  # a report asks for the same few (successes, trials) thousands of times
@@ -44,69 +42,135 @@ def histogram_bins(counts: Counter[int], most: int = 20) -> list[tuple[int, int,
     return [tuple(b) for b in bins]
 
 
-def newcombe(wins_a: int, n_a: int, wins_b: int, n_b: int, z: float = Z95) -> tuple[float, float]:
-    """Interval of the difference of two proportions a − b (Newcombe's hybrid of Wilson intervals)."""
-    pa, pb = (wins_a / n_a if n_a else 0.0), (wins_b / n_b if n_b else 0.0)
-    la, ua = wilson(wins_a, n_a, z)
-    lb, ub = wilson(wins_b, n_b, z)
-    d = pa - pb
-    return d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2)
-
-
-def two_proportion_p(wins_a: int, n_a: int, wins_b: int, n_b: int) -> float:
-    """Two-sided p-value of the pooled two-proportion z-test that a and b share one rate."""
-    if not n_a or not n_b:
-        return 1.0
-    pooled = (wins_a + wins_b) / (n_a + n_b)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
-    if se == 0:
-        return 1.0
-    return 2 * (1 - NormalDist().cdf(abs(wins_a / n_a - wins_b / n_b) / se))
-
-
-def two_proportion_power(p: float, delta: float, n_a: int, n_b: int, alpha: float = 0.05) -> float:
-    """Power of the two-sided two-proportion z-test at level alpha to find a true difference
-    `delta` around a rate `p`, with these arm sizes (normal approximation)."""
-    if not n_a or not n_b:
-        return 0.0
-    p1, p2 = min(max(p - delta / 2, 0.0), 1.0), min(max(p + delta / 2, 0.0), 1.0)
-    se = math.sqrt(p1 * (1 - p1) / n_a + p2 * (1 - p2) / n_b)
-    if se == 0:
-        return 1.0
-    z = NormalDist().inv_cdf(1 - alpha / 2)
-    shift = abs(p2 - p1) / se
-    return (1 - NormalDist().cdf(z - shift)) + NormalDist().cdf(-z - shift)
-
-
-def detectable_difference(p: float, n_a: int, n_b: int, alpha: float = 0.05, power: float = 0.8) -> float:
-    """The smallest difference of rates around `p` these arm sizes find with this power."""
-    if not n_a or not n_b:
-        return 1.0
-    z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return z * math.sqrt(p * (1 - p) * (1 / n_a + 1 / n_b))
-
-
 def games_for_precision(p: float, precision: float, z: float = Z95) -> int:
     """Games that put a rate near `p` within ± precision at this z (normal approximation)."""
     return math.ceil(z * z * p * (1 - p) / (precision * precision))
 
 
-def welch_p(n_a: int, mean_a: float, var_a: float, n_b: int, mean_b: float, var_b: float) -> float:
-    """Two-sided p-value of Welch's test for two means (normal approximation: the arms are large)."""
-    if n_a < 2 or n_b < 2:
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    fraction = d
+    for m in range(1, 400):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            fraction *= c * d
+        if abs(c * d - 1.0) < 1e-15:
+            break
+    return fraction
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
         return 1.0
-    se = math.sqrt(var_a / n_a + var_b / n_b)
-    if se == 0:
-        return 1.0 if mean_a == mean_b else 0.0
-    return 2 * (1 - NormalDist().cdf(abs(mean_a - mean_b) / se))
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1 - x) / b
 
 
-def benjamini_hochberg(p_values: list[float], q: float = 0.05) -> list[bool]:
-    """Which of these tests are discoveries at false discovery rate q (Benjamini–Hochberg)."""
-    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
-    cutoff = 0
-    for rank, index in enumerate(order, start=1):
-        if p_values[index] <= q * rank / len(p_values):
-            cutoff = rank
-    keep = set(order[:cutoff])
-    return [i in keep for i in range(len(p_values))]
+def t_two_sided_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with `df` degrees of freedom (normal beyond 10^6)."""
+    if math.isinf(t):
+        return 0.0
+    if df > 1e6:
+        return 2 * (1 - NormalDist().cdf(abs(t)))
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_critical(alpha: float, df: float) -> float:
+    """The t with two-sided tail probability `alpha` at `df` degrees of freedom (by bisection)."""
+    low, high = 0.0, 1.0
+    while t_two_sided_p(high, df) > alpha:
+        high *= 2
+    for _ in range(100):
+        middle = (low + high) / 2
+        if t_two_sided_p(middle, df) > alpha:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def binomial_two_sided_p(successes: int, trials: int) -> float:
+    """Exact two-sided p-value of `successes` in `trials` fair coin flips (McNemar's exact
+    test on the discordant pairs); the normal approximation past 2,000 trials."""
+    if trials == 0:
+        return 1.0
+    smaller = min(successes, trials - successes)
+    if trials > 2000:
+        z = (abs(successes - trials / 2) - 0.5) / math.sqrt(trials / 4)
+        return min(1.0, 2 * (1 - NormalDist().cdf(max(z, 0.0))))
+    tail = sum(math.comb(trials, k) for k in range(smaller + 1)) / 2 ** trials
+    return min(1.0, 2 * tail)
+
+
+def median_interval(counts: Counter[int], alpha: float = 0.05) -> tuple[int, int, int] | None:
+    """The median of integer values with a distribution-free interval (order statistics whose
+    ranks the binomial(n, ½) brackets with probability 1 − alpha, normal approximation)."""
+    n = sum(counts.values())
+    if not n:
+        return None
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    low_rank = max(1, math.floor(n / 2 - z * math.sqrt(n) / 2))
+    high_rank = min(n, math.ceil(n / 2 + z * math.sqrt(n) / 2) + 1)
+    median_rank = (n + 1) // 2
+    found: dict[int, int] = {}
+    seen = 0
+    for value in sorted(counts):
+        before = seen
+        seen += counts[value]
+        for rank in (low_rank, median_rank, high_rank):
+            if before < rank <= seen:
+                found[rank] = value
+    return found[median_rank], found[low_rank], found[high_rank]
+
+
+@dataclass(frozen=True)
+class Family:
+    """Every test one report makes, counted by kind, with Bonferroni's control: each test runs
+    at `alpha` / (their number), so the chance that any finding of the report is a fluke is at
+    most `alpha`."""
+
+    counts: tuple[tuple[str, int], ...] = ()
+    alpha: float = 0.05
+
+    @property
+    def tests(self) -> int:
+        return sum(count for _, count in self.counts)
+
+    @property
+    def each(self) -> float:
+        """The level of one test."""
+        return self.alpha / max(self.tests, 1)
+
+    @property
+    def z(self) -> float:
+        """The normal critical value of one test (two-sided)."""
+        return NormalDist().inv_cdf(1 - self.each / 2)
+
+    def t(self, df: float) -> float:
+        """Student's critical value of one test at `df` degrees of freedom (two-sided)."""
+        return t_critical(self.each, df)
+
+    def confidence(self) -> float:
+        """The confidence of one test's interval: 1 − its level."""
+        return 1 - self.each
+
+    def statement(self) -> str:
+        """How the report controls its error rate, in a sentence."""
+        kinds = ", ".join(f"{count:,} {kind}" for kind, count in self.counts if count)
+        if not self.tests:
+            return "This report makes no test: too few games for any."
+        return (f"This report makes {self.tests:,} test{'s' if self.tests != 1 else ''} ({kinds}); each "
+                f"is made at {self.alpha:.0%} / {max(self.tests, 1):,} = {self.each:.2g} (Bonferroni), so the "
+                f"chance that any finding it states is a fluke is at most {self.alpha:.0%}.")

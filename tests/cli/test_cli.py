@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 import typer
 
-from generator.cli.app import app
-
+from generator.cli.app import COMMAND_MODULES, OWN_COMMANDS, app, register_commands
 from tests.conftest import ROOT
 
 
@@ -74,6 +76,7 @@ def _commands(group, prefix: str = ""):
 
 def test_every_command_is_documented_in_readme_and_help():
     readme = (ROOT / "README.md").read_text()
+    register_commands([])  # a command line naming no command registers them all
     group = typer.main.get_command(app)
     for name, command in _commands(group):
         assert f"deckgen {name}" in readme, f"README.md does not document `deckgen {name}`"
@@ -179,3 +182,23 @@ def test_user_errors_keep_their_exit_codes(run_cli, tmp_path):
     assert result.exit_code == 2
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
     assert "bad.toml:1" in result.stderr
+
+
+@pytest.mark.parametrize("module", sorted(COMMAND_MODULES))
+def test_each_command_module_adds_the_commands_it_declares(module):
+    """`deckgen CMD` registers only CMD's module, found by the names COMMAND_MODULES declares."""
+    alone = typer.Typer()
+    importlib.import_module(module).register(alone)
+    names = {command.name or command.callback.__name__ for command in alone.registered_commands}
+    names |= {group.name for group in alone.registered_groups}
+    assert names == set(COMMAND_MODULES[module])
+    assert not names & set(OWN_COMMANDS)
+
+
+def test_a_command_line_loads_only_its_own_command_module():
+    probe = ("import sys; from generator.cli.app import main; main(['rule', 'wizard', 'lead', '5H']); "
+             "print(sorted(m for m in sys.modules if m.startswith('generator.cli.commands.')), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    loaded = done.stderr.strip().splitlines()[-1]
+    assert "generator.cli.commands.games" in loaded
+    assert "generator.cli.commands.render" not in loaded and "generator.cli.commands.validate" not in loaded

@@ -113,7 +113,7 @@ FIELDS = [
     ("card-text-1-mb", _tiny("count = 2", f'count = 2\ntext = "{"word " * 200_000}"'), "cards[0].text"),
     ("card-name-30k", _tiny('name = "Joker"', f'name = "{"J" * 30_000}"'), "cards[0].name"),
     ("art-outside-folder", _tiny("count = 2", 'count = 2\nart = "../elsewhere.png"'), "cards[0].art"),
-    ("art-absolute", _tiny("count = 2", 'count = 2\nart = "/etc/passwd"'), "cards[0].art"),
+    ("art-absolute", _tiny("count = 2", 'count = 2\nart = "/etc/passwd"'), "cards[0].art"),  # system path: refused
     ("props-text", _tiny("count = 2", 'count = 2\nprops = "fast"'), "cards[0].props"),
     ("ruling-unknown", _tiny("count = 2", 'count = 2\nruling = "r9"'), "cards[0].ruling"),
     ("text-unknown-card", _tiny("count = 2", 'count = 2\ntext = "Beats {card:Nope}."'), "cards[0].text"),

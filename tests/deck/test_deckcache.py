@@ -172,7 +172,8 @@ CORRUPTIONS = {
 
 
 def _sealed(body: bytes) -> bytes:
-    return deckcache.blake2b(body, digest_size=cachefile._DIGEST).digest() + body
+    """Sealed with the user's own key, as deckgen seals: what is inside must still be checked."""
+    return cachefile.seal(body, cachefile.seal_key()) + body
 
 
 def _entry_body(raw: bytes, pickled_deck: bytes) -> bytes:
@@ -269,7 +270,7 @@ def test_every_file_a_load_opens_is_checked_by_the_entry(path, cache_home):
     # deckgen's own files (package, shipped templates: the code stamp covers them), Python's, the
     # cache's, and the system's configuration (mimetypes reads /etc/mime.types) are not the deck's.
     ours = [os.path.realpath(p) + os.sep for p in (generator.__path__[0], TEMPLATES, sys.prefix, sys.base_prefix,
-                                                   cache_home, "/etc")]
+                                                   cache_home, "/etc")]  # system path: never read
     read = {name for name in recording["opened"] if os.path.isfile(name) and not name.startswith(tuple(ours))}
     [entry] = entries(cache_home)
     body = pickle.loads(entry.read_bytes()[len(deckcache.MAGIC) + cachefile._DIGEST:])

@@ -23,7 +23,7 @@ def parses(monkeypatch) -> list[str]:
 
     class Counting(ttfonts.TTFont):
         def __init__(self, name, filename, *args, **kwargs):
-            seen.append(filename)
+            seen.append(getattr(filename, "name", filename))  # deckgen hands it the file's bytes, named
             super().__init__(name, filename, *args, **kwargs)
 
     monkeypatch.setattr(ttfonts, "TTFont", Counting)
@@ -154,7 +154,7 @@ def test_the_report_and_export_templates_compile_once_per_user(run_cli, cache_ho
     import jinja2
 
     from generator.export import common as export_common
-    from generator.validate import report
+    from generator.validate import page
 
     def outputs(out: Path) -> dict[str, bytes]:
         assert run_cli("validate", "wizard", "--simulate", "2", "--report", "--output", out).exit_code == 0
@@ -167,13 +167,13 @@ def test_the_report_and_export_templates_compile_once_per_user(run_cli, cache_ho
     def no_compiling(*args, **kwargs):
         raise AssertionError("a template was compiled again")
 
-    report._environment.cache_clear()  # a new process: fresh environments, nothing in memory
+    page._environment.cache_clear()  # a new process: fresh environments, nothing in memory
     template_code.cache_clear()
     monkeypatch.setattr(export_common, "_kept", None)
     monkeypatch.setattr(jinja2.Environment, "compile", no_compiling)
     try:
         again = outputs(tmp_path / "again")
     finally:
-        report._environment.cache_clear()
+        page._environment.cache_clear()
         template_code.cache_clear()
     assert again == first and any(name.endswith("validation.html") for name in first)

@@ -9,7 +9,8 @@ import pytest
 from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.cluster import InProcess, ProcessPool
-from generator.validate.playtest import _Plan, play_chunk, settings_for, tasks
+from generator.validate.chunks import play_chunk
+from generator.validate.playtest import _Plan, settings_for, tasks
 
 from tests.conftest import DECKS
 

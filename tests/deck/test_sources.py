@@ -215,7 +215,7 @@ defaults = { colour = "red" }
         "card_sources[2].sheet: no sheet 'Things' in book.xlsx; found: Actions",
         "card_sources[3].file: latin1.csv is not UTF-8: byte 0xe9 on line 2",
         "card_sources[4].sheet: a CSV file has no sheets",
-        "card_sources[5].file: '../outside.csv' points outside the deck's folder",
+        "card_sources[5].file: spreadsheet '../outside.csv' lies outside the folder",
         "card_sources[6].file: unknown spreadsheet type '.ods'; allowed:",
         "card_sources[7].file: empty.csv is empty: no header row",
         "card_sources[8].defaults.colour: unknown card field 'colour'",

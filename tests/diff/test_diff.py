@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -130,7 +131,7 @@ def test_a_kind_colour_changes_the_faces_of_its_cards(tmp_path, run_cli):
 def _git(folder: Path, *args: str) -> None:
     subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True,
                    env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-                        "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(folder), "PATH": "/usr/bin:/bin"})
+                        "GIT_COMMITTER_EMAIL": "t@t", "HOME": str(folder), "PATH": os.environ.get("PATH", "")})
 
 
 def test_diff_against_a_git_revision_reads_the_old_spreadsheet_too(tmp_path, run_cli):

@@ -4,6 +4,7 @@ WCAG contrast."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pypdf
 import pytest
@@ -17,6 +18,8 @@ from generator.faces.images import card_image
 from generator.faces.quality import contrast_problems, contrast_ratio, resolution_problems
 
 from tests.deck.test_layouts import write
+
+FIXTURE_FONTS = Path(__file__).resolve().parents[1] / "fixtures" / "fonts"
 
 FULL_ART = """
 [[kinds]]
@@ -128,13 +131,15 @@ size = [10, 6]
 def test_a_deck_font_is_embedded_subset_and_its_missing_glyphs_are_errors(tmp_path):
     import shutil
 
-    shutil.copy("/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf", tmp_path / "body.ttf")
+    # Bitstream Vera ships with the tests (tests/fixtures/fonts, its licence beside it): a face
+    # unlike deckgen's own DejaVu, with no snowflake (U+2744) among its 256 characters.
+    shutil.copy(FIXTURE_FONTS / "Vera.ttf", tmp_path / "body.ttf")
     deck = load_deck(write(tmp_path, FONT_DECK.replace("{font}", "body.ttf").replace("{text}", "Plain words.")))
     reader = pypdf.PdfReader(io.BytesIO(sheets.one_per_page(deck)))
     fonts = {str(font["/BaseFont"]) for page in reader.pages for form in page["/Resources"]["/XObject"].values()
              for font in form.get_object()["/Resources"]["/Font"].values()
              if "/BaseFont" in font.get_object()}
-    assert any(name.endswith("+LiberationSerif") for name in fonts)  # subset tag AAAAAA+
+    assert any(name.endswith("+BitstreamVeraSans-Roman") for name in fonts)  # subset tag AAAAAA+
     deck = load_deck(write(tmp_path, FONT_DECK.replace("{font}", "body.ttf").replace("{text}", "Snow ❄ falls."), "miss"))
     [problem] = [p for p in text_problems(deck) if p.severity == "error"]
     assert problem.field == "card N.text" and "U+2744" in problem.message

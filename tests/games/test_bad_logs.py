@@ -108,7 +108,7 @@ def _special(kind: str):
             os.mkfifo(path)
         elif kind == "folder":
             path.mkdir()
-        return ["referee", "wizard", path], ("game.toml", "not a regular file" if kind != "missing" else "not found")
+        return ["referee", "wizard", path], ("game.toml", "not a regular file" if kind != "missing" else "does not exist")
 
     return setup
 

@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+from generator.core.plugins import registrations
+
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -80,7 +82,7 @@ def test_referee_partial_log_and_seeded_deal(run_cli, tmp_path):
     assert pending["player"] == "C" and pending["rule"]["id"] == "wizard.bidding.order"
     assert pending["legal"] == ["bid 0", "bid 1"]
     text = run_cli("referee", "wizard", path).stdout
-    assert "INCOMPLETE" in text and "Still owed: C: C's bid for round 1" in text
+    assert "INCOMPLETE" in text and "Still owed: C's bid for round 1" in text
 
 
 def test_rule_trick_and_bid(run_cli):
@@ -147,7 +149,7 @@ def test_logs_in_the_docs_are_legal(run_cli, tmp_path):
         if not match or "[[" not in block:
             continue
         deck = load_deck(ROOT / "decks" / f"{match.group(1)}.toml")
-        module = __import__("generator.games.base", fromlist=["ENGINES"]).ENGINES[deck.engine].split(":")[0]
+        module = registrations(deck.engine)[0].target.split(":")[0]
         if importlib.util.find_spec(module) is None:
             continue
         path = tmp_path / f"doc-{index}.toml"

@@ -144,7 +144,7 @@ def test_a_log_may_stop_mid_match(run_cli, tmp_path):
     path.write_text(text, encoding="utf-8")
     result = run_cli("referee", "muggle-quidditch", path)
     assert result.exit_code == 0 and "INCOMPLETE" in result.stdout
-    assert "Still owed: P2: P2's draw step in turn 14" in result.stdout and "[mq.turn.draw]" in result.stdout
+    assert "Still owed: P2's draw step in turn 14" in result.stdout and "[mq.turn.draw]" in result.stdout
     assert "Match: 13 turns played, in progress" in result.stdout
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from generator.games.base import game_for
 from generator.games.tricks import ChooseSeat, Deal
-from generator.games.wizard import BID, TurnUp
+from generator.games.trick.actions import BID, TurnUp
 from generator.deck.loader import load_deck
 
 from tests.conftest import DECKS

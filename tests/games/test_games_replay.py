@@ -4,8 +4,11 @@ read the rule and the legal options it shows."""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
+
+import pytest
 
 from generator.games.logs import dump_log
 
@@ -123,3 +126,64 @@ def test_log_text_cannot_break_out_of_the_page(run_cli, tmp_path, page):
     assert page.locator("header b").count() == 0 and page.locator("#hands td").first.inner_text() == name
     page.keyboard.press("End")
     assert page.inner_text("#p-owes") == f"Still owed: {name}'s bid for round 1"
+
+
+def counters(page) -> dict[str, str]:
+    names = page.locator("#counters dt").all_inner_texts()
+    return dict(zip(names, page.locator("#counters dd").all_inner_texts()))
+
+
+def go_to(page, text: str) -> None:
+    page.locator("#steps li", has_text=text).first.click()  # the first time it happens
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+def test_each_trick_shows_its_winner_and_each_round_keeps_its_counters(run_cli, tmp_path, chromium, width):
+    """Round 2 of the Wizard example: East trumps trick 1 with 2S, North's Wizard takes trick 2 and
+    ends the round. The finished trick stays on the table with its winner, and until round 3 is
+    dealt the counters are round 2's (its trump, bids and tricks), never round 3 with old trump."""
+    path = write_page(run_cli, tmp_path, "wizard", EXAMPLES / "wizard-4p.toml", expect=0)
+    context = chromium.new_context(viewport={"width": width, "height": 900})
+    shots = Path(os.environ.get("DECKGEN_SCREENSHOTS", tmp_path))
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        go_to(page, "East wins trick 1 with 2S")
+        assert page.inner_text("#action") == "West: 9C" and page.is_visible("#action-note")
+        assert page.inner_text("#action-note") == "East wins trick 1 with 2S"
+        first_area = page.locator("#areas tr").first
+        assert first_area.locator("th").inner_text() == "Round 2, trick 1: won by East (2S)"
+        assert first_area.locator(".chip").all_inner_texts() == ["North: 8H", "East: 2S", "South: 3D", "West: 9C"]
+        assert counters(page) == {"Round": "2", "Dealer": "West", "Tricks won": "0 / 1 / 0 / 0", "Turned": "QS",
+                                  "Trump": "Spades", "Bids": "1 / 1 / 1 / 0"}
+        page.keyboard.press("ArrowRight")  # East leads trick 2: the taken trick is gone, no note
+        assert page.is_hidden("#action-note") and page.locator("#areas th").all_inner_texts() == ["Trick 2"]
+        go_to(page, "North wins trick 2 with WZ")
+        shots.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(shots / f"replay-trick-won-{width}.png"), full_page=True)
+        assert page.locator("#areas th").first.inner_text() == "Round 2, trick 2: won by North (WZ)"
+        assert counters(page) == {"Round": "2 (over)", "Dealer": "West", "Next dealer": "North",
+                                  "Tricks won": "1 / 1 / 0 / 0", "Turned": "QS", "Trump": "Spades",
+                                  "Bids": "1 / 1 / 1 / 0"}
+        page.keyboard.press("ArrowRight")  # round 3 dealt: nothing of round 2 stays in its counters
+        assert page.inner_text("#action").startswith("chance: deal")
+        page.screenshot(path=str(shots / f"replay-next-deal-{width}.png"), full_page=True)
+        assert counters(page) == {"Round": "3", "Dealer": "North", "Tricks won": "0 / 0 / 0 / 0", "Turned": "-",
+                                  "Trump": "-", "Bids": "-"}
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+
+
+def test_a_wizard_hearts_hand_keeps_its_shun_suit_and_direction_to_its_end(run_cli, tmp_path, page):
+    path = write_page(run_cli, tmp_path, "wizard-hearts", EXAMPLES / "wizard-hearts-5p.toml", expect=0)
+    page.goto(path.as_uri())
+    go_to(page, "Eli wins trick 19 with WF")
+    assert page.locator("#areas th").first.inner_text() == "Round 1, trick 19: won by Eli (WF)"
+    assert counters(page) == {"Round": "1 (over)", "Dealer": "Cleo", "Next dealer": "Dev",
+                              "Tricks won": "1 / 3 / 3 / 1 / 11", "Shun suit": "Sun", "Passing": "left",
+                              "Cards passed": "3 / 3 / 3 / 3 / 3", "Hand points": "-2 / 7 / -2 / -2 / 11"}
+    page.keyboard.press("ArrowRight")  # hand 2's Shun suit is revealed; nothing is dealt yet
+    assert page.inner_text("#action") == "chance: shun Moon"
+    assert counters(page) == {"Round": "2", "Dealer": "Dev", "Tricks won": "0 / 0 / 0 / 0 / 0", "Shun suit": "Moon",
+                              "Passing": "right", "Cards passed": "-", "Hand points": "-"}

@@ -19,7 +19,7 @@ from generator.games.logs import parse_log
 from generator.games.referee import referee
 from generator.games.simulate import game_log_text
 from generator.games.tricks import PLAY, deal_hands, parse_trick_question, pass_target, sample_cards, words
-from generator.games.wizard_hearts import PASSING
+from generator.games.trick.actions import PASSING
 from generator.deck.loader import load_deck
 
 from tests.conftest import DECKS
@@ -114,10 +114,10 @@ def check_wizard_rounds(game, state, num_players: int) -> None:
         turned = entry["turned"]
         if number == state.rounds_total:
             assert turned is None and entry["trump"] == -1  # every card dealt: no trump
-        elif game.is_wizard[turned]:
+        elif turned in game.dealer_chooses:  # a Wizard
             assert 0 <= entry["trump"] < game.num_suits  # the dealer named one
         else:
-            assert entry["trump"] == (-1 if game.is_jester[turned] else game.table.suit[turned])
+            assert entry["trump"] == (-1 if turned in game.no_trump else game.table.suit[turned])
     assert state.totals == totals
 
 
@@ -132,13 +132,14 @@ def test_wizard_random_games_keep_the_invariants():
 
 
 def hearts_step(state) -> None:
-    given = state.game.cauldron_to_first_trick and state.trick_number > 0
+    given = state.game.leftover_to_first_trick and state.trick_number > 0
+    cauldron = state.info.aside
     if state.phase == PASSING:
-        held = sum(map(len, state.hands)) + sum(map(len, state.passed))
-        assert held + len(state.cauldron) == state.table.total
+        held = sum(map(len, state.hands)) + sum(map(len, state.info.passed))
+        assert held + len(cauldron) == state.table.total
     elif state.phase == PLAY:
-        in_play = sum(map(len, state.hands)) + len(state.trick) + sum(state.captured)
-        assert in_play + (0 if given else len(state.cauldron)) == state.table.total
+        in_play = sum(map(len, state.hands)) + len(state.trick) + sum(map(len, state.caught))
+        assert in_play + (0 if given else len(cauldron)) == state.table.total
         check_split_by_suit(state)
 
 
@@ -146,12 +147,12 @@ def check_hearts_hand(state) -> None:
     """The hand just finished (the state still holds its Shun suit and Cauldron) scored every
     card in play, and every card went to a trick or to the Cauldron."""
     game, entry = state.game, state.history[-1]
-    points = state.points
-    in_tricks = sum(points) - (0 if game.cauldron_to_first_trick else sum(points[c] for c in state.cauldron))
+    points, cauldron = state.tables.points, state.info.aside
+    in_tricks = sum(points) - (0 if game.leftover_to_first_trick else sum(points[c] for c in cauldron))
     assert sum(entry["points"]) == in_tricks
     assert sum(entry["tricks"]) == game.hand_size(state.num_players)
-    set_aside = 0 if game.cauldron_to_first_trick else len(state.cauldron)
-    assert sum(state.captured) + set_aside == state.table.total
+    set_aside = 0 if game.leftover_to_first_trick else len(cauldron)
+    assert sum(map(len, state.caught)) + set_aside == state.table.total
 
 
 def hearts_before_chance(state) -> None:

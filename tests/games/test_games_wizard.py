@@ -13,7 +13,7 @@ from generator.games.base import TERMINAL, IllegalAction, game_for
 from generator.games.logs import dump_log, parse_log
 from generator.games.referee import referee
 from generator.games.tricks import ChooseSeat, Deal
-from generator.games.wizard import BID, TRUMP, TurnUp, forbidden_bid
+from generator.games.trick.actions import BID, TRUMP, TurnUp
 from generator.deck.loader import load_deck
 
 from tests.trick_helpers import refused
@@ -62,6 +62,16 @@ def play(state, codes: str) -> None:
 
 def illegal(state, action) -> IllegalAction:
     return refused(DECK, state, action)
+
+
+def forbidden_bid(restriction: str, tricks: int, earlier_total: int, last: bool, strictly_ahead: bool,
+                  final_round: bool) -> tuple[int | None, str]:
+    """The one bid the deck's [rules] forbid this bidder (or None), and the rule saying so."""
+    env = {"hand": tricks, "round": tricks, "players": 4, "bids_before": earlier_total, "bidders_before": 3,
+           "last": last, "ahead": strictly_ahead, "final_round": final_round, "score": 0}
+    forbidden = game(bid_restriction=restriction).bidding.allowed(env)[1]
+    bid = next(iter(forbidden), None)
+    return bid, forbidden[bid].rule if bid is not None else ""
 
 
 # -- wizard.trick.winner and the leads -----------------------------------------------------------

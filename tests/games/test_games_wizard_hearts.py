@@ -14,7 +14,8 @@ from generator.games.base import TERMINAL, IllegalAction, game_for
 from generator.games.logs import dump_log, parse_log
 from generator.games.referee import referee
 from generator.games.tricks import ChooseSeat, Deal
-from generator.games.wizard_hearts import PASS, PASSING, Shun, trick_winner
+from generator.games.trick.actions import PASS, PASSING, RoundSuit as Shun
+from generator.games.trick.tables import winner_position
 from generator.deck.loader import load_deck
 
 from tests.trick_helpers import refused
@@ -31,6 +32,21 @@ def game(**params):
 
 
 TABLE = game().table
+
+
+def round_tables(shun: int):
+    """The rules engine's card tables with this Shun suit (and no trump)."""
+    return game().round_tables[-1, shun]
+
+
+def opposite_queen(shun: int) -> int:
+    names = round_tables(shun).restricted_names[0]  # the clean first trick names each card it bars
+    return next(card for card, name in names.items() if name == "the Opposite Queen")
+
+
+def trick_winner(cards: list[int], shun: int = 0) -> int:
+    tables = round_tables(shun)
+    return winner_position(tuple(tables.claims[tables.sets_led[cards[0]]][card] for card in cards), tables.last_wins)
 
 
 def card(code: str) -> int:
@@ -87,7 +103,7 @@ def test_deck_is_seven_suits_of_fourteen_with_a_wizard_between_ten_and_jack():
 @pytest.mark.parametrize("shun, queen", [("sun", "QM"), ("moon", "QS"), ("fire", "QI"), ("ice", "QF"),
                                          ("potions", "QE"), ("spells", "QP")])
 def test_opposite_queen(shun, queen):
-    assert game().opposite_queen[SUITS.index(shun)] == card(queen)
+    assert opposite_queen(SUITS.index(shun)) == card(queen)
 
 
 def test_luck_is_never_the_shun_suit():
@@ -246,11 +262,8 @@ def test_follow_suit():
 
 
 def test_trick_winner_rank_order():
-    strengths = game().strengths
-
     def winner(codes: str) -> int:
-        played = cards(codes)
-        return trick_winner(played, strengths[TABLE.suit[played[0]]])
+        return trick_winner(cards(codes))
 
     assert winner("10F WF 9F") == 1  # the Wizard beats the Ten
     assert winner("WF JF 2F") == 1   # the Jack beats the Wizard
@@ -269,7 +282,7 @@ def test_winner_leads_the_next_trick_and_scores_what_it_caught():
 # -- scoring -------------------------------------------------------------------------------------
 
 def test_card_points():
-    points = game()._points[SUITS.index("fire")]
+    points = round_tables(SUITS.index("fire")).points
     assert points[card("QI")] == 13 and points[card("5F")] == 1 and points[card("WF")] == -1
     assert points[card("WS")] == -2 and points[card("2L")] == 0 and points[card("QF")] == 1
     assert sum(points) == 14 + 13 - 14
@@ -355,9 +368,9 @@ def find_play(data: dict, wanted_rule: str):
     state = g.new_state(len(log.players))
     for step in g.log_steps(log, state):
         if state.phase == state.PLAY and isinstance(step.action, int):
-            options, rule = state._options(state.turn)
-            refused = [c for c in state.hands[state.turn] if c not in options]
-            if refused and rule == wanted_rule:
+            options = state.options(state.turn)
+            refused = [c for c in state.hands[state.turn] if c not in options.cards]
+            if refused and options.rule == wanted_rule:
                 return step.field, TABLE.code[refused[0]]
         state.apply(step.action)
     raise AssertionError(f"the example never gives a chance to break {wanted_rule}")

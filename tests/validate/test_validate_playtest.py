@@ -10,16 +10,20 @@ from collections import Counter
 import pytest
 from hypothesis import given, strategies as st
 
+from generator.core import plugins
 from generator.core.errors import InvalidDeck
-from generator.games import base
+from generator.core.plugins import Registered
 from generator.games.base import game_for
 from generator.games.simulate import play_game
-from generator.games.wizard import WizardGame, WizardState
+from generator.games.trick.game import RulesGame as WizardGame
+from generator.games.trick.state import RulesState as WizardState
 from generator.deck.loader import load_deck
-from generator.validate import playtest as playtest_module
-from generator.validate.playtest import Task, Tally, play_chunk, run_seed
+from generator.validate import chunks, findings
+from generator.validate.chunks import Task, play_chunk
+from generator.validate.playtest import run_seed
+from generator.validate.tally import Tally
 from generator.validate import build_validation
-from generator.validate.stats import bonferroni_z, histogram_bins, wilson
+from generator.validate.stats import Family, histogram_bins, wilson
 
 from tests.conftest import DECKS, ROOT
 
@@ -69,11 +73,12 @@ class CrashingWizard(BrokenWizard):
 
 @pytest.fixture
 def engine(monkeypatch):
-    """Point the wizard engine id at a broken engine for one test (one worker: no processes)."""
+    """Point the rules engine id (Wizard's) at a broken engine for one test (one worker: no processes)."""
 
     def use(class_name: str) -> None:
-        monkeypatch.setitem(base.ENGINES, "wizard", f"tests.validate.test_validate_playtest:{class_name}")
-        monkeypatch.setattr(playtest_module, "_GAMES", {})
+        broken = Registered("rules", f"tests.validate.test_validate_playtest:{class_name}", "tests")
+        monkeypatch.setattr(plugins, "_registry", lambda: {"rules": (broken,)})
+        monkeypatch.setattr(chunks, "_GAMES", {})
 
     return use
 
@@ -165,7 +170,7 @@ def test_chunks_merged_in_any_order_give_the_same_tally():
 
 def test_lead_changes_count_changes_of_the_sole_leader():
     deck = load_deck(DECKS / "wizard.toml")
-    watcher = playtest_module._Watcher(game_for(deck), 3)
+    watcher = chunks.Watcher(game_for(deck), 3)
     for scores in ([0, 0, 0], [20, 0, 0], [20, 20, 0], [20, 30, 0], [50, 30, 0], [50, 30, 60]):
         watcher.see_scores(scores)
     assert watcher.changes == 3  # seat 1 -> 2 -> 1 -> 3; ties change nothing
@@ -177,7 +182,8 @@ def test_wilson_interval_is_sound(trials, data):
     low, high = wilson(wins, trials)
     assert 0 <= low <= wins / trials <= high <= 1
     mirror_low, mirror_high = wilson(trials - wins, trials)
-    assert bonferroni_z(1) == pytest.approx(1.96, abs=0.001) and bonferroni_z(40) > bonferroni_z(4) > 2.4
+    assert Family((("tests", 1),)).z == pytest.approx(1.96, abs=0.001)
+    assert Family((("tests", 40),)).z > Family((("tests", 4),)).z > 2.4
     assert mirror_low == pytest.approx(1 - high) and mirror_high == pytest.approx(1 - low)
     wider_low, wider_high = wilson(wins, trials, z=3)
     assert wider_low <= low and wider_high >= high
@@ -192,14 +198,14 @@ def test_histogram_bins_cover_every_value(counts):
 
 def test_seat_advantage_is_flagged_only_beyond_chance():
     deck = load_deck(DECKS / "muggle-quidditch.toml")
-    locate = playtest_module.Locator(deck)
+    locate = findings.Locator(deck)
     fair, skewed = Tally(2), Tally(2)
     for game in range(200):
         fair.add_game((10, 0), (game % 2,), "finished", 50, 0, [Counter(), Counter()])  # 50%
         skewed.add_game((10, 0), (0,) if game % 4 else (1,), "finished", 50, 0, [Counter(), Counter()])  # 75%
-    z = bonferroni_z(30)
-    assert not playtest_module._seat_balance(locate, "deck.engine", "fair", fair, z)
-    flagged = playtest_module._seat_balance(locate, "deck.engine", "skewed", skewed, z)
+    z = Family((("seat win rates", 30),)).z
+    assert not findings._seat_balance(locate, "deck.engine", "fair", fair, z)
+    flagged = findings._seat_balance(locate, "deck.engine", "skewed", skewed, z)
     assert [p.message[:30] for p in flagged] == ["skewed: seat 1 wins 75.0% of 2", "skewed: seat 2 wins 25.0% of 2"]
     assert "more than a fair 50.0%" in flagged[0].message and "less than" in flagged[1].message
 
@@ -209,7 +215,8 @@ def test_html_report_has_the_problems_and_charts_and_is_stable(run_cli, tmp_path
             "--report", "--output", str(tmp_path))
     run_cli(*args)
     page = (tmp_path / "quidditch-v2" / "validation.html").read_text(encoding="utf-8")
-    assert page.count("<svg") == 12  # per player count: seats, length, lead changes, drama, card impact, usage
+    # Per player count: seats, length, lead changes, drama, usage (4 games are too few for a card effect).
+    assert page.count("<svg") == 10
     assert "Win rate by seat, deck rules, 3 players" in page and "Card usage" in page
     data = json.loads((tmp_path / "quidditch-v2" / "validation.json").read_text(encoding="utf-8"))
     assert data["playtest"]["games_per_run"] == 4
@@ -230,15 +237,15 @@ def test_build_step_writes_the_report_and_stops_on_errors(tmp_path):
 
 def test_cards_never_played_are_flagged_only_after_random_play():
     deck = load_deck(DECKS / "quidditch-v2.toml")
-    locate = playtest_module.Locator(deck)
+    locate = findings.Locator(deck)
     playable = [card for card in deck.cards if card.kind != "seeker" and card.id not in ("quaffle", "rain")]
     tally = Tally(2, tracks_cards=True)
     for game in range(25):
         tally.add_game((160, 20), (0,), "finished", 150, 1, [Counter({card.code: 1 for card in playable}), Counter()])
-    random_play = playtest_module._card_usage(deck, locate, "deck.engine", "x", tally, "random")
+    random_play = findings._card_usage(deck, locate, "deck.engine", "x", tally, "random")
     assert [p.message for p in random_play] == ["x: never played in 25 games of random play: Rain"]
-    assert not playtest_module._card_usage(deck, locate, "deck.engine", "x", tally, "heuristic")
-    assert playtest_module.never_played(deck, tally) == ["Rain"]
+    assert not findings._card_usage(deck, locate, "deck.engine", "x", tally, "heuristic")
+    assert findings.never_played(deck, tally) == ["Rain"]
     rows = {row["name"]: row for row in tally.card_rows(deck)}
     assert "Quaffle" not in rows and rows["Rain"]["plays"] == 0
-    assert rows["Weaving"]["games_share"] == 1.0 and rows["Weaving"]["lift"] == 0.5  # seat 1 always won
+    assert rows["Weaving"]["games_share"]["rate"] == 1.0 and rows["Weaving"]["games_share"]["of"] == 25

@@ -67,7 +67,8 @@ def register(app: typer.Typer) -> None:
     @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
     def rule(
         deck: str = DeckArg,
-        question: List[str] = typer.Argument(..., help="The question, e.g. `trick --trump hearts 7H JE QS WZ`."),
+        question: Optional[List[str]] = typer.Argument(
+            None, help="The question, e.g. `trick --trump hearts 7H JE QS WZ`; none lists the questions."),
         variant: Optional[List[str]] = VariantOption,
         decks_dir: Path = DecksDir,
         as_json: bool = JsonFlag,
@@ -75,59 +76,22 @@ def register(app: typer.Typer) -> None:
     ) -> int:
         """Settle one question at the table without a log, citing the rule.
 
-        Each game answers its own questions. Trick-taking decks (wizard, wizard-hearts):
+        Each deck's engine answers its own questions; `deckgen rule DECK` lists them, each
+        with an example. The questions most games answer:
 
         \b
-          trick [trump SUIT | no trump] [lead NAME] CARD CARD ...
-            who wins the trick, and why. Cards in play order, in the deck's codes;
-            a name before a card says who played it ("North 7H East JE ...").
-            Options spelt --trump/--lead work too. wizard-hearts: [shun SUIT].
-            e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
+          play CARD hand CARD ... [trick CARD ...]    may I play this card? (for no, the legal cards)
+          trick [trump SUIT | no trump] CARD ...      who wins this trick, and why
+          bid N ...                                   is this bid allowed?
+          goal, score ...                             what does this score?
 
         \b
-          bid N round R [after B B ...] [scores S S ...] [players P]     (wizard)
-            whether a bid is allowed: R is the round (cards in hand), `after` the
-            bids already made this round, `scores` the score sheet before the round
-            in bidding order, the bidder's last (a tie for the lead is no lead).
-            Add --variant never-even etc. for variants.
-            e.g.  deckgen rule wizard bid 1 round 3 after 1 0 1 scores 20 40 10 60
+          e.g.  deckgen rule wizard "trump hearts, led by North: 7H, JE, QS, WZ"
+                deckgen rule wizard bid 1 round 3 after 1 0 1 scores 20 40 10 60
+                deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds
 
-        \b
-          play CARD hand CARD ... [trick CARD ...] [trump SUIT | shun SUIT] [first] [broken]
-            may this card be played from this hand to this trick? Yes or no with
-            the rule, and for no the legal cards. wizard-hearts: `first` for the
-            hand's first trick, `broken` once the Shun suit is broken.
-            e.g.  deckgen rule wizard play 7H hand 7H 9S JE trick JE 2S
-
-        muggle-quidditch answers:
-
-        \b
-          goal CARD CARD [keeper CARD|none] [house SUIT] [rival SUIT]
-            whether the pair may score against that Keeper.
-            e.g.  deckgen rule muggle-quidditch goal 7H 5S keeper KD house hearts rival diamonds
-
-        \b
-          dive SEEKER house SUIT rival SUIT
-            how many cards that Seeker turns in the dive.
-
-        \b
-          play CARD hand CARD ... [house SUIT] [rival SUIT] [team CARD ...] [rival-team CARD ...] [spotted]
-            what the card may do in your action step (team, goal, Bludger, Snitch),
-            or why it can only be discarded.
-
-        quidditch-v2 answers:
-
-        \b
-          manoeuvres dominance D1 D2 [...] [quaffle Pn|centre] [Pn CODE ...] [dopplebeater] [feint]
-            which manoeuvres P1 may make now.
-            e.g.  deckgen rule quidditch-v2 manoeuvres dominance 5 1 quaffle P1 P2 SUREHAND
-
-        \b
-          play CODE [Pn|Pn:CODE] hand CODE ... [dominance D1 D2 ...] [quaffle Pn|centre] [Pn CODE ...]
-            whether P1 may play the card in the play step of their turn, and the
-            legal plays.
-
-        See docs/game-logs.md for every question. Exit 0, or 1 when the answer is that a bid or play is not allowed.
+        Add --variant ID for a variant's rules. See docs/game-logs.md for every question of the
+        shipped games. Exit 0, or 1 when the answer is that a bid or play is not allowed.
         """
         return quick.rule(deck, question, variant, decks_dir, as_json, lang)
 

@@ -86,13 +86,20 @@ def referee(deck: str, log: Path, decks_dir: Path, as_json: bool, lang: str | No
     return report.exit_code
 
 
-def rule(deck: str, question: list[str], variant: list[str] | None, decks_dir: Path, as_json: bool,
+def rule(deck: str, question: list[str] | None, variant: list[str] | None, decks_dir: Path, as_json: bool,
          lang: str | None) -> int:
     from ...core.errors import DeckgenError, OptionError
+    from ...games import questions
     from ...games.referee import answer_text
 
     loaded = load(deck, decks_dir, lang, layouts=False)
     game = make_game(loaded, variant)
+    if not question:  # what may be asked, with an example of each
+        if as_json:
+            print_json({"deck": loaded.id, "engine": game.id, "questions": questions.listing(game)})
+        else:
+            echo(questions.listing_text(game, loaded.id))
+        return 0
     try:
         answer = game.quick_ruling(question)
     except DeckgenError as error:

@@ -163,6 +163,7 @@ def register(app: typer.Typer) -> None:
         back of their own) to OUTPUT/<deck>/images/."""
         from PIL import Image
 
+        from ...core.files import open_input
         from ...core.progress import progress_bar
         from ...deck.cache import load_deck  # a checked deck kept from an earlier run, when nothing changed
         from ...faces import images
@@ -171,7 +172,7 @@ def register(app: typer.Typer) -> None:
             with progress_bar(as_json) as advance:
                 paths = images.write_images(loaded, prepare_folder(output_folder(output, loaded)), dpi, bleed, profile,
                                            allow_low_res=allow_low_res, advance=advance)
-            with Image.open(paths[-1]) as first:
+            with open_input(paths[-1], "output") as written, Image.open(written) as first:
                 size = first.size
             if as_json:
                 _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),

@@ -44,7 +44,8 @@ def register(app: typer.Typer) -> None:
                                                      "(default 100000)."),
         compare: bool = typer.Option(False, "--compare",
                                      help="Test whether two decks (OLD NEW), or a deck's rules and each of its "
-                                          "variants, play differently: seat win rates and game length."),
+                                          "variants, play differently, game by game on the same seeds: games that "
+                                          "came out differently, seat win rates, game length, the deck's targets."),
         seed: int = typer.Option(1, "--seed", help="Seed of the playtest; the same seed gives the same figures."),
         workers: Optional[int] = typer.Option(None, "--workers", min=1,
                                               help="Processes to play on (default: every core)."),
@@ -74,7 +75,7 @@ def register(app: typer.Typer) -> None:
         from ...core.progress import progress_bar
         from ...validate import validate_decks
         from ...validate.cluster import parse_cluster
-        from ...validate.report import write_report
+        from ...validate.page import write_report
 
         games = _games(simulate)
         if cluster:

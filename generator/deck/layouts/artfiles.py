@@ -7,36 +7,31 @@ anew (the live preview, a rebuild) is read anew.
 
 from __future__ import annotations
 
-import stat
+import os
 import warnings
 from functools import lru_cache
 from pathlib import Path
 
+from ...core.files import KINDS, input_problem, open_input
+from .svgfiles import MAX_ART_PIXELS, read_svg
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a no-op build reads a limit here)
 if TYPE_CHECKING:
     from .place import Placed
 
 SVG_SUFFIXES = (".svg",)
-# Larger than any card art needs at 300 dpi, even a metre tall; past them an image is refused
-# before it is decoded (a small "decompression bomb" file can unpack to gigabytes).
-MAX_ART_BYTES = 64 * 1024 * 1024
-MAX_ART_PIXELS = 64_000_000
+MAX_ART_BYTES = KINDS["image"].limit
 
 
-def unreadable(path: Path) -> str:
-    """Why an image file cannot be drawn ("" when it can): missing, not a regular file (a FIFO
-    would block the reader), too large, or not an image that decodes completely."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return "does not exist"
-    except OSError as error:
-        return f"cannot be read ({error.strerror})"
-    if not stat.S_ISREG(info.st_mode):
-        return "is not a regular file"
-    if info.st_size > MAX_ART_BYTES:
-        return f"is {info.st_size:,} bytes; the limit is {MAX_ART_BYTES:,}"
+def unreadable(path: Path, within: Path | None = None) -> str:
+    """Why an image file cannot be drawn ("" when it can): missing, outside `within` (the
+    deck's folder), not a regular file (a FIFO would block the reader), too large, or not an
+    image that decodes completely (an SVG's references pass the same checks, inside the
+    SVG's own folder)."""
+    reason = input_problem(path, "image", within=within)
+    if reason:
+        return reason
+    info = os.stat(path)
     return _decode_problem(path, info.st_mtime_ns, info.st_size)
 
 
@@ -47,15 +42,15 @@ def _decode_problem(path: Path, _mtime: int, _size: int) -> str:
 
     if is_svg(path):
         try:
-            _svg_drawing_of(path, _mtime, _size)
+            _, refused = _svg_of(path, _mtime, _size)
         except Exception as error:  # noqa: BLE001 - svglib and lxml raise many kinds on a broken file
             return f"is not an SVG drawing deckgen can read ({error})"
-        return ""
+        return f"draws {refused[0]}" if refused else ""
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            with open_input(path, "image") as handle, Image.open(handle) as image:
                 width, height = image.size
                 if width * height > MAX_ART_PIXELS:
                     return f"is {width:,}×{height:,} pixels; the limit is {MAX_ART_PIXELS:,} pixels"
@@ -73,7 +68,7 @@ def is_svg(path: Path) -> bool:
 
 def image_size(path: Path) -> tuple[float, float]:
     """Pixels of a raster image; an SVG's own size in points."""
-    info = path.stat()
+    info = os.stat(path)
     return _image_size_of(path, info.st_mtime_ns, info.st_size)
 
 
@@ -82,26 +77,25 @@ def _image_size_of(path: Path, mtime_ns: int, size: int) -> tuple[float, float]:
     from PIL import Image
 
     if is_svg(path):
-        drawing = _svg_drawing_of(path, mtime_ns, size)
+        drawing = svg_drawing(path)
         return float(drawing.width), float(drawing.height)
 
-    with Image.open(path) as image:
+    with open_input(path, "image") as handle, Image.open(handle) as image:
         return image.size
 
 
 def svg_drawing(path: Path):
-    info = path.stat()
-    return _svg_drawing_of(path, info.st_mtime_ns, info.st_size)
+    info = os.stat(path)
+    return _svg_of(path, info.st_mtime_ns, info.st_size)[0]
 
 
 @lru_cache(maxsize=64)
-def _svg_drawing_of(path: Path, _mtime: int, _size: int):
-    from svglib.svglib import svg2rlg
-
-    drawing = svg2rlg(str(path))
+def _svg_of(path: Path, _mtime: int, _size: int):
+    """The SVG's drawing and the references it was refused."""
+    drawing, refused = read_svg(path)
     if drawing is None or not drawing.width or not drawing.height:
         raise ValueError(f"{path} is not an SVG drawing svglib can read")
-    return drawing
+    return drawing, refused
 
 
 def image_path(placed: "Placed") -> Path | None:
@@ -113,3 +107,5 @@ def image_path(placed: "Placed") -> Path | None:
     if not path.is_absolute() and placed.element.source is not None:
         path = placed.element.source.parent / path
     return path
+
+

@@ -21,9 +21,11 @@ from typing import Any
 from ... import __version__
 from ...core.cachefile import cache_folder, code_stamp, read_sealed, write_sealed
 from ...core.errors import Problem
+from ...core.files import read_text_input
 from ...core.resources import TEMPLATES
 from .fields import DEFAULTS, ELEMENT_TYPES, LAYOUT_FIELDS, allowed_fields
 from .lines import TomlLines
+from .ranges import value_problem
 from .units import is_length
 
 BUILTIN_DIR = TEMPLATES / "layouts"  # in the checkout, or inside the installed wheel
@@ -94,14 +96,10 @@ class Source:
     builtin: bool = False
 
 
-def read_source(path: Path, builtin: bool = False) -> tuple[Source | None, list[Problem]]:
-    """A shared layouts file (TOML with [layouts.NAME] tables)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, [Problem("layouts file not found", file=path)]
-    except (OSError, UnicodeDecodeError) as error:
-        return None, [Problem(f"cannot read layouts file: {error}", file=path)]
+def read_source(path: Path, builtin: bool = False, within: Path | None = None) -> tuple[Source | None, list[Problem]]:
+    """A shared layouts file (TOML with [layouts.NAME] tables), inside `within` when given
+    (`UnreadableInput` when it cannot be read at all)."""
+    text = read_text_input(path, "shipped" if builtin else "layouts", within=within)
 
     try:
         data = tomllib.loads(text)
@@ -214,7 +212,7 @@ class _Builder:
                 self.problem(source, f"{where}.{key}", f"unknown layout field {key!r}; allowed: "
                              f"{', '.join(LAYOUT_FIELDS)}")
                 continue
-            self._check_value(source, f"{where}.{key}", value, spec)
+            self._check_value(source, f"{where}.{key}", value, spec, None, key)
         stack = self.defined.setdefault(name, [])
         extending = "extends" in raw
         elements = []
@@ -264,9 +262,9 @@ class _Builder:
                 self.problem(source, path, f"unknown field {key!r} for a {element.type} element; allowed: "
                              f"{', '.join(k for k in allowed if k not in ('name', 'type'))}")
                 continue
-            self._check_value(source, path, value, spec)
+            self._check_value(source, path, value, spec, element.type, key)
 
-    def _check_value(self, source: Source, path: str, value: Any, spec) -> None:
+    def _check_value(self, source: Source, path: str, value: Any, spec, element_type: str | None, key: str) -> None:
         description, types, choices = spec
         types = types if isinstance(types, tuple) else (types,)
         ok = any(isinstance(value, _TYPES[t]) and not (t in ("number", "integer") and isinstance(value, bool))
@@ -280,6 +278,11 @@ class _Builder:
                 and not is_length(value):
             self.problem(source, path, f"{value!r} is not a length; write mm as a number (3.5), or '3.5mm', "
                          "'10pt', '25%', or a sum such as '100% - 6mm'")
+            return
+        if not (choices and isinstance(value, (str, int))):
+            reason = value_problem(element_type, key, value)
+            if reason:
+                self.problem(source, path, reason)
 
     # Resolving -------------------------------------------------------------------------------
 
@@ -321,18 +324,18 @@ class _Builder:
                 done[key] = None
                 return None
         elements = self._merge(definition, base)
+        # A value out of range was reported where it is written; the layout goes on without it.
         reference = raw.get("reference_size", base.reference_mm if base else None)
-        if reference is not None and not (isinstance(reference, (list, tuple)) and len(reference) == 2
-                                          and all(isinstance(v, (int, float)) and v > 0 for v in reference)):
-            self.problem(source, f"{definition.where}.reference_size",
-                         f"expected [width, height] in mm, found {reference!r}")
+        if reference is not None and value_problem(None, "reference_size",
+                                                   list(reference) if isinstance(reference, tuple) else reference):
             reference = None
+        safe = raw.get("safe", base.safe_mm if base else DEFAULT_SAFE_MM)
         layout = Layout(
             name=name,
             side=raw.get("side", base.side if base else "face"),
             elements=tuple(elements),
             reference_mm=tuple(float(v) for v in reference) if reference else None,
-            safe_mm=float(raw.get("safe", base.safe_mm if base else DEFAULT_SAFE_MM)),
+            safe_mm=DEFAULT_SAFE_MM if value_problem(None, "safe", safe) else float(safe),
             folder=source.path.parent,
             builtin=source.builtin,
         )

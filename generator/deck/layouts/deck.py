@@ -9,17 +9,19 @@ safe area on every card that draws it.
 
 from __future__ import annotations
 
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
-from ...core.errors import Problem
+from ...core.errors import Problem, UnreadableInput
+from ...core.files import RefusedInput, input_problem, read_input
 from ..model import FontFamily, Icon
 from .artfiles import image_path, unreadable
 from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
 from .choose import choose_back, choose_face
 from .lines import TomlLines
 from .place import place
+from .ranges import value_problem
 from .units import POINTS_PER_MM
 from .values import CardValues, template_paths
 
@@ -54,9 +56,14 @@ def read(data: dict, path: Path, text: str) -> DeckLayouts:
     sources: list[Source] = list(builtin_sources())
     for index, name in enumerate(data.get("deck", {}).get("layouts", ())):
         file = (folder / name).resolve()
-        source, problems = read_source(file)
-        if source is None and problems and problems[0].message == "layouts file not found":
-            found.problem(f"deck.layouts[{index}]", f"layouts file {name!r} not found (looked for {file})")
+        try:
+            source, problems = read_source(file, within=folder)
+        except RefusedInput as error:
+            found.problem(f"deck.layouts[{index}]", f"layouts file {name!r} {error.reason}",
+                          hint=error.problem.hint or f"looked for {file}")
+            continue
+        except UnreadableInput as error:  # not UTF-8: the problem names the file and its line
+            found.problems.append(error.problem)
             continue
         found.problems.extend(problems)
         if source is not None:
@@ -85,7 +92,7 @@ def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...
             if name is None:
                 continue
             file = (folder / name).resolve()
-            reason = _font_unusable(file)
+            reason = _font_unusable(file, folder)
             if reason:
                 found.problem(f"{where}.{style}", f"font file {name!r} {reason}",
                               hint="give a TrueType font (.ttf, or .otf with TrueType outlines) next to the deck")
@@ -104,15 +111,18 @@ def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...
     return tuple(families)
 
 
-def _font_unusable(file: Path) -> str:
+def _font_unusable(file: Path, folder: Path) -> str:
     from reportlab.pdfbase.ttfonts import TTFontFile  # reportlab's font code costs ~40 ms to import
 
-    if not file.is_file():
-        return "does not exist"
+    reason = input_problem(file, "font", within=folder)
+    if reason:
+        return reason
     if file.suffix.lower() not in FONT_SUFFIXES:
         return "is not a .ttf or .otf file"
     try:
-        TTFontFile(str(file))
+        data = BytesIO(read_input(file, "font", within=folder))
+        data.name = str(file)  # what reportlab names the font by in its messages
+        TTFontFile(data)
     except Exception as error:  # reportlab raises its own TTFError and plain errors for broken files
         return f"cannot be embedded: {error}"
     return ""
@@ -127,13 +137,10 @@ def _icons(found: DeckLayouts, raw: dict, folder: Path) -> tuple[Icon, ...]:
             found.problem(where, "an icon is a file name, or a table { file = \"...\", tint = true }")
             continue
         file = (folder / file_name).resolve()
-        if not file.is_file():
-            found.problem(where, f"icon file {file_name!r} does not exist (looked for {file})")
-            continue
         if file.suffix.lower() not in IMAGE_SUFFIXES:
             found.problem(where, f"icon file {file_name!r} is not a PNG, JPEG or SVG")
             continue
-        reason = unreadable(file)
+        reason = unreadable(file, folder)
         if reason:
             found.problem(where, f"icon file {file_name!r} {reason}")
             continue
@@ -214,7 +221,10 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                            "deck has", hint="card fields: name, code, kind, type_line, corner, text, flavor, art, "
                            "suit.*, rank.*, kind.*, props.NAME, deck.*, back.*")
     for layout, card in _used_layouts(deck):
-        placed = place(deck, layout, card, width, height, bleed)
+        values = CardValues(deck, card)
+        if not _filled_values_hold(layout, values, card, report):
+            continue  # the card's values cannot be drawn (reported): nothing to place
+        placed = place(deck, layout, card, width, height, bleed, values)
         if not placed:
             found.problem(f"layouts.{layout.name}", f"layout {layout.name!r} draws nothing for card {card.name!r} "
                           f"({card.code})", severity="warning", hint="check its elements' when/unless conditions")
@@ -222,7 +232,7 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
         for item in placed:
             box, element = item.box, item.element
             if element.type == "image":
-                _check_image(item, report)
+                _check_image(item, report, deck.folder)
             if element.type == "shape" and item.get("shape") == "line":
                 continue
             tolerance = 0.01
@@ -241,16 +251,35 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                        "a cut a little off may clip it", severity="warning")
 
 
+def _filled_values_hold(layout, values: CardValues, card, report) -> bool:
+    """Whether every `{variable}` value this card fills into the layout is in range (each
+    problem reported once per element and field)."""
+    ok = True
+    for element in layout.elements:
+        if not values.holds(element.props.get("when")) or \
+                ("unless" in element.props and values.holds(element.props["unless"])):
+            continue
+        for key, template in element.split[1]:
+            filled = values.fill(template)
+            reason = value_problem(element.type, key, filled, filled=True)
+            if reason:
+                ok = False
+                report((element.where, key), element,
+                       f"layout {layout.name!r} element {element.name!r}: {key} = {template!r} is {filled!r} "
+                       f"on card {card.name!r} ({card.code}): {reason}")
+    return ok
+
+
 def _always_known(path: str) -> bool:
     return path in ("name", "code", "kind", "type_line", "id", "count", "kind.id", "kind.name", "kind.color",
                     "kind.initial", "kind.crest") or path.startswith("card.")
 
 
-def _check_image(item, report) -> None:
+def _check_image(item, report, folder: Path) -> None:
     path = image_path(item)
     if path is None:
         return
-    reason = unreadable(path)
+    reason = unreadable(path, folder)
     if reason:
         report((item.element.where, "image"), item.element,
                f"image {str(path)!r} of element {item.element.name!r} {reason}",

@@ -1,0 +1,100 @@
+"""SVG files read through deckgen's opener, their references contained.
+
+svglib reads an SVG and every file it references (`<image href>`, `<use href="other.svg#id">`)
+by name. Here the SVG itself and each file it references are opened by
+`generator.core.files` instead: each reference must be a regular file of at most the image
+limit inside the SVG's own folder (which lies inside the deck's), so an SVG cannot draw
+`/etc/…`, `../../x.png` or a FIFO into a card. svglib is also given that folder as its
+`external_reference_root`. A refused
+reference is not drawn, and is listed for the deck's checks to report.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from ...core.files import input_problem, open_input, read_input
+
+# Larger than any card art needs at 300 dpi, even a metre tall; past it an image is refused
+# before it is decoded (a small "decompression bomb" file can unpack to gigabytes).
+MAX_ART_PIXELS = 64_000_000
+
+
+def read_svg(path: Path) -> tuple[object | None, tuple[str, ...]]:
+    """The reportlab drawing of the SVG at `path`, references only inside its folder (None when
+    svglib cannot read it), and the references not drawn, each with why."""
+    from svglib.svglib import load_svg_file  # svglib and lxml only for decks with SVG art
+
+    root = path.parent
+    with open_input(path, "image") as handle:
+        svg_root = load_svg_file(handle)
+    if svg_root is None:
+        return None, ()
+    refused: list[str] = []
+    renderer = _renderer_class()(str(path), external_reference_root=str(root))
+    renderer.root, renderer.refused = root, refused
+    return renderer.render(svg_root), tuple(dict.fromkeys(refused))
+
+
+@lru_cache(maxsize=1)
+def _renderer_class():
+    """svglib's renderer, resolving each external reference through the opener."""
+    from PIL import Image
+    from svglib.svglib import ExternalSVG, SvgRenderer, load_svg_file
+
+    class ContainedRenderer(SvgRenderer):
+        root: Path
+        refused: list[str]
+
+        def xlink_href_target(self, node, group=None):
+            href = node.attrib.get("{http://www.w3.org/1999/xlink}href") or node.attrib.get("href") or ""
+            iri = href.split("#", 1)[0]
+            if not iri or re.match(r"^data:", href):
+                return super().xlink_href_target(node, group)
+            if os.path.isabs(iri) or "://" in iri:
+                self.refused.append(f"{iri!r}, which is not a file beside it")
+                return None
+            path = os.path.normpath(os.path.join(os.path.dirname(self.source_path), iri))
+            reason = input_problem(path, "image", within=self.root)
+            if reason:
+                self.refused.append(f"{iri!r}, which {reason}")
+                return None
+            if path == self.source_path:
+                return super().xlink_href_target(node, group)
+            if path.endswith(".svg"):
+                if path not in self._external_svgs and path not in self._parent_chain:
+                    self._external_svgs[path] = self._external(path)
+                return super().xlink_href_target(node, group)
+            return self._raster(path, iri)
+
+        def _external(self, path: str):
+            """The referenced SVG, read through the opener, drawn by a renderer like this one."""
+            external = ExternalSVG.__new__(ExternalSVG)
+            with open_input(path, "image", within=self.root) as handle:
+                external.root_node = load_svg_file(handle)
+            external.renderer = ContainedRenderer(path, parent_svgs=self._parent_chain + [str(self.source_path)],
+                                                  external_reference_root=str(self.root))
+            external.renderer.root, external.renderer.refused = self.root, self.refused
+            external.renderer._use_expansions = self._use_expansions
+            external.rendered = False
+            return external
+
+        def _raster(self, path: str, iri: str):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", Image.DecompressionBombWarning)
+                    image = Image.open(BytesIO(read_input(path, "image", within=self.root)))
+                    if image.width * image.height > MAX_ART_PIXELS:
+                        raise ValueError(f"more than {MAX_ART_PIXELS:,} pixels")
+                    image.load()
+            except Exception as error:  # noqa: BLE001 - Pillow raises many kinds; the opener its own
+                self.refused.append(f"{iri!r}, which is not an image deckgen can read ({error})")
+                return None
+            return image.convert("RGBA") if image.mode in ("P", "LA", "PA") else image
+
+    return ContainedRenderer

@@ -1,0 +1,146 @@
+"""Checks of a whole game read from `[rules]` against its deck, for every player count it
+allows: that the deal fits the deck in every round, that every player count has its passing
+directions, that no card has two roles that contradict each other, and so on. Each problem
+names the field to change and what would fit."""
+
+from __future__ import annotations
+
+from ..model import Deck
+from .compile import compile_expr
+from .selectors import Selector, select
+from .spec import TrickRules
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_DISTINCT_CARDS = 999  # a card is its index; bids, trumps and passes are numbered from 1000
+MAX_CHECKED_ROUNDS = 1000  # rounds whose deal is checked, for a game without a fixed number
+
+
+def check_game(rules: TrickRules, deck: Deck, problems: Any) -> None:
+    """Add to `problems` (a `read.Problems`) what keeps these rules from being played with this deck."""
+    low, high = rules.min_players, rules.max_players
+    if deck.min_players < low or deck.max_players > high:
+        problems.add("deck.players", f"the deck allows {deck.min_players}-{deck.max_players} players, but the "
+                                     f"{deck.id} engine plays {low}-{high} ([rules] players)",
+                     hint=f"set players = {{ min = {max(low, deck.min_players)}, max = {min(high, deck.max_players)} }}")
+    if len(deck.cards) > MAX_DISTINCT_CARDS:
+        problems.add("cards", f"the deck has {len(deck.cards)} different cards; the rules engine plays at most "
+                              f"{MAX_DISTINCT_CARDS}")
+    counts = range(low, high + 1)
+    if rules.teams == "partners":
+        odd = [n for n in counts if n % 2]
+        if odd:
+            problems.add("rules.teams", f"partners sit opposite each other, so the players must be even; "
+                                        f"[rules] players allows {', '.join(map(str, odd))}",
+                         hint="narrow [rules] players to even counts, e.g. { min = 4, max = 4 }")
+    _check_roles(rules, deck, problems)
+    for n in counts:
+        _check_deal(rules, deck, n, problems)
+    _check_passing(rules, counts, problems)
+    _check_first_lead(rules, deck, problems)
+    _check_round_suit(rules, deck, problems)
+
+
+def _cards(selector: Selector, deck: Deck) -> frozenset[int]:
+    return select(selector, deck)
+
+
+def _check_roles(rules: TrickRules, deck: Deck, problems: Any) -> None:
+    roles = {"always_wins": rules.always_wins, "always_loses": rules.always_loses}
+    chosen = {name: _cards(role.cards, deck) for name, role in roles.items() if role is not None}
+    for name, cards in chosen.items():
+        if not cards:
+            problems.add(f"rules.cards.{name}.cards", f"{roles[name].cards.text!r} selects no card of the deck")
+    both = chosen.get("always_wins", frozenset()) & chosen.get("always_loses", frozenset())
+    if both:
+        names = ", ".join(sorted(deck.cards[card].name for card in both))
+        problems.add("rules.cards.always_loses.cards", f"{names} would both always win and always lose",
+                     hint="give each card one role")
+    if not rules.any_time.empty and not _cards(rules.any_time, deck):
+        problems.add("rules.cards.any_time", f"{rules.any_time.text!r} selects no card of the deck")
+
+
+def _rounds(rules: TrickRules, n: int, total: int) -> int | None:
+    if rules.end.rounds is None:
+        return None
+    return compile_expr(rules.end.rounds, rules.params)({"players": n, "cards": total})
+
+
+def _check_deal(rules: TrickRules, deck: Deck, n: int, problems: Any) -> None:
+    total = deck.total
+    rounds = _rounds(rules, n, total)
+    if rounds is not None and rounds < 1:
+        problems.add("rules.end.rounds", f"with {n} players the game would have {rounds} rounds; it needs at least one")
+        return
+    hand = compile_expr(rules.deal.hand, rules.params)
+    last = rounds if rounds is not None else min(rules.end.max_rounds or 1, MAX_CHECKED_ROUNDS)
+    bidding = rules.bidding
+    low = compile_expr(bidding.low, rules.params) if bidding else None
+    high = compile_expr(bidding.high, rules.params) if bidding else None
+    for number in range(1, last + 1):
+        size = hand({"round": number, "players": n, "cards": total})
+        if size < 1 or size * n > total:
+            allowed = f"1 to {total // n}" if total >= n else "none: the deck is smaller than the table"
+            problems.add("rules.deal.hand", f"round {number} with {n} players deals {size} card(s) each, "
+                                            f"{size * n} in all, from a deck of {total}; each hand may be {allowed}",
+                         hint="change the hand sizes, the number of rounds, or [rules] players")
+            return
+        if rules.passing is not None and rules.passing.count > size:
+            problems.add("rules.passing.count", f"each player passes {rules.passing.count} cards, but round {number} "
+                                                f"with {n} players deals only {size}")
+            return
+        if bidding is not None:
+            names = {"hand": size, "round": number, "players": n}
+            if low(names) > high(names):
+                problems.add("rules.bidding.max", f"round {number} with {n} players allows bids from {low(names)} to "
+                                                  f"{high(names)}: no bid at all")
+                return
+
+
+def _check_passing(rules: TrickRules, counts: range, problems: Any) -> None:
+    passing = rules.passing
+    if passing is None:
+        return
+    for n in sorted(passing.directions):
+        if n not in counts:
+            problems.add(f'rules.passing.directions."{n}"', f"a passing table for {n} players, but the game is for "
+                                                            f"{counts.start}-{counts.stop - 1}")
+        elif "across" in passing.directions[n] and n % 2:
+            problems.add(f'rules.passing.directions."{n}"', f"no seat is across the table with {n} players")
+    missing = [n for n in counts if n not in passing.directions]
+    if missing:
+        problems.add("rules.passing.directions", f"no passing directions for {', '.join(map(str, missing))} players",
+                     hint='add e.g. "4" = ["left", "right", "across", "hold"]')
+
+
+def _check_first_lead(rules: TrickRules, deck: Deck, problems: Any) -> None:
+    lead = rules.play.first_lead
+    if lead.by != "holder" or lead.card < 0:
+        return
+    card = deck.cards[lead.card]
+    if lead.otherwise == "lowest-of-suit" and not card.suit:
+        problems.add("rules.play.first_lead.otherwise", f"{card.name} has no suit, so there is no lowest card of its suit")
+
+
+def _check_round_suit(rules: TrickRules, deck: Deck, problems: Any) -> None:
+    if rules.round_suit is None:
+        return
+    uses_opposite = any(value == "opposite-round" for selector in _selectors(rules)
+                        for terms in selector.alternatives for key, value in terms)
+    if not uses_opposite:
+        return
+    lonely = [suit.name for index, suit in enumerate(deck.suits)
+              if index not in rules.round_suit.skip and not suit.opposite]
+    if lonely:
+        problems.add("rules.round_suit.skip", f"the rules read the suit opposite the {rules.round_suit.name}, "
+                                              f"but {', '.join(lonely)} can be revealed and has no opposite",
+                     hint="skip those suits, or give them an opposite in [[suits]]")
+
+
+def _selectors(rules: TrickRules) -> list[Selector]:
+    found = [points.cards for points in rules.points] + list(rules.scoring.selectors)
+    for restriction in rules.play.restrictions:
+        found += [restriction.cards, restriction.breaks]
+    return found

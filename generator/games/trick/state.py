@@ -1,0 +1,257 @@
+"""One moment of a game played by the rules engine: the round's flow (first dealer, round suit,
+deal, trump, passing, bidding, tricks, scoring), the legal actions at each step and the
+refusal of an illegal one, naming the rule the deck's `[rules]` cites for it.
+
+The hot path of a simulation, playing a card where no restriction applies, is written out
+in `legal_actions` and `apply` (as in the engines this one replaced); `options` is the
+general computation every restriction goes through, and says which rule narrowed the cards.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from operator import itemgetter
+
+from ..base import CHANCE, IllegalAction, Outcome, Pending
+from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
+from . import report
+from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
+from .flow import apply_chance, choose_trump, pass_card, start_round
+from .moves import Options, play_options, refuse_card
+from .scoring import end_round, outcome
+from .tables import FREE, winner_position
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    import random
+    from typing import Any
+
+
+@dataclass(slots=True)
+class RoundInfo:
+    """What a round has settled besides its tricks, read a few times a round rather than for
+    every card: kept apart so that a state has fewer than 30 attributes (past that CPython 3.11
+    stops sharing instance dictionary keys and every attribute read slows)."""
+
+    turned: int | None = None  # the card turned for trump
+    round_suit: int = NO_SUIT
+    bids_made: int = 0
+    bid_cache: tuple = (-1, ())  # (round << 8 | bids made, the bid actions allowed then)
+    carried: dict = field(default_factory=dict)  # name -> a value per seat, kept from round to round
+    aside: tuple[int, ...] = ()  # the cards left over this round (in the order dealt)
+    sampled_left: list[int] = field(default_factory=list)  # the cards a sampled deal left, in card order
+    passed: list[list[int]] = field(default_factory=list)  # by seat, the cards passed this round
+    passes_made: int = 0
+    first_card: int = -1  # the card that must lead the first trick (first_lead by = "holder")
+    broken: list[bool] = field(default_factory=list)  # by restriction: lifted this round
+
+
+class RulesState(TrickState):
+    PLAY = PLAY
+
+    @property
+    def table(self):  # not an attribute: a state keeps fewer than 30 (see RoundInfo)
+        return self.game.table
+
+    @property
+    def ROUND_OPENS(self) -> str:  # noqa: N802 (the replay's name: the chance step that opens a round)
+        return self.game.rules.round_suit.key if self.game.rules.round_suit else "deal"
+
+    def __init__(self, game, num_players: int):  # the base's attributes, but for its suit_of
+        rules = game.rules
+        self.game = game
+        self.bucket = game.bucket  # each card's list in a hand (`tables`), read for every card played
+        self.num_players = num_players
+        self.phase = CHANCE
+        self.chance = "dealer"  # which chance node: dealer, the round suit's key, deal, turn
+        self.round = 0  # 0-based round number
+        self.dealer = 0
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        self.trick: list[int] = []
+        self.leader = self.turn = self.trick_number = 0
+        self.won = [0] * num_players
+        self.sampled: Any = None  # the chance action `sample_chance` last drew (it needs no checking)
+        self.trump = NO_SUIT
+        self.led = NO_SUIT
+        self.tables = None  # RoundTables of this round's trump and round suit
+        self.bids: list[int | None] = [None] * num_players
+        self.totals = [0] * num_players
+        self.history: list[dict] = []
+        # per seat, the cards held in hand order: one list per suit, then OTHER and FREE (`tables`)
+        self.by_suit = [[[] for _ in range(game.num_suits + 2)] for _ in range(num_players)]
+        self.repeats = [0] * num_players  # per seat, how many held cards repeat one held earlier
+        self.hand_points = [0] * num_players
+        self.caught: list[list[int]] = [[] for _ in range(num_players)]
+        self.rounds_total = game.num_rounds(num_players)
+        self.hand_size = 0
+        # free[leading]: whether only following suit binds the next card (no restriction of this trick)
+        self.free = game.free_later
+        self.info = RoundInfo(carried={name: [0] * num_players for name, _ in rules.scoring.carries},
+                              passed=[[] for _ in range(num_players)], broken=[False] * len(rules.play.restrictions))
+        if rules.deal.first_dealer == "first-seat":  # no chance: the first player listed deals first
+            start_round(self)
+
+    # -- the GameState API ---------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        phase = self.phase
+        if phase == PLAY:
+            seat = self.turn
+            if self.free[not self.trick]:  # nothing but following suit binds
+                held = self.by_suit[seat]
+                led = self.led
+                if led >= 0 and held[led]:
+                    cards = held[led] + held[FREE] if self.game.free_cards else held[led][:]
+                else:
+                    cards = self.hands[seat][:]
+                return list(dict.fromkeys(cards)) if self.repeats[seat] else cards
+            return self.options(seat).cards
+        if phase == BIDDING:
+            return self.game.bidding.legal_actions(self)
+        if phase == PASSING:
+            hand = self.hands[self.turn]
+            cards = hand if self.table.unique else list(dict.fromkeys(hand))
+            passes = list(itemgetter(*cards)(self.game.pass_actions)) if len(cards) > 1 else [PASS + c for c in cards]
+            return passes + [PASS_DONE] if self.game.rules.passing.optional else passes
+        if phase == CHOOSE_TRUMP:
+            return [TRUMP + suit for suit in range(self.game.num_suits)]
+        return []
+
+    def options(self, seat: int) -> Options:
+        return play_options(self, seat)
+
+    def play_options(self, seat: int) -> list[int]:
+        return play_options(self, seat).cards
+
+    def apply(self, action: Any) -> None:
+        if self.phase == PLAY:
+            seat = self.turn
+            game = self.game
+            held = self.by_suit[seat]
+            if type(action) is not int:
+                refuse_card(self, seat, action)
+            try:
+                bucket = self.bucket[action]
+            except IndexError:
+                refuse_card(self, seat, action)
+            led = self.led
+            trick = self.trick
+            if self.free[not trick]:  # the common case: nothing but following suit binds
+                if led >= 0 and bucket != led and bucket != FREE and held[led]:
+                    refuse_card(self, seat, action)
+            elif action not in play_options(self, seat).cards:
+                refuse_card(self, seat, action)
+            same = held[bucket]
+            try:  # a list of one suit is short, so looking there is the cheap test of holding the card
+                same.remove(action)
+            except ValueError:
+                refuse_card(self, seat, action)
+            if self.repeats[seat] and action in same:
+                self.repeats[seat] -= 1
+            self.hands[seat].remove(action)
+            trick.append(action)
+            if led == NO_SUIT:  # nothing set yet: this card may set the suit
+                self.led = led = self.tables.sets_led[action]
+            if game.breakers:
+                self._note_breaks(action)
+            if len(trick) < self.num_players:
+                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+                return
+            # every seat has played: the highest claim takes the trick (an itemgetter reads the
+            # cards' claims at C speed; a bound __getitem__ would cost a call per card)
+            tables = self.tables
+            of_trick = itemgetter(*trick)
+            claims = of_trick(tables.claims[led])
+            best = max(claims)
+            position = claims.index(best) if best not in tables.last_wins else winner_position(claims, tables.last_wins)
+            winner = (self.leader + position) % self.num_players
+            self.won[winner] += 1
+            self.caught[winner] += trick
+            if game.has_points:
+                self.hand_points[winner] += sum(of_trick(tables.points))
+            if not self.trick_number:
+                self.free = game.free_later
+                if self.info.aside and game.leftover_to_first_trick:
+                    self.caught[winner] += self.info.aside
+                    self.hand_points[winner] += sum(map(tables.points.__getitem__, self.info.aside))
+            self.led = NO_SUIT
+            self.trick = []
+            self.trick_number += 1
+            self.leader = self.turn = winner
+            if not self.hands[winner]:
+                end_round(self)
+        elif self.phase == BIDDING:
+            self.game.bidding.apply(self, action)
+        elif self.phase == PASSING:
+            pass_card(self, action)
+        elif self.phase == CHOOSE_TRUMP:
+            choose_trump(self, action)
+        elif self.phase == CHANCE:
+            apply_chance(self, action)
+        else:
+            rules = self.game.rules
+            raise IllegalAction(f"the game is over after {rules.round_name} {self.round + 1}", rules.end.rule,
+                                where={"round": self.round + 1})
+
+    def _note_breaks(self, card: int) -> None:
+        for index, breaks in enumerate(self.tables.breaks):
+            if card in breaks and self.game.rules.play.restrictions[index].until_broken:
+                self.info.broken[index] = True
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        chance = self.chance
+        game = self.game
+        if chance == "dealer":
+            return game.seat_choices[random_below(rng, self.num_players)]
+        physical = self.table.physical
+        if chance == "deal":
+            n = self.num_players
+            size = game.hand(n, self.round + 1)
+            first = (self.dealer + 1) % n
+            if game.trump_kind == "turn-up":  # a sample of the hands; the turn-up is drawn from the rest
+                drawn, left = draw_cards(physical, size * n, rng)
+                left.sort()
+                self.info.sampled_left = left
+                deal = Deal(tuple(deal_hands(tuple(drawn), n, size, first)))
+            else:  # the whole deck shuffled: what is not dealt is left over in its shuffled order
+                order = tuple(shuffled(physical, rng))
+                deal = Deal(tuple(deal_hands(order, n, size, first)), order[size * n:])
+            self.sampled = deal
+            return deal
+        if chance == "turn":
+            if game.trump_kind == "dealer-card":  # the last card dealt to the dealer
+                turn_up = self.sampled = game.turn_ups[self.hands[self.dealer][-1]]
+                return turn_up
+            left = self.info.aside
+            turn_up = self.sampled = game.turn_ups[left[random_below(rng, len(left))]]
+            return turn_up
+        skip, suit_of = game.rules.round_suit.skip, self.table.suit
+        while True:  # turn cards until one shows a suit that is not skipped
+            card = physical[random_below(rng, len(physical))]
+            if suit_of[card] != NO_SUIT and suit_of[card] not in skip:
+                return RoundSuit(suit_of[card])
+
+    @property
+    def direction(self) -> str:
+        """This round's passing direction."""
+        return self.game.pass_direction(self.num_players, self.round)
+
+    def clone(self) -> "RulesState":
+        """An independent copy sharing the game, its card tables and the round's tables."""
+        memo = {id(value): value for value in vars(self).values() if type(value) is tuple}
+        memo[id(self.game)] = self.game
+        memo[id(self.tables)] = self.tables
+        return copy.deepcopy(self, memo)
+
+    # -- what is owed, and the record ------------------------------------------------------------
+    def outcome(self) -> Outcome | None:
+        return outcome(self)
+
+    def pending(self) -> Pending | None:
+        return report.pending(self)
+
+    def summary(self) -> dict:
+        return report.summary(self)
+
+    def view_counters(self) -> dict:
+        return report.view_counters(self)

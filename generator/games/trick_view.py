@@ -1,0 +1,77 @@
+"""How a trick-taking round looks in the step-through replay (`generator.games.replay`): the
+hands, the trick on the table, the trick just taken and by whom, and counters that always
+describe one round: between the last trick of a round and the next deal they are the
+finished round's, not a mix of the next round's number with the old trump or Shun suit.
+
+`TrickView` is mixed into `generator.games.tricks.TrickState`. It reads the attributes every
+trick engine keeps (`round`, `dealer`, `hands`, `trick`, `leader`, `trick_number`, `won`,
+`phase`, `chance`: which chance step is due) and `history`, one dict per finished round with
+at least its `dealer`. `ROUND_OPENS` is the chance step that opens a round.
+"""
+
+from __future__ import annotations
+
+from .base import CHANCE, TERMINAL
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any
+
+PLAY = 100  # the phase in which cards are played to tricks
+
+
+class TrickView:
+    """`table_view` and the replay hooks of a trick-taking state."""
+
+    ROUND_OPENS = "deal"
+
+    def table_view(self) -> dict:
+        table = self.table
+        n = self.num_players
+        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
+        finished = self.between_rounds()
+        counters = {"Round": self.round + 1, "Dealer": self.player_name(self.dealer)}
+        if finished:  # the round is over and the next not dealt: the counters stay with the round played
+            counters = {"Round": f"{self.round} (over)", "Dealer": self.player_name(self.history[-1]["dealer"]),
+                        "Next dealer": self.player_name(self.dealer)}
+        settled = self.phase == PLAY or finished or self.phase == TERMINAL  # else no trick yet this round
+        counters["Tricks won"] = " / ".join(map(str, self.won if settled else [0] * n))
+        counters.update(self.view_counters())
+        return {"hands": [table.codes(table.sorted(hand)) for hand in self.hands],
+                "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
+                           "cards": trick}],
+                "counters": counters, "scores": list(self.summary().get("scores", []))}
+
+    def between_rounds(self) -> bool:
+        """A round has been played out and nothing of the next has happened yet (its round
+        number and dealer are set, but its trump, bids and tricks still are the last round's)."""
+        return self.phase == CHANCE and bool(self.history) and self.chance == self.ROUND_OPENS
+
+    def setting_up(self) -> bool:
+        """A new round is under way but its play has not started: chance (a deal, a turned
+        card) or a choice before bidding; what the last round left in the counters is stale."""
+        return self.phase == CHANCE and not self.between_rounds()
+
+    def view_counters(self) -> dict:
+        """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
+        return {}
+
+    def replay_context(self) -> tuple:
+        return self.phase, self.leader, list(self.trick), self.trick_number, self.round
+
+    def replay_events(self, context: tuple, action: "Any") -> dict:
+        """The trick the action completed, with its winner: every engine hands the lead to the
+        trick's winner as it takes the trick, and nothing moves the lead again before the next deal."""
+        phase, leader, trick, number, round_index = context
+        if phase != PLAY or len(trick) != self.num_players - 1 or self.trick or type(action) is not int:
+            return {}
+        table = self.table
+        n = self.num_players
+        cards = trick + [action]
+        winner = self.leader
+        card = table.code[cards[(winner - leader) % n]]
+        name = self.player_name(winner)
+        played = [f"{self.player_name((leader + i) % n)}: {table.code[c]}" for i, c in enumerate(cards)]
+        return {"note": f"{name} wins trick {number + 1} with {card}",
+                "areas": [{"title": f"Round {round_index + 1}, trick {number + 1}: won by {name} ({card})",
+                           "cards": played}]}
