@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..deck.markup import to_plain
+from ..deck.trickrules.read import read_rules
+from ..deck.trickrules.selectors import select
 from .common import is_dvorak
 from .setup import TableSetup
 
@@ -51,11 +53,19 @@ class TableData:
                 "turns_up_trump": self.turns_up_trump, "shun": self.shun, "team_swap": self.team_swap}
 
 
+def trick_rules(deck: "Deck"):
+    """The deck's [rules] as the rules engine reads them for its parameters (None without them)."""
+    if not deck.trick_rules:
+        return None
+    return read_rules(deck.trick_rules, deck, deck.params)[0]
+
+
 def table_data(deck: "Deck", setup: TableSetup) -> TableData:
     game = deck.engine or ""
+    rules = trick_rules(deck)
     return TableData(game=game, counters=setup.counters, trick_game=setup.trick_game,
                      turns_up_trump=setup.turns_up_trump,
-                     shun=game == "wizard-hearts", team_swap=game == "muggle-quidditch")
+                     shun=bool(rules and rules.round_suit), team_swap=game == "muggle-quidditch")
 
 
 def card_label(card: "Card") -> str:
@@ -117,10 +127,12 @@ def game_attributes(deck: "Deck", copies: list["Card"]) -> list[tuple[str, str]]
                        ("SEARCH", str(params.get("search_reveal", 5)))]
     if game == "muggle-quidditch":
         attributes += [(f"HOUSENAME.{suit}", house) for suit, house in params.get("houses", {}).items()]
-    if game == "wizard":  # a turned Wizard lets the dealer name trump (wizard.setup.trump)
-        attributes.append(("TRUMP.CHOOSE", _numbers(copies, lambda card: card.kind == "wizard")))
-    if game == "wizard-hearts":
-        attributes.append(("SHUN.SKIP", str(params.get("luck_suit", ""))))
+    rules = trick_rules(deck)
+    if rules:  # a [rules] trick game: the turned cards that let the dealer name trump, the round suit's skips
+        chooses = {deck.cards[index].code for index in select(rules.trump.dealer_chooses, deck)}
+        attributes.append(("TRUMP.CHOOSE", _numbers(copies, lambda card: card.code in chooses)))
+        if rules.round_suit:
+            attributes.append(("SHUN.SKIP", " ".join(deck.suits[suit].id for suit in rules.round_suit.skip)))
     attributes.append(("SUITS", " ".join(suit.id for suit in deck.suits)))
     attributes += [(f"SUITNAME.{suit.id}", suit.name) for suit in deck.suits]
     return attributes
@@ -203,7 +215,8 @@ def help_text(deck: "Deck", setup: TableSetup) -> str:
         "  +deal <n> / +reveal      deal n cards to each player / show your hand to the room",
         "  +shuffle                 shuffle the discard pile into the draw pile",
     ]
-    if setup.trick_game and game == "wizard-hearts":
+    rules = trick_rules(deck)
+    if setup.trick_game and rules and rules.round_suit:
         lines.append("  +round                   a new hand: turn up the Shun suit, shuffle, deal every card")
     elif setup.trick_game:
         lines.append("  +round <n>               a new round: shuffle every card, deal n to each player"

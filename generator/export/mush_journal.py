@@ -77,14 +77,26 @@ class _Seats:
 
 def journal_log(deck: "Deck", entries: list[str]) -> dict:
     """The game log (header and engine tables, as `games.logs.dump_log` takes them)."""
-    writers = {"wizard": _wizard, "muggle-quidditch": _muggle_quidditch}
-    writer = writers.get(deck.engine or "")
+    writer = _writer(deck)
     if writer is None:
         raise JournalError(f"deck {deck.id!r}: a journal of its table cannot be written as a game log yet "
-                           f"(games: {', '.join(sorted(writers))})")
+                           "(games: muggle-quidditch, and [rules] trick games whose rounds are a deal, a turned "
+                           "trump, bids and tricks, such as Wizard)")
     seats = _Seats(entries)
     body = writer(seats, entries)
     return {"deck": deck.id, "players": seats.names, **body}
+
+
+# The parts of a [rules] trick game's round the journal does not record (no +pass, no reveal of a round suit).
+_UNJOURNALLED = ("round_suit", "passing")
+
+
+def _writer(deck: "Deck"):
+    if deck.engine == "muggle-quidditch":
+        return _muggle_quidditch
+    if deck.engine == "rules" and deck.trick_rules and not any(key in deck.trick_rules for key in _UNJOURNALLED):
+        return _trick_rounds
+    return None
 
 
 def _moves(seats: _Seats, entries: list[str]):
@@ -102,7 +114,7 @@ def _moves(seats: _Seats, entries: list[str]):
             yield number, verb, seats.seat_name(words[0], number), words[1:]
 
 
-def _wizard(seats: _Seats, entries: list[str]) -> dict:
+def _trick_rounds(seats: _Seats, entries: list[str]) -> dict:
     rounds: list[dict] = []
     count = len(seats.names)
     played = False  # whether the round's first card is down (bids after it are not bids)

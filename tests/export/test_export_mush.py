@@ -52,6 +52,7 @@ class FakeDeck:
     kinds: tuple = ()
     min_players: int = 2
     max_players: int = 4
+    trick_rules: None = None  # no [rules] table: no trick game for the rules engine
 
     def rules(self):
         return iter(())

@@ -96,6 +96,7 @@ def test_three_players_play_a_whole_game_of_wizard(run_cli, table_server, wizard
     finally:
         for client in players.values():
             client.close()
+        wizard.command(f"@destroy/instant {thing}")  # the next game's table is then the only one in the room
 
 
 def reshuffle(table: TableGame, name: str, state) -> None:
@@ -197,3 +198,4 @@ def test_two_players_play_a_whole_match_of_muggle_quidditch(run_cli, table_serve
     finally:
         for client in players.values():
             client.close()
+        wizard.command(f"@destroy/instant {thing}")  # the next game's table is then the only one in the room
