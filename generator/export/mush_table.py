@@ -1,17 +1,21 @@
-"""The self-contained MUSH export: softcode that builds a deck object with a game table.
+"""The self-contained MUSH export: softcode that builds a game table for a deck.
 
 The pasted file creates one object with ``create()`` and keeps its dbref in an attribute of
 the player pasting (``DECKGEN.DECK``): every later line addresses the object by that dbref,
-never by name, so a second deck of the same name in the room changes nothing. When the
-object cannot be created the dbref is ``#-1``, every later line does nothing, and the file
-says so on the second line and again on the last.
+never by name, so a second deck of the same name in the room changes nothing. After
+``+table/update`` on a table, the owner's next paste of the same deck reloads that table
+instead (refused while a game runs). When the object cannot be created the dbref is ``#-1``
+and every later line does nothing; the file says so on its second line and again at the end.
 
 Every attribute, card data and code alike, is written with ``set()`` through `escape_mush`,
 many to a line, so that a 60-card deck is some 20 pasted lines: TinyMUX's default command
-quota (a burst of 100 commands, then one a second) lets that through at once, where one
-line per attribute took about three minutes. The code itself is in
-``templates/mush/table.mushcode.j2`` (one ``NAME=value`` per line); the game's counters
-and setup come from `setup.table_setup`.
+quota (a burst of 100 commands, then one a second) lets that through at once. The last line
+drops the table in the room (``drop`` works in any room a player may drop things in, where
+``tel()`` needs control of the room), locks it to its owner, and checks that it stands in the
+player's room and is complete; otherwise it destroys the object and says why.
+
+The code is in ``templates/mush/table*.mushcode.j2`` (one ``NAME=value`` per line); the data
+attributes come from `mush_data`.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from typing import TYPE_CHECKING
 import jinja2
 
 from ..core.resources import TEMPLATES
-from .common import is_dvorak
 from .mush import _check_line_lengths, _check_sendable, _copies, _is_command_pattern, _one_line, escape_mush
+from .mush_data import (PUBLIC_ATTRIBUTES, TableData, card_label, check_card_sizes, deck_attributes,  # noqa: F401
+                        table_base_name, table_data)
 from .setup import TableSetup, table_setup
 
 if TYPE_CHECKING:
@@ -67,16 +72,11 @@ def deck_object_name(deck: "Deck") -> str:
     return name if name.lower().endswith(" deck") else f"{name} Deck"
 
 
-def card_label(card: "Card") -> str:
-    """``Name (Type line, corner)``: what every list on the table shows for a card."""
-    details = ", ".join(part for part in (card.type_line, card.corner) if part)
-    return f"{card.name} ({details})" if details else card.name
-
-
 @dataclass(frozen=True)
 class Attribute:
     name: str
     value: str
+    is_code: bool = False  # the table's own code; data that looks like a $-command is set no_command
 
 
 @cache
@@ -91,92 +91,36 @@ def _code_environment() -> jinja2.Environment:
         block_start_string="<%", block_end_string="%>",
         variable_start_string="<<", variable_end_string=">>",
         comment_start_string="<#", comment_end_string="#>",
+        keep_trailing_newline=True,  # each included template ends its last line
     )
 
 
-def table_code(setup: TableSetup) -> list[Attribute]:
-    """The table's code attributes, in the template's order."""
-    text = _code_environment().get_template("mush/table.mushcode.j2").render(
-        counters=setup.counters, trick_game=setup.trick_game, turns_up_trump=setup.turns_up_trump)
+def _routed(name: str, value: str) -> str:
+    """A CMD.* command answered only by the table the player means (see FN.ROUTE)."""
+    pattern, colon, body = value.partition(":")
+    if not name.startswith("CMD.") or not colon:
+        return value
+    return f"{pattern}:@switch/first [u(FN.ROUTE,%#)]=0,@@,2,{{@pemit %#=[u(MSG.WHICH)]}},{{{body}}}"
+
+
+def table_code(data: TableData) -> list[Attribute]:
+    """The table's code attributes, in the templates' order, CMD.* commands routed."""
+    text = _code_environment().get_template("mush/table.mushcode.j2").render(**data.template_context())
     attributes = []
     for line in text.split("\n"):
         if line.strip():
             name, _equals, value = line.partition("=")
-            attributes.append(Attribute(name, value))
-    return attributes
-
-
-def help_text(deck: "Deck", setup: TableSetup) -> str:
-    counters = "\n".join(f"  {f'+{name} <n>':<22} set your {name}: 3 sets it, +2 adds, -1 takes away"
-                         for name in setup.counters)
-    play_to = ("to the centre (a trick)" if setup.trick_game else
-               "face up in front of you (an Action: onto the discard pile)" if is_dvorak(deck)
-               else "face up in front of you")
-    lines = [
-        f"The {deck.name} table ({deck.min_players}-{deck.max_players} players). Cards are named by number or name.",
-        "  +sit / +stand          take a seat at the table / leave it (your cards go to the discard pile)",
-        "  +table                 the cards in play, the piles, and every seated player's counters",
-        "  +deal <n>              deal n cards to each seated player from the draw pile",
-        "  +draw                  draw the top card of the draw pile",
-        "  +hand                  the cards in your hand (only you see them)",
-        "  +card <card>           read a card you can see",
-        f"  +play <card>           play a card from your hand {play_to}",
-        "  +play/centre <card>    play a card from your hand to the centre of the table",
-        "  +take <card>           take a card you played back into your hand",
-        "  +discard <card>        discard a card from your hand or from your cards in play",
-        "  +destroy <card>        destroy a card in play: it goes to the discard pile",
-        "  +give <card>=<player>  give a card from your hand to another seated player",
-        "  +reveal                show your hand to the room",
-        "  +shuffle               shuffle the discard pile into the draw pile",
-    ]
-    if setup.trick_game:
-        lines += ["  +round <n>             a new round: shuffle every card, deal n to each player"
-                  + (", turn up trump" if setup.turns_up_trump else ""),
-                  "  +trick                 take the trick in the centre" +
-                  (" (your tricks go up by 1)" if "tricks" in setup.counters else "")]
-    lines += [counters,
-              "  +reset                 a new game (the deck's owner, or more than half of the seated players)"]
-    setup_cards = [f"{card.name} face up in the centre" for card in setup.centre]
-    setup_cards += [f"{card.name} first on the discard pile" for card in setup.discard]
-    if setup_cards:
-        lines.append("Each new game starts as the rules say: " + "; ".join(setup_cards) + ".")
-    lines.append("Only seated players act on the game; anyone can look at +table.")
-    return "\n".join(lines)
-
-
-def _setup_numbers(copies: list["Card"], setup_cards: tuple["Card", ...]) -> list[int]:
-    """The copy number of the first copy of each setup card."""
-    numbers = []
-    for wanted in setup_cards:
-        numbers.append(next(number for number, card in enumerate(copies, start=1) if card is wanted))
-    return numbers
-
-
-def deck_attributes(deck: "Deck", copies: list["Card"], setup: TableSetup) -> list[Attribute]:
-    centre = _setup_numbers(copies, setup.centre)
-    discard = _setup_numbers(copies, setup.discard)
-    rest = [number for number in range(1, len(copies) + 1) if number not in centre + discard]
-    numbers = " ".join(map(str, range(1, len(copies) + 1)))
-    attributes = [Attribute("DECKNAME", deck.name), Attribute("COUNT", str(len(copies))),
-                  Attribute("MAXSEATS", str(deck.max_players)), Attribute("CARDS", numbers),
-                  Attribute("COUNTERS", " ".join(setup.counters)),
-                  Attribute("SETUP.CENTRE", " ".join(map(str, centre))),
-                  Attribute("SETUP.DISCARD", " ".join(map(str, discard))),
-                  Attribute("SETUP.REST", " ".join(map(str, rest))),
-                  Attribute("ACTIONS", " ".join(str(number) for number, card in enumerate(copies, start=1)
-                                                if is_dvorak(deck) and card.kind == "action")),
-                  Attribute("HELP", help_text(deck, setup))]
-    for number, card in enumerate(copies, start=1):
-        for field, value in (("NAME", card.name), ("LABEL", card_label(card)), ("TEXT", card.text),
-                             ("FLAVOR", card.flavor)):
-            if value:
-                attributes.append(Attribute(f"CARD.{number}.{field}", value))
+            attributes.append(Attribute(name, _routed(name, value), is_code=True))
+    names = [attribute.name for attribute in attributes]
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        raise AssertionError(f"the table templates define {', '.join(duplicated)} twice")
     return attributes
 
 
 def _set_call(attribute: Attribute) -> str:
     call = f"[set(%qd,{attribute.name}:{escape_mush(attribute.value)})]"
-    if _is_command_pattern(attribute.value) and not attribute.name.startswith("CMD."):
+    if _is_command_pattern(attribute.value) and not attribute.is_code:
         call += f"[set(%qd/{attribute.name},no_command)]"  # card text that looks like a $-command
     return call
 
@@ -202,20 +146,90 @@ def _packed_lines(attributes: list[Attribute]) -> list[str]:
     return lines
 
 
-def render_softcode(deck: "Deck", cards: list["Card"], charset: str = "utf-8") -> str:
-    """Softcode that creates the deck object, stores every card copy and the table's code,
-    drops the object in the room and sets the game up as the rules say."""
-    _check_sendable(deck, cards)
-    copies = _copies(cards)
-    setup = table_setup(deck)
-    setup = TableSetup(  # the cards the export was given (plain text), not the deck's
+
+
+def _setup_cards(setup: TableSetup, cards: list["Card"]) -> TableSetup:
+    """The setup with the cards the export was given (plain text), not the deck's."""
+    return TableSetup(
         counters=setup.counters, phases=setup.phases, trick_game=setup.trick_game,
         turns_up_trump=setup.turns_up_trump,
         centre=tuple(card for wanted in setup.centre for card in cards if card.id == wanted.id),
         discard=tuple(card for wanted in setup.discard for card in cards if card.id == wanted.id))
+
+
+# Helper attributes on the pasting player, cleared by the last line.
+_CLEANUP = ("[setq(q,v(DECKGEN.QUIET))][set(me,DECKGEN.DECK:)][set(me,DECKGEN.MODE:)]"
+            "[set(me,DECKGEN.QUIET:)][if(not(%qq),set(me,!QUIET))]")
+
+
+def _opening_lines(object_name: str, shown_name: str, base: str) -> list[str]:
+    """Create the object, or take the table armed by +table/update, and say which.
+
+    Escaped text goes only into registers at the top level of a line: inside a branch of
+    switch() or ifelse() TinyMUX reads the escapes once too often (a comma in the deck's name
+    would split create()'s arguments)."""
+    armed = (f"first(trim(iter(lcon(loc(me)),if(and(strmatch(get(##/UPDATE.BY),num(me)),"
+             f"strmatch(get(##/TABLEBASE),%qb)),##))))")
+    return [
+        # QUIET while loading, so that each set() does not answer "Set."; restored at the end.
+        "think [set(me,DECKGEN.QUIET:[hasflag(me,QUIET)])][set(me,QUIET)]",
+        f"think [setq(c,{object_name})][setq(b,{base})][setq(o,{armed})]"
+        f"[set(me,DECKGEN.MODE:[ifelse(isdbref(%qo),ifelse(t(get(%qo/GAME)),busy,update),new)])]"
+        f"[set(me,{NEW_OBJECT}:[switch(v(DECKGEN.MODE),new,create(%qc,10),update,%qo,#-1)])]",
+        f"think [setq(n,{shown_name})][switch(v(DECKGEN.MODE),new,ifelse(isdbref(v({NEW_OBJECT})),"
+        f"Loading the %qn deck into [v({NEW_OBJECT})]...,"
+        f"FAILED: could not create the deck object \\(see the message above\\)."
+        f" Nothing will be loaded: the rest of this file does nothing.),"
+        f"update,Updating the %qn table [v({NEW_OBJECT})] with the new cards...,"
+        f"FAILED: a game started at the %qn table since +table/update."
+        f" Nothing will be changed: the rest of this file does nothing.)]",
+        # An update first clears what the old export stored and the new one may not.
+        f"think [setq(d,v({NEW_OBJECT}))][if(strmatch(v(DECKGEN.MODE),update),"
+        f"[iter(lattr(%qd/CMD.*) [lattr(%qd/ADDR.*)] [lattr(%qd/TOPIC.*.TEXT)] [lattr(%qd/TOPIC.*.TITLE)]"
+        f" [lattr(%qd/TOPIC.*.NUM)] [lattr(%qd/TOPIC.*.ID)],set(%qd,##:))]"
+        + "".join(f"[iter(lattr(%qd/CARD.*.{field}),set(%qd,##:))]"
+                  for field in ("NAME", "CODE", "KIND", "SUIT", "LABEL", "TEXT", "FLAVOR")) + ")]",
+    ]
+
+
+def _closing_line(count: int) -> str:
+    """Place the new table (or finish an update), check it, and report; undo a table that failed.
+
+    The actions of a @switch typed by a player evaluate attribute text once more, so they hold
+    no deck text: the table itself says it is loaded (DO.LOADED), as its commands speak."""
+    deck = f"v({NEW_OBJECT})"
+    complete = f"and(isdbref({deck}),eq(words(get({deck}/CARDS)),{count}),hasattr({deck},CMD.TABLE))"
+    flags = "".join(f"[set({deck}/{attribute},visual)]" for attribute in PUBLIC_ATTRIBUTES)
+    loaded = (f"think [setq(d,{deck})][u(%qd/FN.RESET)][null(u(%qd/FN.PUBLIC,UPDATE.BY,))];"
+              f"@trigger [{deck}]/DO.LOADED=[num(me)];think {_CLEANUP}")
+    placed = (f"think [setq(d,{deck})]{flags}[set(%qd,!NO_COMMAND)][set(%qd,QUIET)]"
+              f"[u(%qd/FN.PUBLIC,TABLENAME,first(filter(%qd/FN.FREE,u(%qd/FN.CANDIDATES))))];{loaded}")
+    not_placed = ("think FAILED: the table could not be put down in this room \\(see the message above\\):"
+                  f" it is destroyed again.;@destroy [{deck}];think {_CLEANUP}")
+    return (
+        f"@switch/first [v(DECKGEN.MODE)][{complete}]=new1,"
+        f"{{drop [{deck}];@lock [{deck}]==[num(me)];"
+        f"@switch/first [strmatch(loc({deck}),loc(me))]=1,{{{placed}}},{{{not_placed}}}}},"
+        f"update1,{{{loaded}}},"
+        f"new0,{{think FAILED: the deck did not load completely: the object is destroyed again.;"
+        f"@destroy [{deck}];think {_CLEANUP}}},"
+        f"{{think {_CLEANUP}}}"
+    )
+
+
+def _no_object_line() -> str:
+    """Said at once when there is no object to check (queueing the last line may be refused too)."""
+    return f"think [if(not(isdbref(v({NEW_OBJECT}))),FAILED: the deck did not load completely.)]"
+
+
+def render_softcode(deck: "Deck", cards: list["Card"], charset: str = "utf-8") -> str:
+    """Softcode that creates the deck object, stores every card copy, the rules and the table's
+    code, drops the object in the room, locks it to its owner and sets the game up as the rules say."""
+    _check_sendable(deck, cards)
+    check_card_sizes(deck, cards)
+    copies = _copies(cards)
+    setup = _setup_cards(table_setup(deck), cards)
     name = deck_object_name(deck)
-    shown_name = escape_mush(deck.name)
-    deck_check = f"and(isdbref(%qd),eq(words(get(%qd/CARDS)),{len(copies)}),hasattr(%qd,CMD.TABLE))"
     lines = [
         f"@@ {_one_line(deck.name)}: a deck of {len(copies)} cards and a game table for MUSH play, made by deckgen.",
         "@@ Paste into a MUD client while logged in as a character allowed to create objects (a builder).",
@@ -223,24 +237,12 @@ def render_softcode(deck: "Deck", cards: list["Card"], charset: str = "utf-8") -
         "@@ Works on TinyMUX 2.12 and PennMUSH 1.8; see docs/mush.md.",
         ("@@ Text is UTF-8: let the client say so (telnet CHARSET, as Mudlet and TinTin++ do)."
          if charset == "utf-8" else "@@ Text is Latin-1 (ISO 8859-1): paste it from a client that sends Latin-1."),
-        # QUIET while loading, so that each set() does not answer "Set."; restored at the end.
-        "think [set(me,DECKGEN.QUIET:[hasflag(me,QUIET)])][set(me,QUIET)]",
-        f"think [set(me,{NEW_OBJECT}:[create({escape_mush(name)},10)])]",
-        # Deck text only through a register: the branches of ifelse() are evaluated twice.
-        f"think [setq(n,{shown_name})][ifelse(isdbref(v({NEW_OBJECT})),Loading the %qn deck into [v({NEW_OBJECT})]...,"
-        f"FAILED: could not create the deck object \\(see the message above\\)."
-        f" Nothing will be loaded: the rest of this file does nothing.)]",
     ]
-    attributes = deck_attributes(deck, copies, setup) + table_code(setup)
+    lines += _opening_lines(escape_mush(name), escape_mush(deck.name), escape_mush(table_base_name(deck)))
+    attributes = [Attribute(attribute_name, value) for attribute_name, value in deck_attributes(deck, copies, setup)]
+    attributes += table_code(table_data(deck, setup))
     lines += _packed_lines(attributes)
-    lines += [
-        f"think [setq(d,v({NEW_OBJECT}))][if(isdbref(%qd),[set(%qd,!NO_COMMAND)][set(%qd,QUIET)][tel(%qd,loc(me))]"
-        f"[u(%qd/FN.RESET)])]",
-        # Last: clear the helper attributes, restore QUIET, and say whether the deck is complete.
-        f"think [setq(d,v({NEW_OBJECT}))][setq(q,v(DECKGEN.QUIET))][set(me,{NEW_OBJECT}:)][set(me,DECKGEN.QUIET:)]"
-        f"[if(not(%qq),set(me,!QUIET))][setq(n,{shown_name})][ifelse({deck_check},Loaded the %qn deck as %qd:"
-        f" {len(copies)} cards. Type +deckhelp.,FAILED: the %qn deck did not load completely.)]",
-    ]
+    lines += [_no_object_line(), _closing_line(len(copies))]
     output = "\n".join(lines) + "\n"
     _check_line_lengths(output)
     return output

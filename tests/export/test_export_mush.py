@@ -52,6 +52,7 @@ class FakeDeck:
     kinds: tuple = ()
     min_players: int = 2
     max_players: int = 4
+    trick_rules: None = None  # no [rules] table: no trick game for the rules engine
 
     def rules(self):
         return iter(())
@@ -158,9 +159,23 @@ def test_exports_name_the_card_with_unsendable_text():
 
 def test_exports_refuse_lines_the_server_would_cut():
     card = FakeCard("Long", "L1", "thing", "Thing", "x" * MAX_LINE_BYTES)
-    for render in (render_dvorak, render_softcode):
-        with pytest.raises(ValueError, match="TinyMUX cuts input lines"):
-            render(FakeDeck("d", "D", (card,)), [card])
+    with pytest.raises(ValueError, match="TinyMUX cuts input lines"):
+        render_dvorak(FakeDeck("d", "D", (card,)), [card])
+    # The table shows a card in one message: it names the card and the limit before any line is cut.
+    with pytest.raises(ValueError, match=r"card 'Long' \(L1\): its name, type line, text and flavour come to "
+                                         r"\d+ bytes; .* so at most 6000"):
+        render_softcode(FakeDeck("d", "D", (card,)), [card])
+
+
+@pytest.mark.parametrize(("card", "message"), [
+    (FakeCard("N" * 101, "N1", "thing", "Thing"), r"card 'N{40}'\.\.\. \(N1\): its name is 101 characters; .* at most 100"),
+    (FakeCard("Spaced code", "A B", "thing", "Thing"), r"card 'Spaced code' \(A B\): its code 'A B' must be 1 to 24"),
+])
+def test_the_table_refuses_cards_it_could_not_show_whole(card, message):
+    with pytest.raises(ValueError, match=message):
+        render_softcode(FakeDeck("d", "D", (card,)), [card])
+    with pytest.raises(ValueError, match="deck 'd': its name is 150 characters; .* at most 100"):
+        render_softcode(FakeDeck("d", "D" * 150, (HOSTILE_CARDS[0],)), [HOSTILE_CARDS[0]])
 
 
 # --- Dvorak style, pure ------------------------------------------------------------------
@@ -208,9 +223,11 @@ def test_dvorak_keeps_corner_values_and_type_lines():
 
 
 def test_softcode_lines_are_comments_or_think():
-    lines = render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)).splitlines()
+    """Every line but the last only sets attributes; the last places and checks the table."""
+    *lines, last = render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)).splitlines()
     for line in lines:
         assert line.startswith(("@@ ", "think ")), line
+    assert last.startswith("@switch/first [v(DECKGEN.MODE)]")
 
 
 def test_a_sixty_card_deck_is_a_few_pasted_lines():
@@ -347,10 +364,10 @@ def test_softcode_export_round_trip(wizard, tmp_path):
     # Card text that looks like a $-command stays data (its attribute is set no_command).
     assert_nothing_injected(wizard.command("+pwn x"))
     # The table's code arrived exactly as the template writes it.
-    from generator.export.mush_table import table_code
+    from generator.export.mush_table import table_code, table_data
     from generator.export.setup import table_setup
 
-    for attribute in table_code(table_setup(HOSTILE_DECK)):
+    for attribute in table_code(table_data(HOSTILE_DECK, table_setup(HOSTILE_DECK))):
         assert read_attribute(wizard, deck_object, attribute.name) == attribute.value, attribute.name
 
 
@@ -371,7 +388,10 @@ def test_softcode_reports_failure_when_the_object_cannot_be_created(mush_server,
             output = paste(apprentice, render_softcode(HOSTILE_DECK, list(HOSTILE_CARDS)), tmp_path)
     assert "Sorry, you don’t have enough Pennies." in output  # the server's reason
     assert "FAILED: could not create the deck object" in output
-    assert output.split("\n")[-1] == f"FAILED: the {HOSTILE_DECK.name} deck did not load completely."
+    # The server refuses to queue the last line's checks for a character without money; the
+    # line before it has already said so.
+    assert output.split("\n")[-2:] == ["FAILED: the deck did not load completely.",
+                                        "Not enough money to queue command."]
     assert "Loaded the" not in output
 
 
@@ -478,7 +498,7 @@ def test_latin1_export_arrives_intact_from_a_latin1_client(mush_server, wizard):
     """--charset latin1: what a PennMUSH 1.8 (Latin-1 only) or a client without UTF-8 gets."""
     from generator.export.mush import in_latin1
 
-    suits = (type("Suit", (), {"symbol": "♠", "name": "Spades"})(),)
+    suits = (type("Suit", (), {"id": "spades", "symbol": "♠", "name": "Spades"})(),)
     deck = FakeDeck("latin", "Ωmega ♠ Deck", HOSTILE_CARDS[:4], suits=suits)
     latin_deck, latin_cards = in_latin1(deck, list(deck.cards))
     assert latin_deck.name == "Omegamega Spades Deck"

@@ -1,5 +1,6 @@
 """Commands over the game engines: `referee` (rule on a game log), `rule` (settle one
-question at the table) and `simulate` (play many games with bots)."""
+question at the table), `simulate` (play many games with bots) and `mush-log` (a MUSH
+table's journal written as a game log)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,34 @@ def register(app: typer.Typer) -> None:
         rule that allowed it, and the first violation with its rule and the legal options.
         Exit 0 legal, 1 a rule was broken, 2 the log cannot be read (file, line, field)."""
         return quick.referee(deck, log, decks_dir, as_json, lang, as_html, output)
+
+    @app.command("mush-log")
+    def mush_log(
+        deck: str = DeckArg,
+        journal: Path = typer.Argument(..., help="What +log showed at the MUSH table, every page, copied to a file."),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the game log here "
+                                              "(default: print it)."),
+        decks_dir: Path = DecksDir,
+    ) -> None:
+        """Write the game played at a MUSH table (its +log journal) as a game log, for
+        `deckgen referee` to rule on. Exit 2 when the journal cannot be read (the entry and why)."""
+        from ...core.output import write_text
+        from ...export.mush_journal import JournalError, journal_log, read_journal
+        from ...games.logs import dump_log
+
+        loaded = quick.load(deck, decks_dir)
+        try:
+            text = journal.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise JournalError(f"{journal}: cannot read the journal: {error}") from None
+        log = journal_log(loaded, read_journal(text, str(journal)))
+        header = {key: log.pop(key) for key in ("deck", "players")}
+        toml = dump_log(header, log, [f"The game played at the MUSH table, from its journal {journal.name}."])
+        if output is None:
+            typer.echo(toml, nl=False)
+        else:
+            write_text(output, toml)
+            typer.echo(f"game log written to {output}")
 
     @app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
     def rule(
