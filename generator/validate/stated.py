@@ -36,7 +36,7 @@ _HAND = [re.compile(rf"\b(?:each player|every player|everyone) (?:is dealt|gets|
                     rf"{NUMBER}\b(?! (?:points?|tricks?))"),
          re.compile(rf"\bhands? of {NUMBER} cards?\b")]
 _DEALING = re.compile(r"\b(?:deal|deals|dealt|dealer|give|gives|given|hand|hands)\b")
-_FOR_PLAYERS = re.compile(rf"\bfor {NUMBER} players\b")
+_FOR_PLAYERS = re.compile(rf"\b(?:for|with) {NUMBER} players\b")
 # the score that ends the game
 _TARGET = [re.compile(rf"\breach(?:es|ed|ing)? {NUMBER}\b(?! (?:cards?|tricks?|rounds?|hands?))"),
            re.compile(rf"\bfirst (?:\w+ )?to (?:score )?{NUMBER} points?\b"),

@@ -228,3 +228,33 @@ def test_wizard_rounds_deal_and_turn_up_trump(run_cli, wizard, players, tmp_path
         act(alice, "+stand")
         act(bob, "+stand")
         wizard.command(f"@destroy/override {thing}")
+
+
+def test_a_rules_deck_of_a_designer_deals_and_counts_by_its_own_rules(run_cli, wizard, players, tmp_path):
+    """Hearts from examples/rules, a game written in TOML alone: its table turns up no trump and
+    counts what its [rules] count (a score, no bids), and tricks still go to the winner's pile."""
+    deck = Path(__file__).resolve().parents[2] / "examples" / "rules" / "hearts.toml"
+    assert run_cli("export", "mush", deck, "-o", tmp_path).exit_code == 0
+    output = wizard.send_file(tmp_path / "hearts" / "hearts.mush")
+    match = re.search(r"^Loaded the .* deck as (#\d+): 52 cards\. Type \+deckhelp\.$", output, re.MULTILINE)
+    assert match and "FAILED" not in output, output
+    thing = match[1]
+    alice, bob = players["Alice"], players["Bob"]
+    a = dbref(wizard, "Alice")[1:]
+    try:
+        act(alice, "+sit")
+        act(bob, "+sit")
+        assert act(alice, "+round 13") == "You shuffle all 52 cards and deal 13 to each seated player."
+        assert len(zone(wizard, thing, f"HAND.{a}")) == 13 and zone(wizard, thing, "TRUMP") == []
+        assert get(wizard, thing, "COUNTERS") == "score"
+        help_text = act(players["Carol"], "+deckhelp")
+        assert "+score <n>" in help_text and "+bid" not in help_text  # no bids in Hearts and "+tricks" not in help_text
+        card = zone(wizard, thing, f"HAND.{a}")[0]
+        assert act(alice, f"+play {card}").endswith("to the centre.")
+        assert act(bob, "+trick").startswith("You take the trick: ")
+        assert act(bob, "+score 3") == "Your score is now 3."
+        assert act(bob, "+table").endswith("Alice (hand 12, score 0). In play: nothing\nBob (hand 13, score 3). In play: nothing")
+    finally:
+        act(alice, "+stand")
+        act(bob, "+stand")
+        wizard.command(f"@destroy/override {thing}")
