@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Hashable, Mapping
 
 from .. import __version__
 from ..core.errors import DeckgenError
+from ..core.files import read_input
 from ..deck.model import Deck
 from ..games.base import Game, game_for
 
@@ -61,10 +62,7 @@ class DeckData:
 
 
 def _file_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        raise DeckgenError(f"{path}: cannot read it to name the playtest's work: {error}") from None
+    return read_input(path, "input")  # through the one opener: a regular file within its limit
 
 
 _DECKS: dict[str, Deck] = {}
