@@ -3,9 +3,13 @@
 Written under `<out>/tts/` (format: /work/shared/research/export-formats.md §4):
 
     <deck>.json              saved object: a DeckCustom holding one Card per physical card
-    <deck>-sheet-<n>.jpg     faces of the distinct cards, at most 10 x 7 cells, under 4096 px
-    <deck>-back.jpg          the card back
-    <deck>-back-<n>.jpg      further backs, when kinds or cards have backs of their own
+    <deck>-sheet-<n>-<hash>.jpg  faces of the distinct cards, at most 10 x 7 cells, under 4096 px
+    <deck>-back-<hash>.jpg       the card back
+    <deck>-back-<n>-<hash>.jpg   further backs, when kinds or cards have backs of their own
+
+<hash> is the first 8 hex digits of the image's SHA-256: TTS caches an image by its URL
+(and Steam Cloud keeps an uploaded file under its name), so a sheet that changes gets a new
+name and a new URL, and one that does not keeps both.
 
     <deck>.png               the thumbnail TTS's Saved Objects browser shows next to the JSON
 
@@ -79,8 +83,8 @@ class Sheet:
     def card_id(self, card: Card) -> int:
         return self.key * 100 + self.cards.index(card)
 
-    def file_name(self, deck: Deck) -> str:
-        return f"{deck.id}-sheet-{self.number}.jpg"
+    def stem(self, deck: Deck) -> str:
+        return f"{deck.id}-sheet-{self.number}"
 
     @property
     def number(self) -> int:
@@ -206,6 +210,11 @@ def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], bac
             "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_object, *beside]}
 
 
+def hashed_name(stem: str, data: bytes) -> str:
+    """``<stem>-<hash>.jpg``: the name changes exactly when the image's bytes do."""
+    return f"{stem}-{hashlib.sha256(data).hexdigest()[:8]}.jpg"
+
+
 def local_url(path: Path) -> str:
     """A local image as TTS saves one: file:/// and the absolute path unencoded."""
     return "file:///" + str(path.resolve()).lstrip("/")
@@ -240,17 +249,22 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
         return f"{base}/{quote(name)}" if base else local_url(final / name)
 
     sheets = plan_sheets(deck)
-    files = {sheet.file_name(deck): jpeg_bytes(sheet_image(deck, sheet)) for sheet in sheets}
+    files: dict[str, bytes] = {}
+    sheet_names: dict[int, str] = {}
+    for sheet in sheets:
+        data = jpeg_bytes(sheet_image(deck, sheet))
+        sheet_names[sheet.key] = hashed_name(sheet.stem(deck), data)
+        files[sheet_names[sheet.key]] = data
     back_names: dict[int, str] = {}
     for sheet in sheets:
         if sheet.back in back_names:
             continue
-        name = f"{deck.id}-back.jpg" if sheet.back == 0 else f"{deck.id}-back-{sheet.back}.jpg"
-        back_names[sheet.back] = name
         request = back_request(sheet)
-        files[name] = faces_for(deck).jpeg(None) if request is None else \
-            jpeg_bytes(next(faces_for(deck).images([request])))
-    document = saved_object(deck, sheets, {sheet.key: url(sheet.file_name(deck)) for sheet in sheets},
+        data = faces_for(deck).jpeg(None) if request is None else jpeg_bytes(next(faces_for(deck).images([request])))
+        name = hashed_name(f"{deck.id}-back" if sheet.back == 0 else f"{deck.id}-back-{sheet.back}", data)
+        back_names[sheet.back] = name
+        files[name] = data
+    document = saved_object(deck, sheets, {key: url(name) for key, name in sheet_names.items()},
                             {back: url(name) for back, name in back_names.items()}, local=base is None)
     files[f"{deck.id}.png"] = thumbnail(deck)
     files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
