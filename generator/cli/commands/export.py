@@ -48,11 +48,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A LackeyCCG plugin folder and its zip, in output/<deck>/lackey/."""
         from ...deck.loader import load_deck
-        from ...export.lackey import export_lackey
+        from ...export.lackey import export_lackey, release_date_warning
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             folder = prepare_folder(output_folder(output, loaded))
             paths = export_lackey(loaded, folder, layout=layout, base_url=base_url, encoding=encoding)
+            warning = release_date_warning(loaded) if base_url is not None else None
+            if warning:
+                typer.echo(warning, err=True)
             _report(loaded.id, paths, folder, as_json)
 
     @export.command("tts")

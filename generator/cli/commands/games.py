@@ -46,16 +46,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the game played at a MUSH table (its +log journal) as a game log, for
         `deckgen referee` to rule on. Exit 2 when the journal cannot be read (the entry and why)."""
+        from ...core.files import read_text_input
         from ...core.output import write_text
-        from ...export.mush_journal import JournalError, journal_log, read_journal
+        from ...export.mush_journal import journal_log, read_journal
         from ...games.logs import dump_log
 
         loaded = quick.load(deck, decks_dir)
-        try:
-            text = journal.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise JournalError(f"{journal}: cannot read the journal: {error}") from None
-        log = journal_log(loaded, read_journal(text, str(journal)))
+        log = journal_log(loaded, read_journal(read_text_input(journal, "journal"), str(journal)))
         header = {key: log.pop(key) for key in ("deck", "players")}
         toml = dump_log(header, log, [f"The game played at the MUSH table, from its journal {journal.name}."])
         if output is None:
