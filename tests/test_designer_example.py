@@ -114,7 +114,7 @@ def test_tabletop_simulator_cards_carry_their_own_backs(built):
     assert [pile["Nickname"] for pile in piles] == ["Cauldron Club: Ingredient", "Cauldron Club: Recipe"]
     contained = [card for pile in piles for card in pile["ContainedObjects"]]
     guids = [pile["GUID"] for pile in piles] + [card["GUID"] for card in contained]
-    assert len(set(guids)) == len(guids) and len(contained) == len(deck.copies())
+    assert len(set(guids)) == len(guids) and len(contained) == len(list(deck.copies()))
     assert len({pile["Transform"]["posZ"] for pile in piles}) == len(piles)  # side by side, not stacked
     back_of = {}
     for card, entry in zip(sorted(deck.copies(), key=lambda card: card.kind), contained):
