@@ -45,14 +45,13 @@ from urllib.parse import quote
 
 from PIL import Image
 
-from ..core.output import replaced_folder, write_bytes
 from ..deck.markup import to_plain
 from ..deck.model import Card, Deck
 from ..deck.publish import check_base_url
 from ..deck.sizes import pt
 from ..faces.cards import back_identity
 from ..faces.raster import BackOf, own_backs
-from .common import ExportError, inside
+from .common import ExportError, write_export_folder
 from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
 from .setup import table_setup
 
@@ -287,8 +286,4 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
                             {back: url(name) for back, name in back_names.items()}, local=base is None)
     files[f"{deck.id}.png"] = thumbnail(deck)
     files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    target = out_dir / "tts"
-    with replaced_folder(target) as fresh:
-        for name, data in files.items():
-            write_bytes(inside(fresh, name), data)
-    return [target / name for name in sorted(files)]
+    return write_export_folder(out_dir / "tts", files)

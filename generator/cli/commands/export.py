@@ -1,4 +1,4 @@
-"""`deckgen export lackey|tts|mush DECK`: write one export of one deck into output/<deck>/."""
+"""`deckgen export lackey|tts|foundry|mush DECK`: write one export of one deck into output/<deck>/."""
 
 from __future__ import annotations
 
@@ -24,6 +24,16 @@ def _report(deck_id: str, paths: list[Path], folder: Path, as_json: bool) -> Non
     for path in shown:
         typer.echo(str(path))
     typer.echo(f"{deck_id}: {len(paths)} files ({images} images) -> {folder}/")
+
+
+def _hosted_export(write, deck: str, decks_dir: Path, output: Path, base_url: str | None, as_json: bool,
+                   lang: str | None) -> None:
+    """Run an export whose images may be hosted (`write(deck, folder, base_url=...)`) for each language asked."""
+    from ...deck.loader import load_deck
+
+    for loaded in in_languages(load_deck(deck, decks_dir), lang):
+        folder = prepare_folder(output_folder(output, loaded))
+        _report(loaded.id, write(loaded, folder, base_url=base_url), folder, as_json)
 
 
 def register(app: typer.Typer) -> None:
@@ -58,6 +68,18 @@ def register(app: typer.Typer) -> None:
                 typer.echo(warning, err=True)
             _report(loaded.id, paths, folder, as_json)
 
+    @export.command("foundry")
+    def foundry(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+                base_url: Optional[str] = typer.Option(
+                    None, "--base-url", metavar="URL",
+                    help="http(s) address the card images will be hosted at. Default: paths under "
+                         "cards/<deck>/ in Foundry's Data folder."),
+                as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
+        """A Foundry VTT Cards document (a deck) and its card images, in output/<deck>/foundry/."""
+        from ...export.foundry import export_foundry
+
+        _hosted_export(export_foundry, deck, decks_dir, output, base_url, as_json, lang)
+
     @export.command("tts")
     def tts(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
             base_url: Optional[str] = typer.Option(
@@ -66,12 +88,9 @@ def register(app: typer.Typer) -> None:
                      "shared. Default: file:/// URLs of the written sheets (this computer only)."),
             as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
         """Tabletop Simulator deck sheets and saved object, in output/<deck>/tts/."""
-        from ...deck.loader import load_deck
         from ...export.tts import export_tts
 
-        for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = prepare_folder(output_folder(output, loaded))
-            _report(loaded.id, export_tts(loaded, folder, base_url=base_url), folder, as_json)
+        _hosted_export(export_tts, deck, decks_dir, output, base_url, as_json, lang)
 
     @export.command("cards")
     def cards(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
