@@ -420,13 +420,13 @@ def plugin_text_files(deck: Deck, layout: str | None = None,
     return dict(files), render  # a copy: plugin_files adds the images to it
 
 
-def zip_bytes(files: Mapping[str, bytes], root: str) -> bytes:
-    """A zip of `files` under `root/`: sorted entries, fixed dates and permissions, so the same
+def zip_bytes(files: Mapping[str, bytes], root: str = "") -> bytes:
+    """A zip of `files` under `root/` (or at the top, for no root): sorted entries, fixed dates and permissions, so the same
     files give the same bytes. JPEGs are stored (they do not compress), text is deflated."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(files):
-            info = zipfile.ZipInfo(f"{root}/{path}", date_time=ZIP_DATE)
+            info = zipfile.ZipInfo(f"{root}/{path}" if root else path, date_time=ZIP_DATE)
             info.create_system = 3  # Unix, whatever system writes it, so the permissions below hold
             info.external_attr = 0o644 << 16
             stored = path.endswith(".jpg")

@@ -1,4 +1,4 @@
-"""`deckgen export lackey|tts|foundry|mush DECK`: write one export of one deck into output/<deck>/."""
+"""`deckgen export lackey|tts|foundry|vtt|mush DECK`: write one export of one deck into output/<deck>/."""
 
 from __future__ import annotations
 
@@ -79,6 +79,17 @@ def register(app: typer.Typer) -> None:
         from ...export.foundry import export_foundry
 
         _hosted_export(export_foundry, deck, decks_dir, output, base_url, as_json, lang)
+
+    @export.command("vtt")
+    def vtt(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+            as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
+        """A playingcards.io / virtualtabletop.io room (widgets.json and images, zipped), in output/<deck>/vtt/."""
+        from ...deck.loader import load_deck
+        from ...export.vtt import export_vtt
+
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = prepare_folder(output_folder(output, loaded))
+            _report(loaded.id, export_vtt(loaded, folder), folder, as_json)
 
     @export.command("tts")
     def tts(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
