@@ -41,6 +41,7 @@ from generator.deck.loader import load_deck  # noqa: E402
 from generator.games.simulate import derive_seed  # noqa: E402
 from generator.validate.cards import POWER, card_figures, testable  # noqa: E402
 from generator.validate.chunks import Task, play_chunk  # noqa: E402
+from generator.validate.jobs import DeckData  # noqa: E402
 from generator.validate.metrics import GameTrace, add_card_effects  # noqa: E402
 from generator.validate.playtest import run_seed  # noqa: E402
 from generator.validate.stats import Family  # noqa: E402
@@ -103,7 +104,7 @@ def one_run(job: tuple[str, int, int, int, float]) -> dict:
     deck_path, players, games, seed, delta = job
     deck = _virtual_deck(load_deck(Path(deck_path)))
     games_seen = iter(range(games))
-    task = Task(deck_path, 0, {}, players, run_seed(seed, players), 0, games, "heuristic")
+    task = Task(DeckData.of(load_deck(Path(deck_path))), 0, {}, players, run_seed(seed, players), 0, games, "heuristic")
 
     def trace(game, count, profile):
         rng = random.Random(derive_seed(seed, "calibration", next(games_seen)))

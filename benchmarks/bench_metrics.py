@@ -24,7 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generator.deck.loader import load_deck  # noqa: E402
 from generator.validate.chunks import Task, play_chunk  # noqa: E402
+from generator.validate.jobs import DeckData  # noqa: E402
 from generator.validate.playtest import run_seed  # noqa: E402
 
 DECK = ROOT / "decks" / "wizard.toml"
@@ -32,7 +34,7 @@ PLAYERS = 4
 
 
 def chunk(start: int, stop: int, metrics: bool) -> tuple[float, float, object]:
-    task = Task(str(DECK), 0, {}, PLAYERS, run_seed(1, PLAYERS), start, stop, "random", metrics)
+    task = Task(DeckData.of(load_deck(DECK)), 0, {}, PLAYERS, run_seed(1, PLAYERS), start, stop, "random", metrics)
     wall, cpu = time.perf_counter(), time.process_time()
     tally = play_chunk(task)
     return time.perf_counter() - wall, time.process_time() - cpu, tally

@@ -46,7 +46,7 @@ app = typer.Typer(
 # the module of its command: typer reads every registered command's signature on each run.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.render": ("print", "images"),
-    "generator.cli.commands.games": ("referee", "mush-log", "rule", "simulate"),
+    "generator.cli.commands.games": ("referee", "rule", "simulate", "mush-log"),
     "generator.cli.commands.engines": ("engines",),
     "generator.cli.commands.export": ("export",),
     "generator.cli.commands.rulebook": ("rulebook",),

@@ -60,7 +60,6 @@ KINDS: dict[str, Kind] = {
     "spreadsheet": Kind("spreadsheet", 32 * MiB, "a .csv, .tsv, .txt or .xlsx file inside the deck's folder"),
     "profile": Kind("ICC profile", 16 * MiB, "a CMYK ICC profile file (.icc or .icm) from your print shop"),
     "log": Kind("log", 16 * MiB, "a game log is a TOML text of at most 16 MiB (docs/logs.md)"),
-    "journal": Kind("MUSH journal", 16 * MiB, "what +log showed at a MUSH table, copied into a UTF-8 text file"),
     "checkpoint": Kind("checkpoint chunk", 16 * MiB, "a chunk file `deckgen validate --checkpoint` wrote"),
     "cache": Kind("cache entry", 256 * MiB, "an entry deckgen wrote in its cache folder"),
     "input": Kind("input file", 64 * MiB, "a file a deck reads (its own file, art, fonts, spreadsheets)"),

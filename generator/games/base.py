@@ -46,6 +46,18 @@ Around play, each with a default that works for any engine:
 - `deck_requirements(check)`: what its deck must hold (`generator.games.requirements`).
 - `playtest` and `table_kit` (`generator.games.profile`): how the playtest reads a game, and
   what a virtual table sets up.
+Search players (`generator.games.search`, `--bot ismcts-N`/`pimc-N`) work on any engine whose
+states implement three more hooks:
+- `determinize(seat, rng)`: a copy in which everything the seat has not seen is drawn again,
+  consistently with what it has seen (its cards, public cards, voids shown, cards passed or
+  revealed, hand sizes). It must depend on the seat's information only, never on the hidden
+  cards' true places (tests/games/test_search.py swaps them and compares).
+- `standing()`: how each seat stands now in the game's points, read from the engine's own
+  state (Quidditch v2 counts dominance and the Quaffle too); the playtest's tension and lead
+  changes read it. `outlook()` may add what only the hands show (Seeker cards held towards
+  the Snitch): search players score playouts by it.
+- `stage()`: a count that grows at the game's scoring steps (rounds, turns): a rollout runs
+  `Game.search_stages` of them, then reads `outlook()` in units of `Game.standing_scale`.
 """
 
 from __future__ import annotations
@@ -168,6 +180,31 @@ class GameState(ABC):
     def clone(self) -> "GameState":
         return copy.deepcopy(self)
 
+    def determinize(self, seat: int, rng: random.Random) -> "GameState":
+        """One world the seat cannot tell from this one: a copy with everything it has not seen
+        drawn again at random, consistently with what it has seen (see the module doc)."""
+        raise DeckgenError(f"{type(self).__name__} cannot sample what a seat has not seen, so search players "
+                           "cannot play it")
+
+    def standing(self) -> Sequence[float]:
+        """Each seat's standing now, in the game's points (the scores, unless the engine reads more)."""
+        return self.summary()["scores"]
+
+    def outlook(self) -> Sequence[float]:
+        """Each seat's prospects in points, from everything the state holds (hands too): what search
+        players score their playouts by. The standing, unless the engine knows better."""
+        return self.standing()
+
+    def stage(self) -> int:
+        """How far the game has come in its scoring steps (rounds, turns); see the module doc."""
+        return 0
+
+    def situation(self) -> str:
+        """What stands between this position and the game's end, in a few words that do not name
+        seats (so positions of many games add up): the playtest says which one repeats in games
+        stopped by the length cap. Empty when the engine does not say."""
+        return ""
+
     def table_view(self) -> dict:
         """The table as a person would see it, for the step-through replay: plain data with
         `hands` (by seat: card codes, or a count when unknown), `areas` (a list of
@@ -204,6 +241,11 @@ class Game(ABC):
     # How the playtest reads its games, and what a virtual table sets up (generator.games.profile).
     playtest: ClassVar[PlaytestProfile] = PlaytestProfile()
     table_kit: ClassVar[TableKit] = TableKit()
+    # Search players' rollouts: how many `stage()` steps a sampled world is played forward
+    # (0: to the end of the game), and the standing difference that counts as clear (one
+    # made bid, one goal), which scales the reward.
+    search_stages: ClassVar[int] = 0
+    standing_scale: ClassVar[float] = 10.0
 
     def __init__(self, deck: Deck, params: Mapping[str, Any] | None = None):
         self.deck = deck

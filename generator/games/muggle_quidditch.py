@@ -63,6 +63,8 @@ class MuggleQuidditchGame(Game):
     log_sections = ("houses", "deal", "turns")
     questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
     deck_requirements = staticmethod(requirements)
+    search_stages = 12  # turns a rollout plays: the Snitch ends most matches well before, goals count after
+    standing_scale = 10.0  # a goal
 
     def __init__(self, deck, params: Mapping[str, Any] | None = None):
         super().__init__(deck, params)

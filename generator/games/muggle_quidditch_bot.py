@@ -43,6 +43,8 @@ class MuggleQuidditchBot(HeuristicBot):
         team = state.teams[me]
         if kind == "joker":
             return "seeker" in team
+        if kind == "beater" and state.snitch and "seeker" in state.teams[1 - me]:
+            return True  # a Bludger for the rival Seeker, and one Jack fewer for the rival to guard it with
         if kind in POSITIONS:
             return kind not in team
         if game.suit_of[card] == state.houses[1 - me]:

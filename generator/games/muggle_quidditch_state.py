@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 from .base import CHANCE, TERMINAL, Action, Game, GameState, Outcome, Pending
+from .muggle_quidditch_known import KnownCards
 from .muggle_quidditch_refusals import MuggleQuidditchRefusals
 from .muggle_quidditch_rules import (ACTION, DEAL, DIVING, DRAW, DRAW_FROM_PILE, DRAWING, EXTRA_DISCARD, GOAL_SUM,
                                      HOUSES, JOKER, OVER, POSITIONS, RESPONSE, SHUFFLING, TAKE_DISCARD, Bludger,
@@ -15,13 +15,14 @@ from .muggle_quidditch_rules import (ACTION, DEAL, DIVING, DRAW, DRAW_FROM_PILE,
                                      Spot, TurnRecord)
 
 
-class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
+class MuggleQuidditchState(MuggleQuidditchRefusals, KnownCards, GameState):
     num_players = 2
 
     def __init__(self, game: Game):
         self.game = game
         self.houses: list[str | None] = [None, None]
         self.hands: list[list[str]] = [[], []]
+        self.shown: list[list[str]] = [[], []]  # cards each hand is known to hold (taken from the discard pile)
         self.teams: list[dict[str, str]] = [{}, {}]  # position -> card
         self.score_piles: list[list[str]] = [[], []]
         self.goals = [0, 0]
@@ -165,6 +166,7 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
         if action.from_discard:
             card = self.discard_pile.pop()
             self.hands[self.active].append(card)
+            self.shown[self.active].append(card)
             self.record.took = card
             if self.game.kind_of[card] == "beater":
                 self.fresh_jack = card
@@ -172,13 +174,13 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
         self._draw_to_full()
 
     def _discard(self, action: Discard) -> None:
-        self.hands[self.active].remove(action.card)
+        self._play_from_hand(self.active, action.card)
         self.discard_pile.append(action.card)
         self._end_turn()
 
     def _recruit(self, action: Recruit) -> None:
         card = action.card
-        self.hands[self.active].remove(card)
+        self._play_from_hand(self.active, card)
         position = self.game.kind_of[card]
         replaced = self.teams[self.active].get(position)
         if replaced:
@@ -187,28 +189,24 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
         self._end_turn()
 
     def _score(self, action: Goal) -> None:
-        hand = self.hands[self.active]
         for card in action.cards:
-            hand.remove(card)
+            self._play_from_hand(self.active, card)
         self.score_piles[self.active].extend(action.cards)
         self.goals[self.active] += 1
         self._end_turn()
 
     def _spot(self, action: Spot) -> None:
-        self.hands[self.active].remove(JOKER)
+        self._play_from_hand(self.active, JOKER)
         self.snitch.append(JOKER)
         self._end_turn()
 
     def _dive(self, action: Dive) -> None:
-        self.hands[self.active].remove(JOKER)
+        self._play_from_hand(self.active, JOKER)
         self.snitch.append(JOKER)
         self._start_dive()
 
     def _pass(self, action: Pass) -> None:
         self._end_turn()
-
-    def clone(self) -> "MuggleQuidditchState":
-        return copy.deepcopy(self, {id(self.game): self.game})  # the rules and the deck are shared
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase != SHUFFLING:
@@ -332,9 +330,9 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
         moves, if the discard pile is empty (there is nothing to rebuild from)."""
         if not self.discard_pile:
             return False
-        for hand in self.hands:
+        for seat, hand in enumerate(self.hands):
             while JOKER in hand:
-                hand.remove(JOKER)
+                self._play_from_hand(seat, JOKER)
                 self.discard_pile.append(JOKER)
         self._await_shuffle(resume, self.discard_pile)
         self.discard_pile = []
@@ -360,7 +358,7 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, GameState):
         if from_team:
             del self.teams[me]["beater"]
         else:
-            self.hands[me].remove(jack)
+            self._play_from_hand(me, jack)
         self.bludger = (jack, target, from_team)
         defender_beater = self.teams[them].get("beater")
         if defender_beater and defender_beater != target:

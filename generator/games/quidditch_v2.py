@@ -89,6 +89,8 @@ class QuidditchV2Game(Game):
     }
     questions, playtest, table_kit = QUESTIONS, PLAYTEST, TABLE
     deck_requirements = staticmethod(requirements)
+    search_stages = 2  # rounds of turns a rollout plays (then `standing()`: points, dominance, the Quaffle)
+    standing_scale = 10.0  # a goal
 
     def __init__(self, deck, params=None):
         super().__init__(deck, params)

@@ -15,6 +15,8 @@ from .base import CHANCE, TERMINAL, Game, GameState, IllegalAction, Outcome, Pen
 from .quidditch_v2_answers import Answers
 from .quidditch_v2_cards import (BLAG, COINS, DRAWS, FLYHIGH, KEEPER, NERVES, NIPPY, PASS, QUAFFLE, ROLLS, SAVED, SKIP,
                                  SNITCH, CardEffects, Draw, FirstPlayer, InPlay, RandomPick, Roll, draw_of)
+
+from .quidditch_v2_known import KnownCards
 from .quidditch_v2_legal import LegalActions
 from .quidditch_v2_places import Places
 from .quidditch_v2_positions import HandBuiltPositions
@@ -23,7 +25,8 @@ from .quidditch_v2_steps import (DRAW_STEP, NEXT_STEP, OPPONENTS, PLAYS_STEP, TU
 from .quidditch_v2_text import ActionText
 
 
-class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions, Answers, Places, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions, Answers, Places, KnownCards,
+                       GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing
@@ -32,7 +35,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions
                  "flyhigh", "outprob", "next_uid", "quaffle", "dom", "score", "revealed", "committed", "snitch_zone",
                  "caught_by", "deferred", "out_of_game", "active", "turn_slots", "own_turns", "missed", "feint_lock",
                  "thing_played", "action_played", "no_bludger", "no_draw", "reshuffles", "over", "end_reason",
-                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats")
+                 "actions_applied", "round_ends", "_legal", "stack", "opponent_seats", "shown")
 
     # Step and answer methods by name (`_do_<step>`, `_answer_<decision>`), filled in below the class.
     _steps: dict[str, Any] = {}
@@ -54,6 +57,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions
                 self.draw_total += count
         self.discard: list[str] = [SNITCH] if self.params["snitch_start"] == "discard" else []
         self.hands: list[dict[str, int]] = [{} for _ in range(num_players)]
+        self.shown: list[list[str]] = [[] for _ in range(num_players)]  # cards each hand took face up
         self.table: list[InPlay] = []
         self.flyhigh: InPlay | None = None
         self.outprob: InPlay | None = None
@@ -231,6 +235,7 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions
         other.draw_cards = None
         other.discard = list(self.discard)
         other.hands = [dict(hand) for hand in self.hands]
+        other.shown = [list(cards) for cards in self.shown]
         other.table = list(self.table)
         other.dom = list(self.dom)
         other.score = list(self.score)
@@ -300,10 +305,15 @@ class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions
             del hand[card]
         else:
             hand[card] -= 1
+        shown = self.shown[seat]
+        if shown and card in shown:
+            shown.remove(card)
 
     def _to_hand(self, seat: int, card: str) -> None:
+        """A card goes back to a hand face up (Flying High, shown Seekers): everyone knows it is there."""
         hand = self.hands[seat]
         hand[card] = hand.get(card, 0) + 1
+        self.shown[seat].append(card)
 
     def _discard_from_hand(self, seat: int, card: str) -> None:
         self._take_from_hand(seat, card)

@@ -4,11 +4,13 @@ Checks run in order, each on what the previous one proved readable: the loader
 (format, references, duplicates), composition (what the deck's engine needs),
 lint (texts, type lines, art, print fit), rule texts against their rulings
 (`rulings`) and, when the deck has an engine and nothing above is an error,
-simulated playtests.
+simulated playtests, and with `--ladder` the win-rate matrix of players from random
+to search (generator.validate.ladder).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -20,8 +22,9 @@ from ..deck.model import Deck
 from .compare import compare as compare_arms
 from .compare import comparison_text
 from .composition import check_composition
+from .ladder import Ladder, ladder as run_ladder
 from .lint import lint as lint_deck
-from .playtest import BUILD_GAMES, DEFAULT_GAMES
+from .playtest import BUILD_GAMES, DEFAULT_GAMES, parse_sweeps
 from .playtest import playtest as run_playtest
 from .page import write_report
 from .report import report_text
@@ -41,6 +44,7 @@ class DeckReport(ProblemList):
     deck: Deck | None = None
     composition: dict = field(default_factory=dict)
     playtest: "Playtest | None" = None
+    ladders: list[Ladder] = field(default_factory=list)  # `--ladder`: one per player count
     note: str = ""  # why a check did not run
 
     def sorted_problems(self) -> list[Problem]:
@@ -51,7 +55,8 @@ class DeckReport(ProblemList):
                 "errors": len(self.errors), "warnings": len(self.warnings),
                 "problems": [p.as_dict() for p in self.sorted_problems()],
                 "composition": self.composition, "note": self.note or None,
-                "playtest": self.playtest.as_dict() if self.playtest else None}
+                "playtest": self.playtest.as_dict() if self.playtest else None,
+                **({"ladders": [ladder.as_dict() for ladder in self.ladders]} if self.ladders else {})}
 
 
 @dataclass
@@ -76,15 +81,20 @@ class Report:
     def text(self) -> str:
 
         text = report_text(self)
+        for deck in self.decks:
+            text += "".join(f"\n\n{deck.ref}: {ladder.text()}" for ladder in deck.ladders)
         return text + ("\n\n" + "\n".join(comparison_text(self.comparison)) if self.comparison else "")
 
 
 def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | str | None = None, seed: int = 1,
                   workers: int | None = None, sweeps: Sequence[str] = (), bot: str = "heuristic",
-                  progress: Callable[[str, int, int], None] | None = None, **playtest_options) -> DeckReport:
+                  progress: Callable[[str, int, int], None] | None = None, levels: Sequence[str] = (),
+                  deals: int = 0, **playtest_options) -> DeckReport:
     """Every check on one deck. `simulate` games per setting and player count (None: the
     default, 0: no playtest, "auto": until `precision`); `sweeps` as for `deckgen validate
-    --sweep`; `progress(deck, done, total)` follows the playtest; `playtest_options` go to
+    --sweep`; `progress(deck, done, total)` follows the playtest; `levels`, if given, are a
+    ladder's players, played over `deals` deal sets per cell at each swept player count (else the
+    deck's smallest); `playtest_options` go to
     `generator.validate.playtest.playtest` (precision, max_games, skill, cluster, checkpoint,
     resume; a checkpoint folder gets one subfolder per deck)."""
 
@@ -113,7 +123,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
     games = DEFAULT_GAMES if simulate is None else None if simulate == "auto" else simulate
     if not loaded_cleanly:
         report.note = "composition, print and playtest not checked: fix the format errors first"
-    elif not deck.engine or (games is not None and games <= 0):
+    elif not deck.engine or (games is not None and games <= 0 and not levels):
         report.note = "no playtest: the deck names no engine" if not deck.engine else ""
     elif not engine_ready:
         report.note = "no playtest: fix the composition errors first, then validate again"
@@ -121,9 +131,16 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
         follow = (lambda done, total: progress(deck.id, done, total)) if progress else None
         if playtest_options.get("checkpoint") is not None:
             playtest_options = {**playtest_options, "checkpoint": Path(playtest_options["checkpoint"]) / deck.id}
-        report.playtest = run_playtest(deck, games, seed, workers, sweeps, bot, follow, skip_variants=broken_variants,
-                                   **playtest_options)
-        report.problems += report.playtest.problems
+        if games != 0:
+            report.playtest = run_playtest(deck, games, seed, workers, sweeps, bot, follow,
+                                           skip_variants=broken_variants, **playtest_options)
+            report.problems += report.playtest.problems
+        if levels:
+            counts = parse_sweeps(sweeps)[1] or [deck.min_players]
+            for count in counts:
+                report.ladders.append(run_ladder(deck, levels, count, deals, seed, workers or os.cpu_count() or 1,
+                                                 playtest_options.get("cluster"), follow))
+                report.problems += report.ladders[-1].problems(deck)
     return report
 
 

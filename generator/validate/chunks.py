@@ -1,13 +1,14 @@
 """One chunk of games, as a worker plays it: `Task` is the plain data shipped to it (any
 backend of `cluster` can carry it) and `play_chunk` plays games task.start..task.stop-1
 through the one simulator, `generator.games.simulate.play_game`, returning a `Tally`.
-The deck and its engines are built once per worker process."""
+The task carries the deck (`jobs.DeckData`), whose engines are built once per worker process."""
 from __future__ import annotations
 
 import json
 import random
 import sys
 import sysconfig
+import time
 import traceback
 import zlib
 from collections import Counter
@@ -16,10 +17,10 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.errors import DeckgenError
-from ..deck.loader import load_deck
-from ..deck.model import Deck
-from ..games.base import Game, GameState, game_for
+from ..games.base import Game, GameState
+from ..games.bots import make_bot
 from ..games.simulate import GameRecord, game_seed, play_game
+from .jobs import DeckData, engine_for
 from .metrics import GameTrace
 from .tally import Failure, GameKey, Tally
 
@@ -29,7 +30,7 @@ class Task:
     """A chunk of games: plain data, so any executor (a process pool today, Dask or Ray
     tomorrow) can ship it."""
 
-    deck_path: str
+    deck: DeckData
     setting: int
     params: Mapping[str, Any]
     players: int
@@ -41,23 +42,6 @@ class Task:
     bot: str
     metrics: bool = True  # the game-research metrics too (generator.validate.metrics), not only the counters
     keep_games: bool = False  # keep every game's key, to pair it with the same game under other rules
-
-
-_GAMES: dict[tuple, Game] = {}
-_DECKS: dict[tuple, Deck] = {}
-
-
-def engine(deck_path: str, params: Mapping[str, Any]) -> Game:
-    """The engine for a deck file and parameters, built once per worker process; the deck is
-    loaded once per file version, for all its settings (engines only read it)."""
-    path = Path(deck_path)
-    version = (deck_path, path.stat().st_mtime_ns)
-    key = (*version, json.dumps(params, sort_keys=True, default=str))
-    if key not in _GAMES:
-        if version not in _DECKS:
-            _DECKS[version] = load_deck(path)
-        _GAMES[key] = game_for(_DECKS[version], params)
-    return _GAMES[key]
 
 
 class Watcher:
@@ -142,9 +126,10 @@ def play_chunk(task: Task, trace: Callable[[Game, int, Any], GameTrace] = GameTr
     """Play games task.start..task.stop-1 of one (setting, player count) and count them; each
     game with metrics is followed by `trace(game, players, profile)` (benchmarks/bench_calibration.py
     passes one that deals a placebo card)."""
+    started = time.perf_counter()
     focus_kind, others_kind = mix(task.bot)
     try:
-        game = engine(task.deck_path, task.params)
+        game = engine_for(task.deck, task.params)
         game.check_players(task.players)
         kind = _bot_kind(game, focus_kind)
         other = _bot_kind(game, others_kind or focus_kind)
@@ -176,6 +161,9 @@ def play_chunk(task: Task, trace: Callable[[Game, int, Any], GameTrace] = GameTr
         else:
             lead_changes = watcher.finish(record.scores)
         tally.add_game(record.scores, record.winners, record.reason, record.decisions, lead_changes, watcher.plays)
+        if record.reason != "finished":  # kept to replay: which position repeats (generator.validate.endings)
+            tally.add_capped(index, seed)
+    tally.seconds = time.perf_counter() - started  # for sizing the next chunks; not a figure
     return tally
 
 
@@ -188,12 +176,16 @@ def game_key(state: GameState, record: GameRecord) -> GameKey:
 
 
 def _bot_kind(game: Game, wanted: str) -> str:
-    """The wanted bot, or "random" for an engine without a heuristic player."""
+    """The wanted bot, or "random" for an engine without a heuristic player (a search player
+    the engine cannot run is an error: its figures would be another player's)."""
     if wanted == "random":
         return wanted
-    try:
-        game.bot(wanted, random.Random(0))
-    except DeckgenError:
-        return "random"
+    if wanted == "heuristic":
+        try:
+            game.bot(wanted, random.Random(0))
+        except DeckgenError:
+            return "random"
+        return wanted
+    make_bot(game, wanted, random.Random(0))
     return wanted
 

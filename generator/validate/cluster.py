@@ -4,7 +4,9 @@ cluster (`pip install deckgen[cluster]`), with finished chunks checkpointed to d
 Every backend runs the same pure `play_chunk(task) -> Tally` and streams: at most a few
 chunks per worker are in flight, so neither the task list nor the results pile up in
 memory. Figures are sums over games whose seeds come from the run seed and the game
-index, so every backend and every chunking gives the same bytes.
+index, so every backend and every chunking gives the same bytes. Tasks carry the deck
+itself (`generator.validate.jobs`), so Dask workers on other machines need no shared folder:
+docs/playtesting.md says how to start them (`dask scheduler`, `dask worker`).
 
 Dask rather than Ray: distributed is pure Python (a 1 MB wheel; 70 MB installed with dask,
 against Ray's 79 MB wheel and 285 MB installed), a two-worker local cluster starts in about
@@ -20,7 +22,6 @@ import json
 import logging
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
@@ -29,12 +30,12 @@ from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
 from ..core.lifetime import start_worker
 from ..core.output import write_text
+from .jobs import IN_FLIGHT_PER_WORKER, plain
 
 if TYPE_CHECKING:
     from .chunks import Task
     from .tally import Tally
 
-IN_FLIGHT_PER_WORKER = 4  # enough queued chunks to keep a worker busy, few enough to stay streamed
 SCHEMES = ("tcp", "tls", "ws", "wss", "inproc", "ucx")  # the address schemes Dask's comms know
 CLUSTER_HINT = "install the cluster extra: pip install 'deckgen[cluster]' (Dask distributed)"
 
@@ -168,8 +169,7 @@ class Checkpoints:
         self.reused = 0
 
     def _path(self, task: "Task") -> Path:
-        identity = json.dumps({"task": asdict(task), "deck": _file_digest(task.deck_path), "version": __version__},
-                              sort_keys=True, default=str)
+        identity = json.dumps({"task": plain(task), "version": __version__}, sort_keys=True, default=str)
         return self.folder / f"chunk-{hashlib.sha256(identity.encode()).hexdigest()[:32]}.json"
 
     def load(self, task: "Task") -> "Tally | None":
@@ -194,7 +194,7 @@ class Checkpoints:
         `save` writes; a clear error otherwise (a chunk of another shape is not played again
         silently: the folder holds files deckgen did not write)."""
         try:
-            if json.loads(json.dumps(asdict(task), default=str)) != data["task"]:
+            if json.loads(json.dumps(plain(task), default=str)) != data["task"]:
                 raise ValueError("it holds another chunk's games")
             tally = self.restore(data["tally"])
             if not isinstance(tally.games, int) or tally.games < 0 or tally.players != task.players:
@@ -206,20 +206,10 @@ class Checkpoints:
 
     def save(self, task: "Task", tally: "Tally") -> None:
         try:
-            write_text(self._path(task), json.dumps({"task": asdict(task), "tally": tally.state()}, sort_keys=True,
+            write_text(self._path(task), json.dumps({"task": plain(task), "tally": tally.state()}, sort_keys=True,
                                                     default=str) + "\n")
         except OSError as error:
             raise DeckgenError(f"--checkpoint {self.folder}: cannot keep a finished chunk there: {error}") from None
-
-
-_DIGESTS: dict[tuple[str, int], str] = {}
-
-
-def _file_digest(path: str) -> str:
-    key = (path, os.stat(path).st_mtime_ns)
-    if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.sha256(read_input(path, "deck")).hexdigest()
-    return _DIGESTS[key]
 
 
 def run_chunks(play: Callable[["Task"], "Tally"], tasks: Iterable["Task"], backend,

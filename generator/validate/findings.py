@@ -11,6 +11,7 @@ from ..core.errors import Problem
 from ..deck.locate import Locator
 from ..deck.model import Deck
 from ..games.base import engine_class
+from .endings import stall_note
 from .stats import wilson
 from .tally import FAILURE_KINDS, Failure, Tally
 
@@ -57,14 +58,15 @@ def problems(deck: Deck, result: "Playtest") -> list[Problem]:
             count = "" if kind == "setting" else f" in {tally.failures[kind]} of {tally.played} games ({seeds})"
             found.append(locate.problem(field, f"{where}: {lead}{count}: {example.message}",
                                            hint=_replay_hint(deck, run, example, result.bot)))
+        stalls = stall_note(deck, run.setting.params, run.players, result.bot, tally.examples) if tally.capped else ""
         if tally.games and tally.capped == tally.games:
             found.append(locate.problem(
-                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap",
-                hint="the game cannot end with this setting: check how it is meant to finish"))
+                field, f"{where}: no game ended by the rules; all {tally.games} stopped at the engine's length cap"
+                       f"{stalls}", hint="the game cannot end with this setting: check how it is meant to finish"))
         elif tally.games and wilson(tally.capped, tally.games, level_z)[0] > CAPPED_WARNING_SHARE:
             found.append(locate.problem(
                 field, f"{where}: {tally.capped} of {tally.games} games ({tally.capped / tally.games:.0%}) "
-                       "stopped at the engine's length cap instead of ending by the rules",
+                       f"stopped at the engine's length cap instead of ending by the rules{stalls}",
                 hint=f"more than {CAPPED_WARNING_SHARE:.0%} of games even allowing for chance; games this long "
                      "may never end at a real table", severity="warning"))
         found += _seat_balance(locate, field, where, tally, level_z)

@@ -26,6 +26,7 @@ from ..faces.check import text_problems
 from ..faces.quality import contrast_problems, resolution_problems
 from ..games.base import EngineUnavailable
 from ..games.play_figures import check_deck
+from .stated import stated_number_problems
 
 
 def lint(deck: Deck, printable: bool = True) -> list[Problem]:
@@ -37,6 +38,7 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _type_line_contradictions(deck, locate)
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
+    problems += stated_number_problems(deck, plain)
     if printable:
         problems += _play_figures(deck)
         problems += _print_problems(deck, locate)

@@ -4,7 +4,8 @@ Games are played by the engines' bots through `generator.games.simulate.play_gam
 one simulator; its `observe` hook follows each game: `metrics.GameTrace` for every metric,
 `chunks.Watcher` for the plain counters). The work is a stream of `Task`s, each a chunk of games
 of one (setting, player count, bot mix), run by a backend from `cluster` (this process, a
-process pool, or Dask). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
+process pool, or Dask); a task is plain data, the deck included (`jobs.DeckData`), sized by
+the time chunks are measured to take (`jobs.ChunkSizer`). Game `i` of a run uses `game_seed(run_seed, i)` with `run_seed`
 derived from (seed, player count), so a game's result does not depend on which worker
 played it, and every figure is a sum of integers over games: any split into chunks, any
 number of workers and any backend give identical figures. A chunk returns a `Tally` of
@@ -22,13 +23,14 @@ from typing import Any, Callable, Collection, Iterator, Mapping, Sequence
 from ..core.errors import DeckgenError, OptionError, Problem
 from ..deck.model import Deck
 from ..games.base import game_for
-from ..games.bots import BOT_KINDS
+from ..games.bots import check_bot
 from ..games.simulate import derive_seed
 from .cards import testable
-from .chunks import Task, engine, play_chunk
+from .chunks import Task, play_chunk
 from .cluster import Checkpoints, DaskCluster, InProcess, ProcessPool, run_chunks
 from .findings import balance_tested
 from .findings import problems as find_problems
+from .jobs import ChunkSizer, DeckData, engine_for
 from .stats import Family, games_for_precision
 from .tally import Tally
 from .targets import check_targets, player_problems, skill_plans
@@ -184,14 +186,18 @@ class _Plan:
         return self.setting_index, self.players, self.bot
 
 
-def tasks(deck: Deck, plan: _Plan, start: int, stop: int, chunk: int, metrics: bool = True,
+def tasks(deck: DeckData, plan: _Plan, start: int, stop: int, sizer: ChunkSizer, metrics: bool = True,
           keep_games: bool = False) -> Iterator[Task]:
-    """The chunks of games start..stop-1 of one run."""
-    for first in range(start, stop, chunk):
-        yield Task(str(deck.source), plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed,
-                   first, min(first + chunk, stop), plan.bot, metrics, keep_games and "/" not in plan.bot)
+    """The chunks of games start..stop-1 of one run, each sized when it is handed out."""
+    first = start
+    while first < stop:
+        last = first + sizer.size(plan.key, stop - first)
+        yield Task(deck, plan.setting_index, dict(plan.setting.params), plan.players, plan.run_seed, first, last,
+                   plan.bot, metrics, keep_games and "/" not in plan.bot)
+        first = last
 
 
+CHECKPOINT_CHUNK = 50  # games per chunk when chunks are checkpointed
 AUTO_STEP = 250  # with --simulate auto, runs stop only at multiples of this many games
 AUTO_FIRST = 500  # ... and start with this many
 AUTO_MAX_GAMES = 100_000
@@ -212,15 +218,16 @@ def _next_target(tally: Tally, played: int, precision: float, cap: int) -> int:
     return min(cap, -(-target // AUTO_STEP) * AUTO_STEP)
 
 
-def _backend(workers: int, cluster: str | None, decks_engines: Sequence[Task]):
+def backend_for(workers: int, cluster: str | None, deck: DeckData, settings: Sequence[Mapping[str, Any]]):
+    """This process, a process pool of `workers`, or a Dask `cluster`."""
     if cluster:
         return DaskCluster(cluster)
     if workers <= 1:
         return InProcess()
     # Build each engine once here: forked workers inherit them instead of each building its own.
-    for task in decks_engines:
+    for params in settings:
         try:
-            engine(task.deck_path, task.params)
+            engine_for(deck, params)
         except DeckgenError:
             pass  # the workers report it, game by game
     return ProcessPool(workers)
@@ -240,8 +247,7 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     composition is already known to be broken). Chunks run in this process, on `workers`
     processes, or on a Dask `cluster` ("local:N" or an address); `checkpoint` keeps finished
     chunks there and `resume` reuses them; `keep_games` keeps each game's key for `--compare`."""
-    if bot not in BOT_KINDS:
-        raise OptionError(f"unknown bot {bot!r}; known: {', '.join(BOT_KINDS)}")
+    check_bot(bot)
     if games is not None and games > MAX_GAMES:  # None: --simulate auto, capped by max_games
         raise OptionError(f"--simulate {games:,}: at most {MAX_GAMES:,} games per setting and player count")
     if max_games is not None and max_games > MAX_GAMES:
@@ -268,20 +274,20 @@ def playtest(deck: Deck, games: int | None = DEFAULT_GAMES, seed: int = 1, worke
     played = dict.fromkeys(target, 0)
     totals: dict[tuple, Tally] = {}
     checkpoints = Checkpoints(checkpoint, resume, Tally.from_state) if checkpoint is not None else None
-    backend = _backend(workers, cluster, [next(tasks(deck, plan, 0, 1, 1, metrics)) for plan in plans])
+    job_deck = DeckData.of(deck)
+    backend = backend_for(workers, cluster, job_deck, [setting.params for setting in settings])
+    # A fixed size when chunks are checkpointed, so a resumed run finds them.
+    sizer = ChunkSizer(backend.workers, CHECKPOINT_CHUNK if checkpoints else None)
     focus_runs = [plan for plan in plans if "/" in plan.bot]
     done = 0
     try:
         while any(played[key] < target[key] for key in target):
             stage = [(plan, played[plan.key], target[plan.key]) for plan in plans if played[plan.key] < target[plan.key]]
-            work = sum(stop - start for _, start, stop in stage)
-            # Enough chunks to keep every worker busy (about four each), none so big that a progress
-            # bar stalls; a fixed size when chunks are checkpointed, so a resumed run finds them.
-            chunk = 50 if checkpoints else max(1, min(50, work // (backend.workers * 4) or 1))
             stage_tasks = (task for plan, start, stop in stage
-                           for task in tasks(deck, plan, start, stop, chunk, metrics, keep_games))
+                           for task in tasks(job_deck, plan, start, stop, sizer, metrics, keep_games))
             for task, tally in run_chunks(play_chunk, stage_tasks, backend, checkpoints):
                 key = (task.setting, task.players, task.bot)
+                sizer.observe(key, task.stop - task.start, getattr(tally, "seconds", 0.0))
                 if key in totals:
                     totals[key].merge(tally)
                 else:

@@ -31,6 +31,7 @@ class Failure:
 
 
 FAILURE_KINDS = ("setting", "engine error", "no legal action", "endless")
+CAPPED = "capped"  # not a failure: an example of a game stopped by the length cap, kept to explain the stall
 
 
 @dataclass(frozen=True)
@@ -126,9 +127,14 @@ class Tally:
         self.examples.append(failure)
         self._trim()
 
+    def add_capped(self, index: int, seed: int) -> None:
+        """Keep a game stopped by the length cap (the first few): `endings.stall_note` replays it."""
+        self.examples.append(Failure(CAPPED, index, seed, ""))
+        self._trim()
+
     def _trim(self) -> None:
         kept: list[Failure] = []
-        for kind in FAILURE_KINDS:
+        for kind in (*FAILURE_KINDS, CAPPED):
             kept += sorted((f for f in self.examples if f.kind == kind), key=lambda f: f.index)[:EXAMPLES]
         self.examples = kept
 

@@ -10,6 +10,7 @@ from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.cluster import InProcess, ProcessPool
 from generator.validate.chunks import play_chunk
+from generator.validate.jobs import ChunkSizer, DeckData
 from generator.validate.playtest import _Plan, settings_for, tasks
 
 from tests.conftest import DECKS
@@ -24,7 +25,7 @@ def test_the_playtest_takes_its_tasks_as_it_plays_them(workers):
     made = itertools.count()
 
     def counted():
-        for task in tasks(WIZARD, plan, 0, 1_000_000, 1, metrics=False):
+        for task in tasks(DeckData.of(WIZARD), plan, 0, 1_000_000, ChunkSizer(workers, fixed=1), metrics=False):
             next(made)
             yield task
 

@@ -116,7 +116,7 @@ TURN_13 = 'action = "bludger JH QH"\nlose = "JC"'
      'shuffle = ["QD", "JK", "JH", "KS", "AD", "8D", "JC", "JD", "KH"]',
      "mq.deck.reshuffle", "turns[36].shuffle"),
     # a dive that did not turn these cards
-    ('dive = ["JH", "JC", "KS"]', 'dive = ["JH", "KS", "JC"]', "mq.dive.draws", "turns[92].dive"),
+    ('dive = ["JS", "JC", "AD"]', 'dive = ["JS", "AD", "JC"]', "mq.dive.draws", "turns[92].dive"),
     # a rebuild during a dive in a turn without a dive
     (TURN_47, TURN_47 + '\ndive_shuffle = ["2C"]', "mq.dive.short", "turns[46].dive_shuffle"),
     # a pass with cards in hand
@@ -181,7 +181,7 @@ def test_chance_left_out_is_drawn_from_the_seed(run_cli, tmp_path):
     ('P2 = "clubs"', 'P2 = "Durmstrang"', "unknown house 'Durmstrang'"),
     ('P2 = "clubs"', 'P3 = "clubs"', "unknown player 'P3'"),
     (TURN_21, TURN_21 + '\nwand = "holly"', "unknown key 'wand'"),
-    ('dive = ["JH", "JC", "KS"]\ndive_shuffle = ["JC", "KS"]', 'dive = ["JH"]',
+    ('dive = ["JS", "JC", "AD"]\ndive_shuffle = ["AD"]', 'dive = ["JS"]',
      "not written and the log has no seed"),
 ])
 def test_a_malformed_log_exits_2_naming_the_line_and_field(run_cli, tmp_path, old, new, message):

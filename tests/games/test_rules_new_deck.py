@@ -82,3 +82,39 @@ def test_a_broken_rule_in_the_toml_is_an_error_at_its_line(run_cli, tmp_path):
     assert result.exit_code == 1
     assert f"dragons.toml:{line}: error: rules.scoring.round: unknown name 'trick'" in result.stdout
     assert run_cli("simulate", folder).exit_code in (1, 2) and "Traceback" not in run_cli("simulate", folder).stderr
+
+
+def test_the_changed_game_keeps_every_promise_prints_a_rulebook_and_replays(run_cli, tmp_path):
+    """The designer's changed game through the rest of the tools: the conformance suite any
+    engine runs, the rulebook with a figure of play the referee checks, the HTML replay; and a
+    sentence of theirs that states another hand size than the rules deal is a warning at its line."""
+    folder, deck_file = make_deck(run_cli, tmp_path)
+    text = deck_file.read_text(encoding="utf-8")
+    text = text.replace("[rules.cards]\n", '[rules.cards]\nalways_wins = { cards = "card:dragon" }\n')
+    text = text.replace("[[card_sets]]\n", DRAGON.lstrip() + "\n[[card_sets]]\n")
+    text = text.replace("The card you play must be in your hand.",
+                        "The card you play must be in your hand. With four players each player gets 12 cards."
+                        "\\n\\n{trick: 10S DR 9S 2S | winner 2 | caption The Dragon takes even a Ten.}")
+    deck_file.write_text(text, encoding="utf-8")
+
+    checked = json.loads(run_cli("engines", "check", folder, "--games", "2", "--json").stdout)
+    assert checked["engine"] == "rules" and checked["failures"] == [] and "questions" in checked["checks"]
+
+    book = run_cli("rulebook", folder, "--format", "html", "--output", tmp_path / "out")
+    assert book.exit_code == 0, book.stderr
+    page = (tmp_path / "out" / "dragons" / "dragons-rules.html").read_text(encoding="utf-8")
+    assert "The Dragon takes even a Ten." in page
+
+    found = json.loads(run_cli("validate", folder, "--simulate", "0", "--json").stdout)["decks"][0]["problems"]
+    line = next(number for number, row in enumerate(text.splitlines(), 1) if "each player gets 12 cards" in row)
+    stated = [p for p in found if p["message"].startswith("it says")]
+    assert [(p["line"], p["severity"]) for p in stated] == [(line, "warning")]
+    assert "a hand holds 12 card(s)" in stated[0]["message"] and "10 with 4 players" in stated[0]["message"]
+    assert not [p for p in found if p["severity"] == "error"], found  # the figure agrees with the referee
+
+    logs = tmp_path / "logs"
+    assert run_cli("simulate", folder, "--games", "1", "--players", "4", "--seed", "2", "--save-logs", logs).exit_code == 0
+    replay = tmp_path / "replay.html"
+    shown = run_cli("referee", folder, logs / "game-00001.toml", "--html", "--output", replay)
+    assert shown.exit_code == 0, shown.stderr
+    assert replay.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -1,6 +1,6 @@
 """Wizard Hearts' rules as plain data and pure functions, shared by the engine
 (generator.games.wizard_hearts) and the quick rulings (generator.games.wizard_hearts_questions):
-rule ids and who wins a trick."""
+rule ids, action offsets and who wins a trick."""
 
 from __future__ import annotations
 

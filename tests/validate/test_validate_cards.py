@@ -113,11 +113,19 @@ def _named(deck: str, players: int, games: int, seed: int) -> tuple[list[str], d
 
 
 def test_three_seeds_name_the_same_cards_or_say_the_sample_is_too_small():
-    # Wizard, 3 players, 500 games: the Jester and the Wizard stand apart from every other card.
+    # Wizard, 3 players, 500 games: a seed names a set it expects another seed to name again (with
+    # the heuristic players of issue 33, seed 3 names the Wizard), and the seeds that name any name
+    # the same; the others say their sample is too small.
+    named_sets = set()
     for seed in (1, 2, 3):
         named, cards, text = _named("wizard", 3, 500, seed)
-        assert sorted(named) == ["Jester", "Wizard"] and cards["settled"] and cards["replication"] >= 0.9, seed
-        assert "cards that decide games: Wizard, Jester (another seed would name the same" in text
+        if cards["settled"]:
+            assert named and cards["replication"] >= 0.9, seed
+            assert "cards that decide games: " + ", ".join(named) + " (another seed would name the same" in text
+            named_sets.add(tuple(sorted(named)))
+        else:
+            assert named == [] and "the sample is too small to name" in text, seed
+    assert len(named_sets) == 1
     # Quidditch v2, 2 players, 200 games (the sample that named {Penalty}, then six other cards, then
     # five): too small to name any, and the report says so.
     for seed in (1, 2, 3):

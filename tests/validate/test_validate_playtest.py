@@ -18,8 +18,9 @@ from generator.games.simulate import play_game
 from generator.games.trick.game import RulesGame as WizardGame
 from generator.games.trick.state import RulesState as WizardState
 from generator.deck.loader import load_deck
-from generator.validate import chunks, findings
+from generator.validate import chunks, findings, jobs
 from generator.validate.chunks import Task, play_chunk
+from generator.validate.jobs import DeckData
 from generator.validate.playtest import run_seed
 from generator.validate.tally import Tally
 from generator.validate import build_validation
@@ -78,7 +79,7 @@ def engine(monkeypatch):
     def use(class_name: str) -> None:
         broken = Registered("rules", f"tests.validate.test_validate_playtest:{class_name}", "tests")
         monkeypatch.setattr(plugins, "_registry", lambda: {"rules": (broken,)})
-        monkeypatch.setattr(chunks, "_GAMES", {})
+        monkeypatch.setattr(jobs, "_GAMES", {})
 
     return use
 
@@ -157,9 +158,9 @@ def test_same_figures_whatever_the_number_of_workers(run_cli):
 
 def test_chunks_merged_in_any_order_give_the_same_tally():
     deck = load_deck(DECKS / "quidditch-v2.toml")
-    task = Task(str(deck.source), 0, {}, 3, run_seed(2, 3), 0, 6, "heuristic")
+    task = Task(DeckData.of(deck), 0, {}, 3, run_seed(2, 3), 0, 6, "heuristic")
     whole = play_chunk(task)
-    parts = [play_chunk(Task(task.deck_path, 0, {}, 3, task.run_seed, start, start + 2, "heuristic"))
+    parts = [play_chunk(Task(task.deck, 0, {}, 3, task.run_seed, start, start + 2, "heuristic"))
              for start in (0, 2, 4)]
     merged = parts[2]
     for part in (parts[0], parts[1]):

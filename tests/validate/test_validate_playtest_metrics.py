@@ -13,6 +13,7 @@ from generator.deck.loader import load_deck
 from generator.validate import playtest as playtest_module
 from generator.validate.metrics import tension
 from generator.validate.chunks import Task, play_chunk
+from generator.validate.jobs import DeckData
 from generator.validate.playtest import run_seed
 from generator.validate.tally import Tally
 from generator.validate.stats import games_for_precision
@@ -104,8 +105,8 @@ def test_sample_sizes_match_the_research():
 
 def test_aggregates_are_identical_for_any_chunking():
     deck = load_deck(DECKS / "quidditch-v2.toml")
-    whole = play_chunk(Task(str(deck.source), 0, {}, 3, run_seed(4, 3), 0, 6, "heuristic/random"))
-    parts = [play_chunk(Task(str(deck.source), 0, {}, 3, run_seed(4, 3), start, stop, "heuristic/random"))
+    whole = play_chunk(Task(DeckData.of(deck), 0, {}, 3, run_seed(4, 3), 0, 6, "heuristic/random"))
+    parts = [play_chunk(Task(DeckData.of(deck), 0, {}, 3, run_seed(4, 3), start, stop, "heuristic/random"))
              for start, stop in ((4, 6), (0, 1), (1, 4))]
     merged = parts[0]
     for part in parts[1:]:

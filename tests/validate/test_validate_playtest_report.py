@@ -6,6 +6,7 @@ command gives the same page; nothing is fetched from outside."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from contextlib import contextmanager
@@ -28,6 +29,12 @@ def report(tmp_path_factory):
             str(out)]
     assert main(args) in (0, 1)
     return out / "wizard-three" / "validation.html", folder
+
+
+def _named(path) -> list[str]:
+    """The cards the report names, from the JSON written beside the page."""
+    data = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    return data["playtest"]["runs"][0]["metrics"]["cards"]["named"]
 
 
 @contextmanager
@@ -56,7 +63,9 @@ def test_the_first_screen_answers_first(report, chromium):
         findings = page.locator("ol.findings li").all_inner_texts()
         assert 1 <= len(findings) <= 3
         assert all("interval" in finding and "games" in finding for finding in findings)
-        assert any(finding.startswith("Jester decides 3-player games") for finding in findings)
+        named = _named(path)  # with the heuristic players of issue 33 no card is named at 300 games
+        assert any(finding.startswith(f"{named[0]} decides 3-player games") for finding in findings) if named else \
+            any(finding.startswith("One heuristic player among random ones wins") for finding in findings)
         for selector in ("section.first", "ol.findings", "nav.contents h2"):
             box = page.locator(selector).first.bounding_box()
             assert box["y"] + (box["height"] if selector != "nav.contents h2" else 0) <= 900, selector
@@ -81,7 +90,10 @@ def test_card_effects_are_a_sorted_chart_with_intervals_and_groups(report, chrom
         assert values == sorted(values, reverse=True)
         assert all(re.search(r" · 300: .* \([+-]\d+\.\d to [+-]\d+\.\d\)$", title) for title in titles)
         assert chart.locator("line").count() >= 54  # a whisker per card, besides the axis and ticks
-        assert titles[0].startswith("●Jester")  # named: it decides games
+        # ● marks the cards the report names (they decide games; with the heuristic players of
+        # issue 33 none is named at 300 games), ○ those whose interval clears zero
+        assert {title[1:].split(" · ")[0] for title in titles if title.startswith("●")} == set(_named(path))
+        assert titles[0].startswith(("●", "○"))
         assert "99." in page.locator("#cards + p").inner_text()  # whiskers at the report's level
 
 

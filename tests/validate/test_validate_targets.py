@@ -13,7 +13,7 @@ from generator.validate.targets import HOLDS, MISSES, UNCLEAR, _band
 
 from tests.validate.deck_copies import deck_copy, playtest_table
 
-TARGETS = playtest_table((0.2, 0.8), (1, 5), 0.5, [("heuristic", "random", 0.6), ("ismcts-800", "heuristic", 0.6)])
+TARGETS = playtest_table((0.2, 0.8), (1, 5), 0.5, [("heuristic", "random", 0.6), ("grandmaster", "heuristic", 0.6)])
 
 
 def test_targets_are_checked_with_intervals_and_verdicts(run_cli, tmp_path):
@@ -31,13 +31,13 @@ def test_targets_are_checked_with_intervals_and_verdicts(run_cli, tmp_path):
     skill = checks["playtest.skill[0]"]
     assert skill["verdict"] == HOLDS and skill["low"] >= 0.6 and skill["games"] == 60
     assert checks["playtest.skill[1]"]["verdict"] == "not evaluated"
-    assert "no player 'ismcts-800'" in checks["playtest.skill[1]"]["note"]
+    assert "no player 'grandmaster'" in checks["playtest.skill[1]"]["note"]
     # The interval is at the report's level: one Bonferroni family with the seats' tests.
     family = data["playtest"]["family"]
     assert family["tests"]["targets"] == 4 and first["confidence"] == pytest.approx(1 - family["each"])
     warning = next(p for p in data["problems"] if p["field"] == "playtest.skill[1].player")
     assert warning["severity"] == "warning" and warning["line"] == base + 1 + TARGETS.splitlines().index(
-        'player = "ismcts-800"')
+        'player = "grandmaster"')
     text = run_cli("validate", str(path), "--simulate", "60", "--workers", "1", "--no-skill").stdout
     assert "a game takes a median 1–5 moves at 2 players: misses: median" in text
     assert "heuristic beats random at least 60% of the time at 2 players: holds" in text

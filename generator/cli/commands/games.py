@@ -52,7 +52,8 @@ def register(app: typer.Typer) -> None:
         from ...games.logs import dump_log
 
         loaded = quick.load(deck, decks_dir)
-        log = journal_log(loaded, read_journal(read_text_input(journal, "journal"), str(journal)))
+        text = read_text_input(journal, "log")  # a regular file within the log's size limit, never a FIFO
+        log = journal_log(loaded, read_journal(text, str(journal)))
         header = {key: log.pop(key) for key in ("deck", "players")}
         toml = dump_log(header, log, [f"The game played at the MUSH table, from its journal {journal.name}."])
         if output is None:

@@ -1,5 +1,6 @@
 """`deckgen validate`: every problem with a deck, and playtests at any scale (fixed game
-counts, `--simulate auto` until the intervals are narrow, `--compare`, a Dask `--cluster`)."""
+counts, `--simulate auto` until the intervals are narrow, `--compare`, a Dask `--cluster`),
+and `--ladder`: players from random to search, each against each."""
 
 from __future__ import annotations
 
@@ -64,7 +65,18 @@ def register(app: typer.Typer) -> None:
                                                   help="Play a grid of settings instead of the deck's variants: "
                                                        "players=3..6, or NAME=V1,V2 for an engine parameter; "
                                                        "repeatable."),
-        bot: str = typer.Option("heuristic", "--bot", help="Bots for every seat: heuristic or random."),
+        bot: str = typer.Option("heuristic", "--bot",
+                                help="Bots for every seat: heuristic, random, or a search player pimc-N or "
+                                     "ismcts-N (N: sampled worlds, or iterations, per decision)."),
+        ladder: bool = typer.Option(False, "--ladder",
+                                    help="Also play the ladder of players: the win-rate matrix of --levels, each "
+                                         "in one seat against each other in the rest, with 95% intervals."),
+        levels: Optional[str] = typer.Option(None, "--levels",
+                                             help="The ladder's players, weakest first (default "
+                                                  "random,heuristic,pimc-8,ismcts-50,ismcts-200)."),
+        deals: Optional[int] = typer.Option(None, "--deals", min=2,
+                                            help="Deals per ladder cell, each played with the row player in every "
+                                                 "seat (default 20)."),
         html: bool = typer.Option(False, "--report", help="Also write output/<deck>/validation.html (and .json)."),
         output: Path = OutputDir,
         lang: Optional[str] = LangOption,
@@ -75,16 +87,19 @@ def register(app: typer.Typer) -> None:
         from ...core.progress import progress_bar
         from ...validate import validate_decks
         from ...validate.cluster import parse_cluster
+        from ...validate.ladder import DEFAULT_DEALS, DEFAULT_LEVELS, parse_levels
         from ...validate.page import write_report
 
         games = _games(simulate)
         if cluster:
             parse_cluster(cluster)
+        ladder_levels = parse_levels(levels or DEFAULT_LEVELS) if ladder else ()
         with progress_bar(as_json) as progress:
             report = validate_decks(decks or [], decks_dir, compare=compare, simulate=games, seed=seed,
                                     workers=workers, sweeps=sweep or [], bot=bot, progress=progress,
                                     precision=precision, max_games=max_games,
-                                    skill=skill, cluster=cluster, checkpoint=checkpoint, resume=resume)
+                                    skill=skill, cluster=cluster, checkpoint=checkpoint, resume=resume,
+                                    levels=ladder_levels, deals=deals or DEFAULT_DEALS)
         if lang is not None:
             from ...validate.translations import add_translation_problems
 

@@ -242,6 +242,9 @@ class _Reader:
         any_time = self.selector(roles, "any_time", "rules.cards.any_time")
         scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]))
         end = self.end(raw["end"], parts["bidding"] is not None, scoring)
+        if parts["trump"].kind == "highest-bidder" and parts["bidding"] is None:
+            self.problems.add("rules.trump.kind", "a trump named by the highest bidder needs bids: add [rules.bidding], "
+                              "or choose another kind (none, fixed, turn-up, dealer-card)")
         if self.problems.errors:
             return None
         rules = TrickRules(min_players=players["min"], max_players=players["max"],
@@ -288,7 +291,8 @@ class _Reader:
 
     def trump(self, raw) -> Trump:
         field = "rules.trump"
-        kind = self.choice(raw, "kind", f"{field}.kind", ("none", "fixed", "turn-up", "dealer-card"), "none")
+        kind = self.choice(raw, "kind", f"{field}.kind", ("none", "fixed", "turn-up", "dealer-card", "highest-bidder"),
+                           "none")
         suit = -1
         if kind == "fixed":
             named = self.value(raw, "suit", f"{field}.suit")

@@ -119,12 +119,12 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "rule": _rule("The rule on revealing it"),
     }, ("name",)),
     "trump": _table("The trump suit of each round.", {
-        "kind": _choice("Where trump comes from.", ["none", "fixed", "turn-up"]),
+        "kind": _choice("Where trump comes from.", ["none", "fixed", "turn-up", "dealer-card", "highest-bidder"]),
         "suit": _text("The trump suit of kind = fixed (a suit id or $parameter).", maxLength=64),
         "no_trump": _SELECTOR,
         "dealer_chooses": _SELECTOR,
         "rule": _rule("The rule on trump"),
-        "choose_ruling": _ruling("The ruling on the dealer's choice"),
+        "choose_ruling": _ruling("The ruling on the dealer's (or the highest bidder's) choice"),
     }, ("kind",)),
     "cards": _table("Cards with special roles.", {
         "always_wins": ROLE,

@@ -39,7 +39,7 @@ class RoundSuit:
 
 @dataclass(frozen=True)
 class Trump:
-    kind: str  # "none" | "fixed" | "turn-up"
+    kind: str  # "none" | "fixed" | "turn-up" | "dealer-card" | "highest-bidder" (named after the bids)
     suit: int  # for "fixed": a suit index; else -1
     no_trump: Selector  # turned cards that mean no trump
     dealer_chooses: Selector  # turned cards that let the dealer name trump

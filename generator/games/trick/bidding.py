@@ -15,7 +15,7 @@ from ...deck.trickrules.compile import compile_expr, fold
 from ...deck.trickrules.expr import names_in
 from ..base import IllegalAction
 from .actions import BID
-from .flow import start_play
+from .flow import after_bidding
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ class BiddingRules:
         state.bids[seat] = action - BID
         info.bids_made += 1
         if info.bids_made == state.num_players:
-            start_play(state)
+            after_bidding(state)
         else:
             state.turn = (seat + 1) % state.num_players
 

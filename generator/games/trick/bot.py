@@ -14,6 +14,11 @@ from ..tricks import NO_SUIT
 from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP
 from .tables import LOSE
 
+# How far the earlier bids the seat sees may move its estimate.
+BIDS_SEEN_LOW, BIDS_SEEN_HIGH = 0.6, 1.4
+ALL_DEALT_SHARE = 0.6  # see all_dealt_tricks
+SAFE_POINT_LEADS = 3  # the lowest ranks of a point suit, led to hand its points on to a higher card
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from typing import Any
@@ -31,7 +36,7 @@ class RulesHeuristicBot(HeuristicBot):
                         for suit in range(state.game.num_suits)]
             return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
         if phase == BIDDING:
-            wanted = round(expected_tricks(state))
+            wanted = round(bid_estimate(state, state.turn))
             return min(legal, key=lambda action: (abs(action - BID - wanted), action))
         if phase == PASSING:
             cards = [action - PASS for action in legal if action != PASS_DONE]
@@ -60,13 +65,59 @@ def danger(state, card: int) -> tuple[int, int, int]:
     return state.tables.points[card], state.table.rank[card], card
 
 
-def expected_tricks(state) -> float:
-    """A guess of the tricks the hand takes: an always-winning card one, a trump by its rank,
-    a plain top card some, the rest none."""
+def bid_estimate(state, seat: int) -> float:
+    """The tricks the seat's hand should take, moved by the earlier bids it can see (a table that
+    bid too much leaves fewer tricks): search players guess unseen bids by it too."""
+    size, n = state.hand_size, state.num_players
+    if state.trump == NO_SUIT and size * n == state.table.total:  # every card dealt: count the sure tricks
+        estimate = all_dealt_tricks(state, seat)
+    else:
+        estimate = expected_tricks(state, seat)
+    seen = [bid for other, bid in enumerate(state.bids)
+            if other != seat and bid is not None and state.sees_bid(seat, other)]
+    if seen and estimate > 0:
+        table_total = sum(seen) + estimate + (n - 1 - len(seen)) * size / n  # the bidders to come take a share
+        estimate *= min(max(size / table_total, BIDS_SEEN_LOW), BIDS_SEEN_HIGH)
+    return estimate
+
+
+def all_dealt_tricks(state, seat: int) -> float:
+    """With every card dealt and no trump each suit is played out among the hands: in the k-th
+    round of a suit the seat's k-th highest card takes the trick if it beats the highest the
+    others have left, when they spend their highest first. An always-winning card takes one,
+    and those the others hold each spoil a share of the rest."""
+    table, wins = state.table, state.tables.wins
+    hand = state.hands[seat]
+    mine: dict[int, list[int]] = {}
+    for card in hand:
+        if table.suit[card] != NO_SUIT and card not in wins:
+            mine.setdefault(table.suit[card], []).append(table.rank[card])
+    tricks = 0.0
+    for suit, ranks in mine.items():
+        ranks.sort(reverse=True)
+        others = sorted((table.rank[card] for card in table.physical if table.suit[card] == suit and card not in wins),
+                        reverse=True)
+        for rank in ranks:
+            others.remove(rank)
+        for round_of_suit, rank in enumerate(ranks):
+            best_left = round_of_suit * (state.num_players - 1)  # the others spent their highest cards before
+            if best_left >= len(others) or rank > others[best_left]:
+                tricks += 1
+    # Not every round of every suit is played before the hands run dry, so only part of that
+    # count comes true (measured on Wizard at 3 players: bids then add up to about the tricks).
+    tricks *= ALL_DEALT_SHARE
+    held = sum(card in wins for card in hand)
+    spoilers = sum(card in wins for card in table.physical) - held
+    return held + tricks * max(0.0, 1 - spoilers / len(hand)) if hand else 0.0
+
+
+def expected_tricks(state, seat: int | None = None) -> float:
+    """A guess of the tricks a hand (the seat to play's, by default) takes: an always-winning
+    card one, a trump by its rank, a plain top card some, the rest none."""
     game, tables, table = state.game, state.tables, state.table
     top = game.top_rank or 1
     expected = 0.0
-    for card in state.hands[state.turn]:  # added in hand order, so the float sum never varies
+    for card in state.hands[state.turn if seat is None else seat]:  # in hand order: the float sum never varies
         rank = table.rank[card]
         if card in tables.wins:
             expected += 1
@@ -95,16 +146,31 @@ def _make_the_bid(state, legal: list[int]) -> int:
     winning = [card for card, claim in zip(legal, claims) if claim > best]
     strength = lambda card: power(state, card)  # noqa: E731
     if need > 0:
-        return min(winning or legal, key=strength)
+        if winning and state.trick and not _anyone_wants(state, seat, range(len(state.trick) + 1, state.num_players)):
+            return min(winning, key=strength)  # those still to play have made the bids it sees: they will duck
+        return max(winning, key=strength) if winning else min(legal, key=strength)
     losing = [card for card in legal if card not in winning]
     return max(losing, key=strength) if losing else min(legal, key=strength)
+
+
+def _anyone_wants(state, seat: int, positions: range) -> bool:
+    """Whether a player at these places in the trick may still want tricks: their bid is more
+    than they have won, or the seat cannot see their bid (hidden while bidding, delayed bids)."""
+    leader, n = state.leader, state.num_players
+    for position in positions:
+        other = (leader + position) % n
+        if other != seat and (not state.sees_bid(seat, other) or (state.bids[other] or 0) > state.won[other]):
+            return True
+    return False
 
 
 def _duck(state, legal: list[int]) -> int:
     """Lead low and safe; follow under the best card, or over it when the trick is worth taking."""
     tables, table = state.tables, state.table
-    if not state.trick:
-        return min(legal, key=lambda card: (tables.points[card] > 0, table.rank[card], card))
+    if not state.trick:  # the lowest point cards first (a higher card takes them), then low plain cards
+        low = state.game.bottom_rank + SAFE_POINT_LEADS
+        return min(legal, key=lambda card: (1 if tables.points[card] <= 0 else 0 if table.rank[card] < low else 2,
+                                            table.rank[card], card))
     claims, best = _claims_if_played(state, legal)
     if state.led >= 0 and all(table.suit[card] != state.led for card in legal):  # void: shed the worst card
         return max(legal, key=lambda card: danger(state, card))

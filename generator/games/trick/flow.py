@@ -78,6 +78,7 @@ def _deal(state, deal: Deal) -> None:
         aside = tuple(chain.from_iterable(map(repeat, range(len(left)), left)))
     state.hands = list(map(list, hands))
     state.info.aside = aside
+    state.info.voids = [0] * n
     state.trump = game.rules.trump.suit if game.trump_kind == "fixed" else NO_SUIT
     state.info.turned = None
     state.trick = []
@@ -149,14 +150,38 @@ def _turn_up(state, action: TurnUp) -> None:
 
 
 def choose_trump(state, action: Any) -> None:
-    suits = state.game.deck.suits
+    """The dealer names trump after a turned card that lets them; or, where the highest bidder
+    names it, that player does once the bids are in, and play starts."""
+    game = state.game
+    suits = game.deck.suits
     suit = action - TRUMP if type(action) is int else -1
     if not 0 <= suit < len(suits):
-        raise IllegalAction(f"the dealer must name one of the {len(suits)} suits as trump", state.game.rules.trump.rule,
-                            [s.name for s in suits], state.where(state.dealer),
-                            ruling=state.game.rules.trump.choose_ruling)
+        who = "the highest bidder" if game.trump_kind == "highest-bidder" else "the dealer"
+        raise IllegalAction(f"{who} must name one of the {len(suits)} suits as trump", game.rules.trump.rule,
+                            [s.name for s in suits], state.where(state.turn),
+                            ruling=game.rules.trump.choose_ruling)
     state.trump = suit
-    after_trump(state)
+    if game.trump_kind == "highest-bidder":
+        state.tables = game.round_tables[suit, state.info.round_suit]
+        start_play(state)
+    else:
+        after_trump(state)
+
+
+def highest_bidder(state) -> int:
+    """The seat that bid the most; of equal bids, the first to make it (from the dealer's left)."""
+    n = state.num_players
+    order = [(state.dealer + 1 + step) % n for step in range(n)]
+    return max(order, key=lambda seat: (state.bids[seat], -order.index(seat)))
+
+
+def after_bidding(state) -> None:
+    """The bids are in: the highest bidder names trump where the rules say so, else play starts."""
+    if state.game.trump_kind == "highest-bidder":
+        state.phase = CHOOSE_TRUMP
+        state.turn = highest_bidder(state)
+        return
+    start_play(state)
 
 
 def after_trump(state) -> None:

@@ -43,6 +43,7 @@ class RulesGame(Game):
     min_players = 2
     max_players = 12
     players_from_deck = True  # [rules] players
+    search_stages = 1  # a search player's rollout plays out the round, whose points are the game's
     log_sections = ("rounds",)
     questions, playtest = declarations.QUESTIONS, declarations.PLAYTEST
 
@@ -63,7 +64,7 @@ class RulesGame(Game):
         facts = GameTables(rules, table)
         self.num_suits = facts.num_suits
         self.bucket, self.any_time, self.suited_any_time = facts.bucket, facts.any_time, facts.suited_any_time
-        self.top_rank = facts.top_rank
+        self.top_rank, self.bottom_rank = facts.top_rank, facts.bottom_rank
         self.free_cards = any(bucket == FREE for bucket in self.bucket)  # cards kept in a hand's FREE list
         # whether only cards without a suit come in copies, so a hand's repeats are among those
         self.only_suitless_repeat = all(copies == 1 or suit == NO_SUIT for copies, suit in zip(table.copies, table.suit))

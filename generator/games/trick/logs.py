@@ -86,9 +86,10 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
                 if any(left[card] < 0 for card in aside):  # a card both dealt and set aside: blame the leftover
                     field = entry.at(key)
             yield LogStep(Deal(hands, aside), field)
-        yield from _read_trump(game, log, entry, state, last)
-        if state.phase == CHOOSE_TRUMP:
-            return
+        if rules.trump.kind != "highest-bidder":  # else trump is named after the bids
+            yield from _read_trump(game, log, entry, state, last)
+            if state.phase == CHOOSE_TRUMP:
+                return
         if rules.passing:
             yield from _read_passes(game, log, entry, state, last)
             if state.phase == PASSING:
@@ -97,6 +98,10 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
             yield from _read_bids(log, entry, state, last)
             if state.phase == BIDDING:
                 return
+            if state.phase == CHOOSE_TRUMP:
+                yield from _read_named_trump(game, log, entry, state, last)
+                if state.phase == CHOOSE_TRUMP:
+                    return
         first_rule = rules.play.first_lead.rule if rules.play.first_lead.by == "holder" else ""
         yield from read_tricks(log, entry, table, state, last, rules.play.lead_rule, first_rule)
 
@@ -236,6 +241,21 @@ def _read_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator
             raise IllegalAction(f"the log says trump is {name!r}, but {why} {actual}", rules.trump.rule,
                                 [f"trump = \"{'none' if state.trump == NO_SUIT else suits[state.trump].id}\""],
                                 where={"round": state.round + 1, "field": entry.at("trump")})
+
+
+def _read_named_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator[LogStep]:
+    """The trump the highest bidder names once the bids are in."""
+    suits, chooser = game.deck.suits, log.players[state.turn]
+    name = entry.get("trump", str, None)
+    if name is None:
+        if last and not entry.has("tricks"):
+            return
+        raise log.error(entry.at("trump"), f"{chooser} bid the most, so their choice of trump is needed")
+    if name.strip().casefold() in NO_TRUMP_WORDS:
+        raise IllegalAction(f"{chooser} bid the most and must name one of the {number_word(len(suits))} suits as "
+                            "trump; \"no trump\" is not a choice", game.rules.trump.rule, [suit.name for suit in suits],
+                            {**state.where(state.turn), "field": entry.at("trump")}, ruling=game.rules.trump.choose_ruling)
+    yield LogStep(TRUMP + _suit(game, log, name, entry.at("trump")), entry.at("trump"))
 
 
 def _read_passes(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator[LogStep]:

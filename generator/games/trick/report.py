@@ -28,6 +28,8 @@ def pending(state) -> Pending | None:
         if state.chance == "turn":
             return Pending(CHANCE, f"the card {dealer} turns for trump", rules.trump.rule)
         return Pending(CHANCE, f"the {rules.round_suit.name} {dealer} reveals for {noun} {number}", rules.round_suit.rule)
+    if phase == CHOOSE_TRUMP and rules.trump.kind == "highest-bidder":
+        return Pending(state.turn, f"{name(state.turn)}, the highest bidder, names the trump suit", rules.trump.rule)
     if phase == CHOOSE_TRUMP:
         turned = state.table.name[state.info.turned]
         return Pending(state.dealer, f"{name(state.dealer)}, the dealer, names the trump suit (a {turned} was turned)",
@@ -104,12 +106,15 @@ def view_counters(state) -> dict:
     (not the last round's trump, bids or points)."""
     game, rules, info = state.game, state.game.rules, state.info
     setting_up = state.setting_up()
-    unsettled = setting_up or state.phase == CHOOSE_TRUMP  # trump and bids still to come
+    named_after_bids = rules.trump.kind == "highest-bidder"
+    # trump and bids still to come (a trump the highest bidder names comes after the bids)
+    unsettled = setting_up or (state.phase == CHOOSE_TRUMP and not named_after_bids)
+    trump_open = unsettled or named_after_bids and state.phase in (PASSING, BIDDING, CHOOSE_TRUMP)
     counters = {}
     if rules.trump.kind in ("turn-up", "dealer-card"):
         counters["Turned"] = "-" if info.turned is None else state.table.code[info.turned]
     if rules.trump.kind != "none":
-        counters["Trump"] = "-" if unsettled else _suit_name(state, state.trump)
+        counters["Trump"] = "-" if trump_open else _suit_name(state, state.trump)
     if rules.round_suit:
         unrevealed = setting_up and state.chance not in ("deal", "turn") or info.round_suit == NO_SUIT
         counters[rules.round_suit.name] = "-" if unrevealed else _suit_name(state, info.round_suit)

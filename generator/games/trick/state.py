@@ -18,6 +18,7 @@ from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, ra
 from . import report
 from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
 from .flow import apply_chance, choose_trump, pass_card, start_round
+from .worlds import sample_world
 from .moves import Options, play_options, refuse_card
 from .scoring import end_round, outcome
 from .tables import FREE, winner_position
@@ -45,6 +46,7 @@ class RoundInfo:
     passes_made: int = 0
     first_card: int = -1  # the card that must lead the first trick (first_lead by = "holder")
     broken: list[bool] = field(default_factory=list)  # by restriction: lifted this round
+    voids: list[int] = field(default_factory=list)  # by seat: suits it showed it lacks this round, a bit each
 
 
 class RulesState(TrickState):
@@ -149,6 +151,8 @@ class RulesState(TrickState):
             if self.repeats[seat] and action in same:
                 self.repeats[seat] -= 1
             self.hands[seat].remove(action)
+            if led >= 0 and bucket >= 0 and bucket != led:  # another suit's card: everyone saw the seat has none of led
+                self.info.voids[seat] |= 1 << led
             trick.append(action)
             if led == NO_SUIT:  # nothing set yet: this card may set the suit
                 self.led = led = self.tables.sets_led[action]
@@ -242,6 +246,25 @@ class RulesState(TrickState):
         memo[id(self.game)] = self.game
         memo[id(self.tables)] = self.tables
         return copy.deepcopy(self, memo)
+
+    # -- what each seat has seen (search players: generator.games.search) ------------------------------
+    def sees_bid(self, viewer: int, seat: int) -> bool:
+        """Whether `viewer` sees `seat`'s bid of this round now: their own always; open bids all;
+        hidden bids once the bidding is over; delayed bids not before the round ends."""
+        style = self.game.bidding.spec.style
+        return viewer == seat or style == "open" or style == "hidden" and self.phase != BIDDING
+
+    def void_suits(self, seat: int) -> int:
+        return self.info.voids[seat] if self.info.voids else 0
+
+    def standing(self) -> list[int]:
+        return self.totals
+
+    def stage(self) -> int:
+        return self.round
+
+    def determinize(self, seat: int, rng: random.Random) -> "RulesState":
+        return sample_world(self, seat, rng)
 
     # -- what is owed, and the record ------------------------------------------------------------
     def outcome(self) -> Outcome | None:

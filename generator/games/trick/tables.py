@@ -41,6 +41,7 @@ class GameTables:
         # the lowest and highest rank order of the deck, for the bots
         ranks = [rank for rank in table.rank if rank >= 0]
         self.top_rank = max(ranks) if ranks else 0
+        self.bottom_rank = min(ranks) if ranks else 0
 
 
 class RoundTables:
