@@ -109,13 +109,22 @@ def test_tabletop_simulator_cards_carry_their_own_backs(built):
 
     saved = json.loads((built / "tts" / "cauldron-club.json").read_text())
     deck = load_deck(DECK)
-    contained = saved["ObjectStates"][0]["ContainedObjects"]
+    piles = saved["ObjectStates"]
+    # One face-down deck per back, named after its kind, every card of it showing that back.
+    assert [pile["Nickname"] for pile in piles] == ["Cauldron Club: Ingredient", "Cauldron Club: Recipe"]
+    contained = [card for pile in piles for card in pile["ContainedObjects"]]
+    guids = [pile["GUID"] for pile in piles] + [card["GUID"] for card in contained]
+    assert len(set(guids)) == len(guids) and len(contained) == len(list(deck.copies()))
+    assert len({pile["Transform"]["posZ"] for pile in piles}) == len(piles)  # side by side, not stacked
     back_of = {}
-    for card, entry in zip(deck.copies(), contained):
+    for card, entry in zip(sorted(deck.copies(), key=lambda card: card.kind), contained):
         [custom] = entry["CustomDeck"].values()
         back_of.setdefault(card.kind, set()).add(custom["BackURL"])
     assert all(len(urls) == 1 for urls in back_of.values())
     assert back_of["ingredient"] != back_of["recipe"]
+    for pile in piles:
+        assert {entry["BackURL"] for entry in pile["CustomDeck"].values()} == {
+            next(iter(card["CustomDeck"].values()))["BackURL"] for card in pile["ContainedObjects"]}
     for kind, urls in back_of.items():
         file = built / "tts" / Path(next(iter(urls))).name
         red, green, _blue = Image.open(file).convert("RGB").getpixel((10, 10))

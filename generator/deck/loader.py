@@ -251,6 +251,7 @@ class _Builder:
             id=meta["id"],
             name=meta["name"],
             version=meta.get("version", "1"),
+            date=meta.get("date", ""),
             designer=meta.get("designer", ""),
             credits=tuple(meta.get("credits", ())),
             description=meta.get("description", ""),

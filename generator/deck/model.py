@@ -250,6 +250,7 @@ class Deck:
     trick_rules: Mapping[str, Any] | None = None
     icons: tuple["Icon", ...] = ()
     playtest: PlaytestTargets = PlaytestTargets()  # [playtest]: the targets `deckgen validate` checks
+    date: str = ""  # [deck] date, YYYY-MM-DD: this edition's release date ('' = not given)
 
     @property
     def total(self) -> int:

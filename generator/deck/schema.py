@@ -246,6 +246,9 @@ DECK_META = _table(
         "id": _ID,
         "name": _str("The game's name."),
         "version": _str("Edition of this deck file."),
+        "date": _str("Release date of this edition, YYYY-MM-DD: the date LackeyCCG's auto-update compares "
+                     "(default: the version when it is a date, else the deck file's last change).",
+                     pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
         "designer": _str("Designer of the game."),
         "credits": _list_of("Further credits, one line each.", _str("A credit line.")),
         "description": _TEXT,

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, TypeVar
 
 from ..core.errors import DeckgenError
+from ..core.output import replaced_folder, write_bytes
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -27,6 +28,14 @@ def inside(root: Path, *parts: str) -> Path:
     if not path.resolve().is_relative_to(root.resolve()):
         raise ExportError(f"refusing to write {path}: it is outside {root}")
     return path
+
+
+def write_export_folder(target: Path, files: dict[str, bytes]) -> list[Path]:
+    """Replace the folder `target` with these files (name -> bytes) at once; the paths written."""
+    with replaced_folder(target) as fresh:
+        for name, data in files.items():
+            write_bytes(inside(fresh, name), data)
+    return [target / name for name in sorted(files)]
 
 
 MUSH_STYLES = ("softcode", "dvorak", "dvorax")

@@ -289,22 +289,36 @@ _VERSION_DATE = re.compile(r"(\d{4})[-.](\d{2})[-.](\d{2})")
 
 
 def release_date(deck: Deck) -> dt.date:
-    """The date the auto-update files carry: SOURCE_DATE_EPOCH when set (reproducible builds),
-    else the deck's version when it is a date (2026-12-01 or 2026.12.01, as real plugins'
-    <pluginversion> is), else 2000-01-01. Never a file's modification time, which a fresh
-    clone sets to today."""
+    """The date the auto-update files carry (Lackey offers an update when it is later than the
+    installed one): SOURCE_DATE_EPOCH when set (reproducible builds), else the deck's `date`,
+    else its version when that is a date (2026-12-01 or 2026.12.01, as real plugins'
+    <pluginversion> is), else the day the deck file last changed (UTC; `release_date_warning`
+    says so), else 2000-01-01 for a deck with no file."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         if not epoch.isdigit():
             raise OptionError(f"SOURCE_DATE_EPOCH={epoch!r} is not a number of seconds")
         return dt.datetime.fromtimestamp(int(epoch), dt.timezone.utc).date()
-    found = _VERSION_DATE.fullmatch(deck.version.strip())
-    if found:
-        try:
-            return dt.date(*map(int, found.groups()))
-        except ValueError:
-            raise OptionError(f"{deck.source or deck.id}: [deck] version {deck.version!r} is not a real date") from None
+    for field, text in (("date", deck.date), ("version", deck.version.strip())):
+        found = _VERSION_DATE.fullmatch(text)
+        if found:
+            try:
+                return dt.date(*map(int, found.groups()))
+            except ValueError:
+                raise OptionError(f"{deck.source or deck.id}: [deck] {field} {text!r} is not a real date") from None
+    if deck.source is not None and deck.source.is_file():
+        return dt.datetime.fromtimestamp(deck.source.stat().st_mtime, dt.timezone.utc).date()
     return FIXED_RELEASE_DATE
+
+
+def release_date_warning(deck: Deck) -> str | None:
+    """What to tell the designer when the release date is not one the deck states."""
+    if os.environ.get("SOURCE_DATE_EPOCH") or deck.date or _VERSION_DATE.fullmatch(deck.version.strip()):
+        return None
+    day = release_date(deck)
+    return (f"warning: {deck.source or deck.id}: [deck] has no date and its version {deck.version!r} is no date, "
+            f"so the Lackey release is dated {day.isoformat()} (the deck file's last change); Lackey offers "
+            "players an update only for a later date: set date = \"YYYY-MM-DD\" under [deck] for each release")
 
 
 @dataclass(frozen=True)
@@ -406,13 +420,13 @@ def plugin_text_files(deck: Deck, layout: str | None = None,
     return dict(files), render  # a copy: plugin_files adds the images to it
 
 
-def zip_bytes(files: Mapping[str, bytes], root: str) -> bytes:
-    """A zip of `files` under `root/`: sorted entries, fixed dates and permissions, so the same
+def zip_bytes(files: Mapping[str, bytes], root: str = "") -> bytes:
+    """A zip of `files` under `root/` (or at the top, for no root): sorted entries, fixed dates and permissions, so the same
     files give the same bytes. JPEGs are stored (they do not compress), text is deflated."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         for path in sorted(files):
-            info = zipfile.ZipInfo(f"{root}/{path}", date_time=ZIP_DATE)
+            info = zipfile.ZipInfo(f"{root}/{path}" if root else path, date_time=ZIP_DATE)
             info.create_system = 3  # Unix, whatever system writes it, so the permissions below hold
             info.external_attr = 0o644 << 16
             stored = path.endswith(".jpg")

@@ -1,11 +1,15 @@
-"""Tabletop Simulator export: deck sheet images and a saved object that loads as one deck.
+"""Tabletop Simulator export: deck sheet images and a saved object that loads as one deck per back.
 
 Written under `<out>/tts/` (format: /work/shared/research/export-formats.md §4):
 
-    <deck>.json              saved object: a DeckCustom holding one Card per physical card
-    <deck>-sheet-<n>.jpg     faces of the distinct cards, at most 10 x 7 cells, under 4096 px
-    <deck>-back.jpg          the card back
-    <deck>-back-<n>.jpg      further backs, when kinds or cards have backs of their own
+    <deck>.json              saved object: a DeckCustom per back, holding one Card per physical card
+    <deck>-sheet-<n>-<hash>.jpg  faces of the distinct cards, at most 10 x 7 cells, under 4096 px
+    <deck>-back-<hash>.jpg       the card back
+    <deck>-back-<n>-<hash>.jpg   further backs, when kinds or cards have backs of their own
+
+<hash> is the first 8 hex digits of the image's SHA-256: TTS caches an image by its URL
+(and Steam Cloud keeps an uploaded file under its name), so a sheet that changes gets a new
+name and a new URL, and one that does not keeps both.
 
     <deck>.png               the thumbnail TTS's Saved Objects browser shows next to the JSON
 
@@ -41,14 +45,13 @@ from urllib.parse import quote
 
 from PIL import Image
 
-from ..core.output import replaced_folder, write_bytes
 from ..deck.markup import to_plain
 from ..deck.model import Card, Deck
 from ..deck.publish import check_base_url
 from ..deck.sizes import pt
 from ..faces.cards import back_identity
 from ..faces.raster import BackOf, own_backs
-from .common import ExportError, inside
+from .common import ExportError, write_export_folder
 from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
 from .setup import table_setup
 
@@ -79,8 +82,8 @@ class Sheet:
     def card_id(self, card: Card) -> int:
         return self.key * 100 + self.cards.index(card)
 
-    def file_name(self, deck: Deck) -> str:
-        return f"{deck.id}-sheet-{self.number}.jpg"
+    def stem(self, deck: Deck) -> str:
+        return f"{deck.id}-sheet-{self.number}"
 
     @property
     def number(self) -> int:
@@ -155,21 +158,23 @@ def _guid(deck: Deck, index: int) -> str:
     return hashlib.sha256(f"{deck.id}\0{index}".encode()).hexdigest()[:6]
 
 
-def _transform(x: float = 0.0, face_up: bool = False) -> dict:
+def _transform(x: float = 0.0, face_up: bool = False, z: float = 0.0) -> dict:
     # On the table at TTS's standard card scale; face down is rotZ 180.
-    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0 if face_up else 180.0,
+    return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0 if face_up else 180.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
 # Where set-out cards lie: to the right of the deck, a card's width and a gap apart.
 CENTRE_X, DISCARD_X = 3.0, 6.0
+# A deck per back: the first where the single deck would be, the others in a row towards the players.
+DECK_STEP_Z = -4.0
 
 
 def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], back_urls: dict[int, str],
                  local: bool = False) -> dict:
-    """The saved-object JSON: the deck face down, holding every physical card in deck order
-    except those the rules set out, which lie beside it face up. Each sheet's BackURL is the
-    back its cards share (`back_urls` by `Sheet.back`)."""
+    """The saved-object JSON: one face-down pile per back (the deck's own back first), each
+    holding its physical cards in deck order, except those the rules set out, which lie beside
+    them face up. Each sheet's BackURL is the back its cards share (`back_urls` by `Sheet.back`)."""
     custom = {
         sheet.key: {"FaceURL": face_urls[sheet.key], "BackURL": back_urls[sheet.back], "NumWidth": sheet.columns,
                     "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
@@ -186,24 +191,46 @@ def saved_object(deck: Deck, sheets: list[Sheet], face_urls: dict[int, str], bac
                 "CardID": card_id, "SidewaysCard": False, "Hands": True,
                 "CustomDeck": {str(key): custom[key]}}
 
-    cards, beside = [], []
+    by_back: dict[int, list[tuple[Card, dict]]] = {}
+    beside = []
+    back_of = {sheet.key: sheet.back for sheet in sheets}
     for index, card in enumerate(deck.copies(), start=1):
         if id(card) in set_out:
             beside.append(card_object(index, card, _transform(set_out.pop(id(card)), face_up=True)))
         else:
-            cards.append(card_object(index, card, _transform()))
+            by_back.setdefault(back_of[placed[card.id][0]], []).append((card, card_object(index, card, _transform())))
     description = to_plain(deck.description, deck)
-    deck_object = {
-        "GUID": _guid(deck, 0), "Name": "DeckCustom", "Transform": _transform(),
-        "Nickname": deck.name, "Description": f"{description}\n\n{LOCAL_IMAGES_NOTE}" if local else description,
+    if local:
+        description = f"{description}\n\n{LOCAL_IMAGES_NOTE}"
+    piles = [pile_object(deck, number, by_back[back], custom, description, len(by_back) > 1)
+             for number, back in enumerate(sorted(by_back))]
+    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
+            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [*piles, *beside]}
+
+
+def pile_object(deck: Deck, number: int, pile: list[tuple[Card, dict]], custom: dict[int, dict],
+                description: str, several: bool) -> dict:
+    """The face-down DeckCustom of the cards that share one back. With several backs each is
+    named after its kinds, so players can set each out where the rules say."""
+    transform = _transform(z=DECK_STEP_Z * number)
+    cards = [card_object for _, card_object in pile]
+    kinds = [kind.name for kind in deck.kinds if any(card.kind == kind.id for card, _ in pile)]
+    keys = sorted({key for card in cards for key in map(int, card["CustomDeck"])})
+    return {
+        "GUID": _guid(deck, -number) if number else _guid(deck, 0), "Name": "DeckCustom", "Transform": transform,
+        "Nickname": f"{deck.name}: {', '.join(kinds)}" if several and kinds else deck.name,
+        "Description": description,
         "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
         "SidewaysCard": False, "HideWhenFaceDown": True, "Hands": False,
         "DeckIDs": [card["CardID"] for card in cards],
-        "CustomDeck": {str(key): entry for key, entry in custom.items()},
+        "CustomDeck": {str(key): custom[key] for key in keys},
         "ContainedObjects": cards,
     }
-    return {"SaveName": "", "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "", "Rules": "",
-            "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [deck_object, *beside]}
+
+
+def hashed_name(stem: str, data: bytes) -> str:
+    """``<stem>-<hash>.jpg``: the name changes exactly when the image's bytes do."""
+    return f"{stem}-{hashlib.sha256(data).hexdigest()[:8]}.jpg"
 
 
 def local_url(path: Path) -> str:
@@ -240,22 +267,23 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
         return f"{base}/{quote(name)}" if base else local_url(final / name)
 
     sheets = plan_sheets(deck)
-    files = {sheet.file_name(deck): jpeg_bytes(sheet_image(deck, sheet)) for sheet in sheets}
+    files: dict[str, bytes] = {}
+    sheet_names: dict[int, str] = {}
+    for sheet in sheets:
+        data = jpeg_bytes(sheet_image(deck, sheet))
+        sheet_names[sheet.key] = hashed_name(sheet.stem(deck), data)
+        files[sheet_names[sheet.key]] = data
     back_names: dict[int, str] = {}
     for sheet in sheets:
         if sheet.back in back_names:
             continue
-        name = f"{deck.id}-back.jpg" if sheet.back == 0 else f"{deck.id}-back-{sheet.back}.jpg"
-        back_names[sheet.back] = name
         request = back_request(sheet)
-        files[name] = faces_for(deck).jpeg(None) if request is None else \
-            jpeg_bytes(next(faces_for(deck).images([request])))
-    document = saved_object(deck, sheets, {sheet.key: url(sheet.file_name(deck)) for sheet in sheets},
+        data = faces_for(deck).jpeg(None) if request is None else jpeg_bytes(next(faces_for(deck).images([request])))
+        name = hashed_name(f"{deck.id}-back" if sheet.back == 0 else f"{deck.id}-back-{sheet.back}", data)
+        back_names[sheet.back] = name
+        files[name] = data
+    document = saved_object(deck, sheets, {key: url(name) for key, name in sheet_names.items()},
                             {back: url(name) for back, name in back_names.items()}, local=base is None)
     files[f"{deck.id}.png"] = thumbnail(deck)
     files[f"{deck.id}.json"] = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    target = out_dir / "tts"
-    with replaced_folder(target) as fresh:
-        for name, data in files.items():
-            write_bytes(inside(fresh, name), data)
-    return [target / name for name in sorted(files)]
+    return write_export_folder(out_dir / "tts", files)

@@ -252,8 +252,8 @@ def test_build_base_url_publishes_lackey_and_tts_for_other_players(run_cli, tmp_
     wizard = out / "wizard"
     saved = json.loads((wizard / "tts" / "wizard.json").read_text("utf-8"))
     [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
-    assert entry["FaceURL"] == f"{base}/wizard/tts/wizard-sheet-1.jpg"
-    assert entry["BackURL"] == f"{base}/wizard/tts/wizard-back.jpg"
+    assert re.fullmatch(re.escape(f"{base}/wizard/tts/wizard-sheet-1-") + r"[0-9a-f]{8}\.jpg", entry["FaceURL"])
+    assert re.fullmatch(re.escape(f"{base}/wizard/tts/wizard-back-") + r"[0-9a-f]{8}\.jpg", entry["BackURL"])
     assert "files on the computer" not in saved["ObjectStates"][0]["Description"]
     updatelist = (wizard / "lackey" / "wizard" / "updatelist.txt").read_text("cp1252").splitlines()
     assert f"plugins/wizard/plugininfo.txt\t{base}/wizard/lackey/wizard/plugininfo.txt\t" in "\n".join(updatelist)
@@ -273,7 +273,7 @@ def test_a_deck_names_its_own_base_url(run_cli, tmp_path):
     assert run_cli("build", "--decks-dir", decks, "--output", out).exit_code == 0
     saved = json.loads((out / "wizard" / "tts" / "wizard.json").read_text("utf-8"))
     [entry] = saved["ObjectStates"][0]["CustomDeck"].values()
-    assert entry["FaceURL"] == "https://cdn.example.net/games/wizard/tts/wizard-sheet-1.jpg"
+    assert entry["FaceURL"].startswith("https://cdn.example.net/games/wizard/tts/wizard-sheet-1-")
     (decks / "wizard.toml").write_text(text + '\n[publish]\nbase_url = "javascript:x"\n', "utf-8")
     failed = run_cli("build", "--decks-dir", decks, "--output", out)
     assert failed.exit_code == 1 and "publish.base_url" in failed.stderr and "Traceback" not in failed.stderr

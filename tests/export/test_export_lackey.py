@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import random
 import xml.etree.ElementTree as ET
@@ -300,17 +301,35 @@ def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
     assert "<phase>" not in wizard_info
 
 
-def test_release_date_comes_from_the_version_not_the_files(tmp_path, monkeypatch):
-    from generator.export.lackey import FIXED_RELEASE_DATE, release_date
+def lackey_release(run_cli, deck_file: Path, out: Path) -> tuple[str, str]:
+    """(version.txt's lastupdateYYMMDD, what the export told the designer on stderr)."""
+    result = run_cli("export", "lackey", deck_file, "-o", out, "--base-url", BASE_URL)
+    assert result.exit_code == 0, result.stderr
+    version = (out / deck_file.stem / "lackey" / "wizard" / "version.txt").read_text("cp1252")
+    return re.search(r"<lastupdateYYMMDD>(\d{6})</lastupdateYYMMDD>", version)[1], result.stderr
 
+
+def test_release_date_comes_from_the_deck_else_its_file_with_a_warning(run_cli, tmp_path, monkeypatch):
+    """Lackey offers an update only for a later date: the deck's date, a version that is a date,
+    else the deck file's last change, said on stderr (so every edit makes a later release)."""
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    deck = load_deck(DECK_PATHS[0])
-    assert release_date(deck) == FIXED_RELEASE_DATE  # "2.0" is no date; the file's mtime is not used
-    from dataclasses import replace
-    import datetime as dt
-
-    assert release_date(replace(deck, version="2026.12.01")) == dt.date(2026, 12, 1)
-    assert release_date(replace(deck, version="2026-02-28")) == dt.date(2026, 2, 28)
+    text = (DECK_PATHS[0].parent / "wizard.toml").read_text("utf-8")
+    deck_file = tmp_path / "wizard.toml"
+    deck_file.write_text(text, "utf-8")  # version "1.0": no date
+    os.utime(deck_file, (1_800_000_000, 1_800_000_000))  # 2027-01-15 UTC
+    day, said = lackey_release(run_cli, deck_file, tmp_path / "a")
+    assert day == "270115" and "has no date" in said and "2027-01-15" in said and 'date = "YYYY-MM-DD"' in said
+    deck_file.write_text(text.replace('version = "1.0"', 'version = "1.0"\ndate = "2026-11-30"', 1), "utf-8")
+    assert lackey_release(run_cli, deck_file, tmp_path / "b") == ("261130", "")
+    deck_file.write_text(text.replace('version = "1.0"', 'version = "2026.12.01"', 1), "utf-8")
+    assert lackey_release(run_cli, deck_file, tmp_path / "c") == ("261201", "")
+    deck_file.write_text(text.replace('version = "1.0"', 'version = "1.0"\ndate = "2026-02-30"', 1), "utf-8")
+    failed = run_cli("export", "lackey", deck_file, "-o", tmp_path / "d", "--base-url", BASE_URL)
+    assert failed.exit_code != 0 and "[deck] date '2026-02-30' is not a real date" in failed.stderr
+    assert "Traceback" not in failed.stderr
+    deck_file.write_text(text.replace('version = "1.0"', 'version = "1.0"\ndate = "30.11.2026"', 1), "utf-8")
+    failed = run_cli("export", "lackey", deck_file, "-o", tmp_path / "e", "--base-url", BASE_URL)
+    assert failed.exit_code != 0 and "date" in failed.stderr and "Traceback" not in failed.stderr
 
 
 def test_a_name_in_double_quotes_is_the_same_in_carddata_and_deck(exported):

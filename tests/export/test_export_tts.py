@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,10 +100,33 @@ def test_base_url_names_the_hosted_sheets(tmp_path):
     deck = load_deck(DECK_PATHS[0])
     deck_object = saved_deck(tmp_path, deck.id)
     assert "local" not in deck_object["Description"]
+    folder = tmp_path / deck.id / "tts"
     for number, (key, entry) in enumerate(sorted(deck_object["CustomDeck"].items()), start=1):
-        assert entry["FaceURL"] == f"{base}{deck.id}-sheet-{number}.jpg"
-        assert entry["BackURL"] == f"{base}{deck.id}-back.jpg"
-        assert (tmp_path / deck.id / "tts" / f"{deck.id}-sheet-{number}.jpg").is_file()
+        assert hosted_file(entry["FaceURL"], base, folder, f"{deck.id}-sheet-{number}")
+        assert hosted_file(entry["BackURL"], base, folder, f"{deck.id}-back")
+
+
+def hosted_file(url: str, base: str, folder, stem: str) -> bool:
+    """The URL is base + <stem>-<hash>.jpg, that file was written, and <hash> is its content's."""
+    match = re.fullmatch(re.escape(base + stem) + r"-([0-9a-f]{8})\.jpg", url)
+    assert match, url
+    data = (folder / url[len(base):]).read_bytes()
+    return hashlib.sha256(data).hexdigest()[:8] == match[1]
+
+
+def test_a_changed_sheet_gets_a_new_url_and_an_unchanged_one_keeps_its_own(tmp_path):
+    """TTS caches images by URL: only the sheet whose card changed may change its address."""
+    cards = [{"name": f"Card {n}", "code": f"C{n}", "kind": "thing"} for n in range(75)]
+    write_deck(tmp_path, "cached", cards)
+    base = "https://cdn.example.org/cached/"
+    assert export("tts", tmp_path / "cached.toml", "-o", tmp_path / "one", "--base-url", base) == 0
+    cards[70] = {"name": "Card 70, reworded", "code": "C70", "kind": "thing"}  # on the second sheet
+    write_deck(tmp_path, "cached", cards)
+    assert export("tts", tmp_path / "cached.toml", "-o", tmp_path / "two", "--base-url", base) == 0
+    before, after = (sorted(saved_deck(tmp_path / run, "cached")["CustomDeck"].items()) for run in ("one", "two"))
+    assert [entry["FaceURL"] for _, entry in before][0] == [entry["FaceURL"] for _, entry in after][0]
+    assert [entry["FaceURL"] for _, entry in before][1] != [entry["FaceURL"] for _, entry in after][1]
+    assert before[0][1]["BackURL"] == after[0][1]["BackURL"]
 
 
 def test_a_base_url_that_is_not_http_is_refused(tmp_path, capsys):
@@ -137,7 +162,8 @@ def test_local_images_are_written_as_tts_saves_them(real_exports):
     assert "files on the computer that exported this deck" in deck_object["Description"]
     entry = next(iter(deck_object["CustomDeck"].values()))
     # file:/// and the plain path, as in TTS's own saves (no %20 for a space).
-    assert entry["FaceURL"] == "file:///" + str((real_exports / "wizard" / "tts" / "wizard-sheet-1.jpg").resolve()).lstrip("/")
+    [sheet] = (real_exports / "wizard" / "tts").glob("wizard-sheet-1-*.jpg")
+    assert entry["FaceURL"] == "file:///" + str(sheet.resolve()).lstrip("/")
 
 
 def test_local_paths_with_spaces_are_not_percent_encoded(tmp_path):
@@ -145,7 +171,7 @@ def test_local_paths_with_spaces_are_not_percent_encoded(tmp_path):
     out = tmp_path / "my decks"
     assert export("tts", tmp_path / "spaced.toml", "-o", out) == 0
     entry = next(iter(saved_deck(out, "spaced")["CustomDeck"].values()))
-    assert "/my decks/spaced/tts/spaced-sheet-1.jpg" in entry["FaceURL"] and "%20" not in entry["FaceURL"]
+    assert "/my decks/spaced/tts/spaced-sheet-1-" in entry["FaceURL"] and "%20" not in entry["FaceURL"]
     assert file_url_path(entry["FaceURL"]).is_file()
 
 

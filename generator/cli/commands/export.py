@@ -1,4 +1,4 @@
-"""`deckgen export lackey|tts|mush DECK`: write one export of one deck into output/<deck>/."""
+"""`deckgen export lackey|tts|foundry|vtt|mush DECK`: write one export of one deck into output/<deck>/."""
 
 from __future__ import annotations
 
@@ -26,6 +26,16 @@ def _report(deck_id: str, paths: list[Path], folder: Path, as_json: bool) -> Non
     typer.echo(f"{deck_id}: {len(paths)} files ({images} images) -> {folder}/")
 
 
+def _hosted_export(write, deck: str, decks_dir: Path, output: Path, base_url: str | None, as_json: bool,
+                   lang: str | None) -> None:
+    """Run an export whose images may be hosted (`write(deck, folder, base_url=...)`) for each language asked."""
+    from ...deck.loader import load_deck
+
+    for loaded in in_languages(load_deck(deck, decks_dir), lang):
+        folder = prepare_folder(output_folder(output, loaded))
+        _report(loaded.id, write(loaded, folder, base_url=base_url), folder, as_json)
+
+
 def register(app: typer.Typer) -> None:
     export = typer.Typer(help="Export a deck for a virtual tabletop.", no_args_is_help=True)
     app.add_typer(export, name="export")
@@ -48,12 +58,38 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """A LackeyCCG plugin folder and its zip, in output/<deck>/lackey/."""
         from ...deck.loader import load_deck
-        from ...export.lackey import export_lackey
+        from ...export.lackey import export_lackey, release_date_warning
 
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             folder = prepare_folder(output_folder(output, loaded))
             paths = export_lackey(loaded, folder, layout=layout, base_url=base_url, encoding=encoding)
+            warning = release_date_warning(loaded) if base_url is not None else None
+            if warning:
+                typer.echo(warning, err=True)
             _report(loaded.id, paths, folder, as_json)
+
+    @export.command("foundry")
+    def foundry(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+                base_url: Optional[str] = typer.Option(
+                    None, "--base-url", metavar="URL",
+                    help="http(s) address the card images will be hosted at. Default: paths under "
+                         "cards/<deck>/ in Foundry's Data folder."),
+                as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
+        """A Foundry VTT Cards document (a deck) and its card images, in output/<deck>/foundry/."""
+        from ...export.foundry import export_foundry
+
+        _hosted_export(export_foundry, deck, decks_dir, output, base_url, as_json, lang)
+
+    @export.command("vtt")
+    def vtt(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
+            as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
+        """A playingcards.io / virtualtabletop.io room (widgets.json and images, zipped), in output/<deck>/vtt/."""
+        from ...deck.loader import load_deck
+        from ...export.vtt import export_vtt
+
+        for loaded in in_languages(load_deck(deck, decks_dir), lang):
+            folder = prepare_folder(output_folder(output, loaded))
+            _report(loaded.id, export_vtt(loaded, folder), folder, as_json)
 
     @export.command("tts")
     def tts(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
@@ -63,12 +99,9 @@ def register(app: typer.Typer) -> None:
                      "shared. Default: file:/// URLs of the written sheets (this computer only)."),
             as_json: bool = JsonFlag, lang: Optional[str] = LangOption) -> None:
         """Tabletop Simulator deck sheets and saved object, in output/<deck>/tts/."""
-        from ...deck.loader import load_deck
         from ...export.tts import export_tts
 
-        for loaded in in_languages(load_deck(deck, decks_dir), lang):
-            folder = prepare_folder(output_folder(output, loaded))
-            _report(loaded.id, export_tts(loaded, folder, base_url=base_url), folder, as_json)
+        _hosted_export(export_tts, deck, decks_dir, output, base_url, as_json, lang)
 
     @export.command("cards")
     def cards(deck: str = DeckArg, decks_dir: Path = DecksDir, output: Path = OutputDir,
