@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from tests.conftest import DECK_PATHS, DECKS
-from tests.printing.test_pdfx import check_pdfx
+from tests.printing.test_pdfx import _streams, check_pdfx
 from tests.faces.test_render import text_cards, write_deck
 from generator.deck.loader import load_deck
 from generator.faces import service_specs
@@ -117,3 +117,75 @@ def test_rule_check_measures_at_the_service_s_trim(tmp_path):
     assert not rule_problems(deck, replace(spec, safe_mm=2.01))
     assert rule_problems(deck, replace(spec, safe_mm=2.03))
     assert pt(spec.safe_mm) == pytest.approx(9.0)  # 1/8 in
+
+
+def _page_texts(pdf_path) -> list[str]:
+    """Each page's text as pdfium (a second renderer, not the writer's) reads it."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf_path)
+    return [" ".join(document[index].get_textpage().get_text_range().split()) for index in range(len(document))]
+
+
+def test_drivethrucards_pages_run_back_then_face_for_every_card(run_cli, tmp_path):
+    deck = load_deck(write_deck(tmp_path, text_cards(3)))
+    result = run_cli("print", deck.source, "-o", tmp_path / "out", "--service", "dtc")
+    assert result.exit_code == 0, result.stderr
+    texts = _page_texts(tmp_path / "out" / "tiny" / "dtc" / "tiny-dtc.pdf")
+    assert len(texts) == 2 * deck.total
+    faces = [card.name for card in deck.copies()]
+    for number, name in enumerate(faces):
+        back, face = texts[2 * number], texts[2 * number + 1]
+        assert name in face and name not in back, (number, back, face)
+    assert len(set(texts[0::2])) == 1  # every odd page is the same shared back
+
+
+@pytest.mark.parametrize("args, refused", [
+    (["--card-size", "tarot"], "--card-size"), (["--bleed", "0"], "--bleed"), (["--paper", "letter"], "--paper"),
+    (["--duplex", "short-edge"], "--duplex"), (["--one-per-page", "--proof"], "--proof, --one-per-page"),
+    (["--gap", "2", "--calibration"], "--gap, --calibration")])
+@pytest.mark.parametrize("name", ["dtc", "tgc"])
+def test_a_service_refuses_each_option_it_cannot_honour_by_name(run_cli, tmp_path, name, args, refused):
+    path = write_deck(tmp_path, text_cards(2))
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", name, *args)
+    assert result.exit_code == 2, result.stderr
+    assert f"--service {name} cannot honour {refused}:" in result.stderr, result.stderr
+    assert "sets the card size, bleed" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_image_service_refuses_cmyk_and_pdfx_a_pdf_service_honours_them(run_cli, tmp_path):
+    path = write_deck(tmp_path, text_cards(2))
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", "mpc", "--color", "cmyk", "--pdfx", "x4")
+    assert result.exit_code == 2 and "--service mpc cannot honour --color, --pdfx:" in result.stderr, result.stderr
+    assert "colour (RGB)" in result.stderr
+    honoured = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc", "--color", "cmyk")
+    assert honoured.exit_code == 0, honoured.stderr
+
+
+def test_a_translucent_layout_goes_to_drivethrucards_as_pdf_x4_when_asked(run_cli, tmp_path):
+    path = write_deck(tmp_path, text_cards(2))
+    path.write_text(path.read_text().replace('players = {', 'layout = "glass"\nplayers = {', 1) + """
+[layouts.glass]
+extends = "text"
+
+[[layouts.glass.elements]]
+name = "panel"
+type = "shape"
+x = "10mm"
+y = "10mm"
+width = "20mm"
+height = "20mm"
+fill = "#204080"
+opacity = 0.5
+""")
+    refused = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc")
+    assert refused.exit_code != 0 and "--pdfx x4" in refused.stderr, refused.stderr  # the way out is named...
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc", "--pdfx", "x4")
+    assert result.exit_code == 0, result.stderr  # ...and it works
+    data = (tmp_path / "out" / "tiny" / "dtc" / "tiny-dtc.pdf").read_bytes()
+    reader = check_pdfx(data, "PDF/X-4", "1.6", transparency_allowed=True)
+    assert len(reader.pages) == 4
+    alphas = {float(state.get_object().get("/ca", 1)) for _where, _ops, resources in _streams(reader)
+              for state in ((resources or {}).get("/ExtGState") or {}).values()}
+    assert 0.5 in alphas, alphas  # the panel kept its transparency
