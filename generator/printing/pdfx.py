@@ -95,7 +95,12 @@ def _open_profile(path: Path):
 
 
 class _Converter:
-    """sRGB to the output profile's CMYK, with black-point compensation; single colours cached."""
+    """sRGB to the output profile's CMYK, with black-point compensation; single colours cached.
+
+    A neutral colour (R = G = B: black text, line art, crop marks, greys) becomes black ink only,
+    K = 1 - grey, as print shops ask: a profile would build it from all four inks (rich black,
+    C70 M67 Y66 K78 for black), which smears thin text and marks when the plates shift.
+    """
 
     def __init__(self, profile: Path):
         self.transform = ImageCms.buildTransform(
@@ -104,6 +109,8 @@ class _Converter:
 
     @lru_cache(maxsize=4096)
     def colour(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
+        if r == g == b:
+            return (0.0, 0.0, 0.0, round(1 - r, 4))
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
         c, m, y, k = self.image(pixel).getpixel((0, 0))
         return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
