@@ -7,6 +7,7 @@ import pikepdf
 import pytest
 
 from tests.conftest import DECKS
+from tests.printing.test_services import deck_with_layout
 
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
 
@@ -64,17 +65,7 @@ def test_black_text_and_crop_marks_are_black_ink_only_in_cmyk_sheets(run_cli, tm
 
 
 def test_a_neutral_grey_text_is_black_ink_only(run_cli, tmp_path):
-    from tests.faces.test_render import text_cards, write_deck
-
-    path = write_deck(tmp_path, text_cards(1))
-    path.write_text(path.read_text().replace('players = {', 'layout = "grey"\nplayers = {', 1) + """
-[layouts.grey]
-extends = "text"
-
-[[layouts.grey.elements]]
-name = "name"
-color = "#808080"
-""")
+    path = deck_with_layout(tmp_path, "grey", 'name = "name"\ncolor = "#808080"', cards=1)
     result = run_cli("print", path, "-o", tmp_path / "out", "--one-per-page", "--color", "cmyk")
     assert result.exit_code == 0, result.stderr
     (pdf,) = (tmp_path / "out" / "tiny").glob("*.pdf")

@@ -31,6 +31,14 @@ def test_the_shipped_decks_pass_every_services_rules(name):
         assert rule_problems(deck, spec) == [], (deck.id, name)
 
 
+def deck_with_layout(tmp_path, layout: str, element: str, cards: int = 2):
+    """A deck of text cards all drawn with `layout`: the text layout plus one element (TOML lines)."""
+    path = write_deck(tmp_path, text_cards(cards))
+    path.write_text(path.read_text().replace('players = {', f'layout = "{layout}"\nplayers = {{', 1)
+                    + f'\n[layouts.{layout}]\nextends = "text"\n\n[[layouts.{layout}.elements]]\n{element}\n')
+    return path
+
+
 def edgy_deck(tmp_path):
     """Two text cards; the second takes a layout whose title sits 2 mm inside the cut."""
     path = write_deck(tmp_path, text_cards(2))
@@ -164,21 +172,8 @@ def test_an_image_service_refuses_cmyk_and_pdfx_a_pdf_service_honours_them(run_c
 
 
 def test_a_translucent_layout_goes_to_drivethrucards_as_pdf_x4_when_asked(run_cli, tmp_path):
-    path = write_deck(tmp_path, text_cards(2))
-    path.write_text(path.read_text().replace('players = {', 'layout = "glass"\nplayers = {', 1) + """
-[layouts.glass]
-extends = "text"
-
-[[layouts.glass.elements]]
-name = "panel"
-type = "shape"
-x = "10mm"
-y = "10mm"
-width = "20mm"
-height = "20mm"
-fill = "#204080"
-opacity = 0.5
-""")
+    path = deck_with_layout(tmp_path, "glass", 'name = "panel"\ntype = "shape"\nx = "10mm"\ny = "10mm"\n'
+                                               'width = "20mm"\nheight = "20mm"\nfill = "#204080"\nopacity = 0.5')
     refused = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc")
     assert refused.exit_code != 0 and "--pdfx x4" in refused.stderr, refused.stderr  # the way out is named...
     result = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc", "--pdfx", "x4")
