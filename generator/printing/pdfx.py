@@ -20,7 +20,9 @@ data; deckgen reads it where the system installed it and does not ship it).
 
 from __future__ import annotations
 
+import hashlib
 import io
+import uuid
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -142,7 +144,7 @@ def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
         for box in ("/TrimBox", "/BleedBox"):
             if box not in page.obj:
                 page.obj[box] = page.obj.get("/TrimBox", page.mediabox)
-    _mark(document, profile, chosen, title)
+    _mark(document, profile, chosen, title, _document_id(pdf, profile, chosen))
     problems = rgb_left(document)
     if problems:
         raise DeckgenError(f"internal: RGB left after converting to CMYK: {problems[0]}")
@@ -223,7 +225,14 @@ def _rewrite_stream(document, owner, converter: _Converter) -> None:
             owner.write(data)
 
 
-def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
+def _document_id(pdf: bytes, profile: Path, chosen: Standard) -> str:
+    """A uuid URN fixed by what was drawn, the profile and the standard: the same input gives the
+    same file (deckgen's outputs are deterministic), a changed one a new document."""
+    digest = hashlib.sha256(pdf + chosen.name.encode() + str(profile).encode()).digest()
+    return f"uuid:{uuid.UUID(bytes=digest[:16], version=4)}"
+
+
+def _mark(document, profile: Path, chosen: Standard, title: str, document_id: str) -> None:
     import pikepdf
     from pikepdf import Dictionary, Name, String
 
@@ -249,6 +258,10 @@ def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
             meta["dc:title"] = str(info.get(Name.Title, ""))
             meta["xmp:CreateDate"] = meta["xmp:ModifyDate"] = "2000-01-01T00:00:00Z"
             meta["pdf:Trapped"] = "False"
+            # PDF/X-4 (ISO 15930-7, 6.7.2) also asks for the media-management identity of the file.
+            meta["xmpMM:DocumentID"] = meta["xmpMM:InstanceID"] = document_id
+            meta["xmpMM:VersionID"] = "1"
+            meta["xmpMM:RenditionClass"] = "default"
 
 
 def rgb_left(document) -> list[str]:
