@@ -30,6 +30,7 @@ class Service:
     pdfx: str | None = None
     note: str = ""
     back_first: bool = False  # PDF services: each card's back page comes before its face page
+    ink_limit: float | None = None  # CMYK services: highest total area coverage, C+M+Y+K (2.4 = 240 %)
 
     def trim_for(self, deck) -> tuple[float, float]:
         size = deck.card_size.name
@@ -53,7 +54,7 @@ SERVICES: dict[str, Service] = {
     # A 2.75×3.75 in page per poker card (1/8 in bleed built in), PDF/X-1a:2003, CMYK; a safe area inside;
     # pages alternate back then front (Squib's drivethrucards_1up sprue: "alternate back/front").
     "dtc": Service("dtc", "DriveThruCards", "pdf", "cmyk", 300, INCH / 8, INCH / 8, dict(_POKER), pdfx="x1a-2003",
-                   back_first=True),
+                   back_first=True, ink_limit=2.4),  # DTC: total ink at most 240 %
 }
 
 

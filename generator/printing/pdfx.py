@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageCms
+from PIL import Image, ImageCms, ImageMath
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
@@ -104,7 +104,8 @@ class _Converter:
     C70 M67 Y66 K78 for black), which smears thin text and marks when the plates shift.
     """
 
-    def __init__(self, profile: Path):
+    def __init__(self, profile: Path, ink_limit: float | None = None):
+        self.ink_limit = ink_limit  # total area coverage, C+M+Y+K as a fraction (2.4 = 240 %)
         self.transform = ImageCms.buildTransform(
             ImageCms.createProfile("sRGB"), _open_profile(profile), "RGB", "CMYK",
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
@@ -117,25 +118,41 @@ class _Converter:
         c, m, y, k = self.image(pixel).getpixel((0, 0))
         return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
 
+    def _limited(self, image):
+        """Where C+M+Y+K passes the ink limit, C, M and Y scaled down together (K and the hue's
+        proportions kept) until the total is the limit."""
+        room_for = int(self.ink_limit * 255)
+        c, m, y, k = (band.convert("I") for band in image.split())
+
+        def scaled(band):
+            return ImageMath.lambda_eval(
+                lambda a: a["band"] - (a["band"] - a["band"] * (room_for - a["k"]) / (a["cmy"] + (a["cmy"] == 0)))
+                * (a["cmy"] > room_for - a["k"]),
+                band=band, k=k, cmy=ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"], c=c, m=m, y=y))
+
+        return Image.merge("CMYK", [scaled(c).convert("L"), scaled(m).convert("L"), scaled(y).convert("L"),
+                                    k.convert("L")])
+
     def image(self, image):
         # littleCMS's own transform: ImageCms.applyTransform also serialises the 180 KB profile
         # into every output image's info, which costs more than converting a colour.
         rgb = image.convert("RGB")
         out = Image.new("CMYK", rgb.size)
         self.transform.transform.apply(rgb.getim(), out.getim())
-        return out
+        return self._limited(out) if self.ink_limit else out
 
 
 def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
-            labels: dict[str, str] | None = None) -> bytes:
+            labels: dict[str, str] | None = None, ink_limit: float | None = None) -> bytes:
     """The PDF with every colour in CMYK and marked as the PDF/X standard `pdfx`.
 
     `labels` names drawings (form XObjects) for error messages, e.g. {"/Card3": "card 'Firebolt'"}.
+    `ink_limit` caps total area coverage (C+M+Y+K, 2.4 = 240 %) in every colour and image pixel.
     """
     import pikepdf
 
     chosen = standard(pdfx)
-    converter = _Converter(profile)
+    converter = _Converter(profile, ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
     seen: set[tuple[int, int]] = set()
     for number, page in enumerate(document.pages, start=1):
@@ -300,6 +317,7 @@ class ColorOptions:
     mode: str = "rgb"
     pdfx: str = "x1a"
     icc_profile: Path | None = None
+    ink_limit: float | None = None  # a print service's total-ink cap (2.4 = 240 %); None: the profile's own
 
     def checked(self) -> "ColorOptions":
         if self.mode not in COLOR_MODES:
@@ -312,4 +330,33 @@ class ColorOptions:
     def apply(self, pdf: bytes, title: str, labels: dict[str, str]) -> bytes:
         if self.mode == "rgb":
             return pdf
-        return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels)
+        return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels, self.ink_limit)
+
+
+def max_total_ink(pdf: bytes) -> float:
+    """The highest total area coverage (C+M+Y+K, 2.4 = 240 %) anywhere in the file: every CMYK
+    colour set in a page or form, and every pixel of every CMYK image, read back from the bytes."""
+    import pikepdf
+
+    highest = 0.0
+    seen: set[tuple[int, int]] = set()
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        def visit(owner, resources):
+            nonlocal highest
+            for operands, _operator in pikepdf.parse_content_stream(owner, "k K"):
+                highest = max(highest, sum(float(v) for v in operands))
+            for xobject in ((resources or {}).get("/XObject") or {}).values():
+                if xobject.objgen in seen:
+                    continue
+                seen.add(xobject.objgen)
+                if xobject.get("/Subtype") == "/Form":
+                    visit(xobject, xobject.get("/Resources"))
+                elif xobject.get("/ColorSpace") == pikepdf.Name.DeviceCMYK:
+                    bands = pikepdf.PdfImage(xobject).as_pil_image().convert("CMYK").split()
+                    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
+                                                  c=bands[0], m=bands[1], y=bands[2], k=bands[3])
+                    highest = max(highest, total.getextrema()[1] / 255)
+
+        for page in document.pages:
+            visit(page, page.obj.get("/Resources"))
+    return highest

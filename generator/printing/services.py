@@ -26,9 +26,9 @@ import csv
 import io
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..core.errors import InvalidDeck, OptionError, Problem
+from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem
 from ..core.files import read_input
 from ..core.output import write_bytes, write_text
 from ..deck.locate import Locator
@@ -37,7 +37,7 @@ from ..faces.cards import back_text_boxes, face_text_boxes
 from ..faces.images import BACK_NAME, BACKS_DIR, write_pngs
 from ..faces.raster import own_backs
 from ..faces.service_specs import Service, service
-from .pdfx import ColorOptions
+from .pdfx import ColorOptions, max_total_ink
 from .sheets import one_per_page
 
 if TYPE_CHECKING:
@@ -93,14 +93,20 @@ def refuse_unhonoured(name: str, given: list[str]) -> None:
                           "drop the option, or print sheets without --service")
 
 
+class Written(NamedTuple):
+    files: list[Path]
+    archive: Path
+    max_ink: float | None  # a CMYK service's file: the highest total area coverage measured in it
+
+
 def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | None = None,
-                  pdfx: str | None = None, allow_low_res: bool = False) -> tuple[list[Path], Path]:
-    """Write the service's files and its zip into out_dir; return (the files, the zip). `pdfx`
-    overrides a PDF service's standard (x4 keeps transparency the service's X-1a would refuse)."""
+                  pdfx: str | None = None, allow_low_res: bool = False) -> Written:
+    """Write the service's files and its zip into out_dir. `pdfx` overrides a PDF service's
+    standard (x4 keeps transparency the service's X-1a would refuse)."""
     spec = service(name)
     trim = spec.trim_for(deck)
     if spec.color == "cmyk":
-        color = ColorOptions("cmyk", pdfx or spec.pdfx or "x1a", icc_profile)
+        color = ColorOptions("cmyk", pdfx or spec.pdfx or "x1a", icc_profile, spec.ink_limit)
     else:
         color = ColorOptions()
     color.checked()
@@ -108,15 +114,20 @@ def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | No
     if problems:
         raise InvalidDeck(problems)
     folder = out_dir / spec.name
+    max_ink = None
     if spec.file_type == "png":
         files = write_pngs(deck, folder, spec.dpi, spec.bleed_mm, trim, allow_low_res=allow_low_res)
         files.append(write_text(folder / "cards.csv", _manifest(deck, trim)))
     else:
         data = one_per_page(deck, bleed_mm=spec.bleed_mm, color=color, trim_mm=trim, allow_low_res=allow_low_res,
                             back_first=spec.back_first)
+        if spec.color == "cmyk":
+            max_ink = max_total_ink(data)
+            if spec.ink_limit and max_ink > spec.ink_limit + 0.01:
+                raise DeckgenError(f"internal: total ink {max_ink:.0%} left after limiting to {spec.ink_limit:.0%}")
         files = [write_bytes(folder / f"{deck.id}-{spec.name}.pdf", data)]
     archive = write_bytes(out_dir / f"{deck.id}-{spec.name}.zip", _zip(folder, files))
-    return files, archive
+    return Written(files, archive, max_ink)
 
 
 def _manifest(deck: "Deck", trim: tuple[float, float]) -> str:

@@ -4,14 +4,16 @@ its rules enforced card by card."""
 from __future__ import annotations
 
 import csv
+import json
 import zipfile
 from dataclasses import replace
 
 import pytest
-from PIL import Image
+import pypdf
+from PIL import Image, ImageMath
 
 from tests.conftest import DECK_PATHS, DECKS
-from tests.printing.test_pdfx import _streams, check_pdfx
+from tests.printing.test_pdfx import _images, _streams, check_pdfx
 from tests.faces.test_render import text_cards, write_deck
 from generator.deck.loader import load_deck
 from generator.faces import service_specs
@@ -103,7 +105,7 @@ def test_image_services_get_exact_pixels_rgb_pngs_a_manifest_and_a_zip(run_cli, 
 
 def test_drivethrucards_gets_one_cmyk_pdf_x1a_2003_page_per_side_at_2_75_by_3_75_in(tmp_path):
     deck = load_deck(QV2)
-    files, archive = write_service(deck, tmp_path, "dtc")
+    files, archive, _max_ink = write_service(deck, tmp_path, "dtc")
     (pdf,) = files
     assert pdf.name == "quidditch-v2-dtc.pdf"
     data = pdf.read_bytes()
@@ -184,3 +186,37 @@ def test_a_translucent_layout_goes_to_drivethrucards_as_pdf_x4_when_asked(run_cl
     alphas = {float(state.get_object().get("/ca", 1)) for _where, _ops, resources in _streams(reader)
               for state in ((resources or {}).get("/ExtGState") or {}).values()}
     assert 0.5 in alphas, alphas  # the panel kept its transparency
+
+
+def _total_ink_by_pypdf(pdf_path) -> float:
+    """Highest C+M+Y+K, read with pypdf (not deckgen's own measurer): every k/K operand in every page
+    and form, and every pixel of every CMYK image."""
+    reader = pypdf.PdfReader(pdf_path)
+    highest = 0.0
+    for _where, operations, _resources in _streams(reader):
+        for operands, operator in operations:
+            if operator in (b"k", b"K"):
+                highest = max(highest, sum(float(v) for v in operands))
+    for image in _images(reader):
+        if image["/ColorSpace"] == "/DeviceCMYK":
+            pixels = Image.frombytes("CMYK", (image["/Width"], image["/Height"]), image.get_data())  # decoded
+            c, m, y, k = pixels.split()
+            total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"], c=c, m=m, y=y, k=k)
+            highest = max(highest, total.getextrema()[1] / 255)
+    return highest
+
+
+def test_drivethrucards_total_ink_stays_within_240_percent_and_is_reported(run_cli, tmp_path):
+    wizard = DECKS / "wizard.toml"
+    plain = run_cli("print", wizard, "-o", tmp_path / "plain", "--one-per-page", "--color", "cmyk")
+    assert plain.exit_code == 0, plain.stderr
+    unlimited = _total_ink_by_pypdf(tmp_path / "plain" / "wizard" / "wizard-cards-cmyk.pdf")
+    assert unlimited > 2.5  # the profile alone builds the navy back's darks past DTC's limit
+    result = run_cli("print", wizard, "-o", tmp_path / "out", "--service", "dtc", "--json")
+    assert result.exit_code == 0, result.stderr
+    reported = json.loads(result.stdout)["max_total_ink_percent"]
+    measured = _total_ink_by_pypdf(tmp_path / "out" / "wizard" / "dtc" / "wizard-dtc.pdf")
+    assert measured <= 2.4 + 1 / 255 and reported <= 240.0
+    assert reported == pytest.approx(measured * 100, abs=0.5)
+    assert "highest total ink (C+M+Y+K) measured in the file: 240%" in run_cli(
+        "print", wizard, "-o", tmp_path / "out", "--service", "dtc").stdout

@@ -129,13 +129,17 @@ def register(app: typer.Typer) -> None:
             if service:
                 from ...printing.services import write_service
 
-                files, archive = write_service(loaded, folder, service, icc_profile, pdfx, allow_low_res)
+                files, archive, max_ink = write_service(loaded, folder, service, icc_profile, pdfx, allow_low_res)
                 summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
                            "files": len(files), "zip": str(archive)}
+                if max_ink is not None:
+                    summary["max_total_ink_percent"] = round(max_ink * 100, 1)
                 if as_json:
                     _print_json(summary)
                 else:
                     typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
+                    if max_ink is not None:
+                        typer.echo(f"highest total ink (C+M+Y+K) measured in the file: {max_ink:.0%}")
                 continue
             if one_per_page:
                 path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color, allow_low_res)
