@@ -7,7 +7,7 @@ import pikepdf
 import pytest
 
 from tests.conftest import DECKS
-from tests.printing.test_services import deck_with_layout
+from tests.faces.test_render import deck_with_layout
 
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
 

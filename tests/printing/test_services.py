@@ -14,7 +14,7 @@ from PIL import Image, ImageMath
 
 from tests.conftest import DECK_PATHS, DECKS
 from tests.printing.test_pdfx import _images, _streams, check_pdfx
-from tests.faces.test_render import text_cards, write_deck
+from tests.faces.test_render import deck_with_layout, text_cards, write_deck
 from generator.deck.loader import load_deck
 from generator.faces import service_specs
 from generator.printing.services import rule_problems, write_service
@@ -31,14 +31,6 @@ def test_the_shipped_decks_pass_every_services_rules(name):
     assert len(checked) == len(decks)  # every shipped deck is a size each service prints
     for deck in checked:
         assert rule_problems(deck, spec) == [], (deck.id, name)
-
-
-def deck_with_layout(tmp_path, layout: str, element: str, cards: int = 2):
-    """A deck of text cards all drawn with `layout`: the text layout plus one element (TOML lines)."""
-    path = write_deck(tmp_path, text_cards(cards))
-    path.write_text(path.read_text().replace('players = {', f'layout = "{layout}"\nplayers = {{', 1)
-                    + f'\n[layouts.{layout}]\nextends = "text"\n\n[[layouts.{layout}.elements]]\n{element}\n')
-    return path
 
 
 def edgy_deck(tmp_path):
