@@ -333,6 +333,22 @@ class ColorOptions:
         return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels, self.ink_limit)
 
 
+def _cmyk_pixels(image):
+    """A CMYK image XObject's own pixels, its soft mask left out (pikepdf would apply the mask and
+    turn the image into RGBA, losing the inks)."""
+    import pikepdf
+
+    size = (int(image.Width), int(image.Height))
+    if int(image.get("/BitsPerComponent", 8)) == 8:
+        try:
+            data = image.read_bytes()
+        except pikepdf.PdfError:
+            data = b""  # a filter qpdf does not decode (DCT): let PdfImage decode it
+        if len(data) == size[0] * size[1] * 4:
+            return Image.frombytes("CMYK", size, data)
+    return pikepdf.PdfImage(image).as_pil_image().convert("CMYK")
+
+
 def max_total_ink(pdf: bytes) -> float:
     """The highest total area coverage (C+M+Y+K, 2.4 = 240 %) anywhere in the file: every CMYK
     colour set in a page or form, and every pixel of every CMYK image, read back from the bytes."""
@@ -352,7 +368,7 @@ def max_total_ink(pdf: bytes) -> float:
                 if xobject.get("/Subtype") == "/Form":
                     visit(xobject, xobject.get("/Resources"))
                 elif xobject.get("/ColorSpace") == pikepdf.Name.DeviceCMYK:
-                    bands = pikepdf.PdfImage(xobject).as_pil_image().convert("CMYK").split()
+                    bands = _cmyk_pixels(xobject).split()
                     total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
                                                   c=bands[0], m=bands[1], y=bands[2], k=bands[3])
                     highest = max(highest, total.getextrema()[1] / 255)

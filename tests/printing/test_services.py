@@ -12,7 +12,7 @@ import pytest
 import pypdf
 from PIL import Image, ImageMath
 
-from tests.conftest import DECK_PATHS, DECKS
+from tests.conftest import DECK_PATHS, DECKS, ROOT
 from tests.printing.test_pdfx import _images, _streams, check_pdfx
 from tests.faces.test_render import deck_with_layout, text_cards, write_deck
 from generator.deck.loader import load_deck
@@ -212,3 +212,14 @@ def test_drivethrucards_total_ink_stays_within_240_percent_and_is_reported(run_c
     assert reported == pytest.approx(measured * 100, abs=0.5)
     assert "highest total ink (C+M+Y+K) measured in the file: 240%" in run_cli(
         "print", wizard, "-o", tmp_path / "out", "--service", "dtc").stdout
+
+
+def test_a_designer_deck_with_art_and_translucent_panels_stays_within_dtc_s_ink_limit(run_cli, tmp_path):
+    """Own art images (with soft masks) and see-through panels, as PDF/X-4: every pixel counted."""
+    deck = ROOT / "examples" / "designer" / "cauldron-club.toml"
+    result = run_cli("print", deck, "-o", tmp_path, "--service", "dtc", "--pdfx", "x4", "--json")
+    assert result.exit_code == 0, result.stderr
+    pdf = tmp_path / "cauldron-club" / "dtc" / "cauldron-club-dtc.pdf"
+    assert any(image["/ColorSpace"] == "/DeviceCMYK" for image in _images(pypdf.PdfReader(pdf)))
+    assert _total_ink_by_pypdf(pdf) <= 2.4 + 1 / 255
+    assert json.loads(result.stdout)["max_total_ink_percent"] <= 240.0
