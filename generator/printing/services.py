@@ -51,11 +51,11 @@ def rule_problems(deck: "Deck", spec: Service) -> list[Problem]:
     every distinct back."""
     trim = spec.trim_for(deck)
     width, height, safe = pt(trim[0]), pt(trim[1]), pt(spec.safe_mm)
-    sides = [(f"card {card.name!r}", f"card {card.code}", face_text_boxes(deck, card, width, height))
+    sides = [(f"card {card.name!r}", f"card {card.code}", face_text_boxes(deck, card, width, height, on_card=True))
              for card in deck.cards]
-    sides.append(("the card back", "back", back_text_boxes(deck, width, height)))
-    sides += [(f"the back of card {card.name!r}", f"card {card.code}", back_text_boxes(deck, width, height, card))
-              for card in own_backs(deck, trim)]
+    sides.append(("the card back", "back", back_text_boxes(deck, width, height, on_card=True)))
+    sides += [(f"the back of card {card.name!r}", f"card {card.code}",
+               back_text_boxes(deck, width, height, card, on_card=True)) for card in own_backs(deck, trim)]
     locate = Locator(deck)
     problems = []
     for label, prefix, boxes in sides:

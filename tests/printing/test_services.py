@@ -223,3 +223,16 @@ def test_a_designer_deck_with_art_and_translucent_panels_stays_within_dtc_s_ink_
     assert any(image["/ColorSpace"] == "/DeviceCMYK" for image in _images(pypdf.PdfReader(pdf)))
     assert _total_ink_by_pypdf(pdf) <= 2.4 + 1 / 255
     assert json.loads(result.stdout)["max_total_ink_percent"] <= 240.0
+
+
+@pytest.mark.parametrize("x, passes", [("20mm", True), ("1mm", False)])
+def test_turned_text_is_measured_where_it_is_drawn_not_at_its_anchor(run_cli, tmp_path, x, passes):
+    """A title turned a quarter in the middle of the card used to 'reach −20 mm from the cut'."""
+    path = deck_with_layout(tmp_path, "turned", f'name = "name"\nx = "{x}"\ny = "30mm"\nwidth = "30mm"\n'
+                                                 'height = "8mm"\nrotate = 90')
+    result = run_cli("print", path, "-o", tmp_path / "out", "--service", "tgc")
+    if passes:
+        assert result.exit_code == 0, result.stderr
+    else:
+        assert result.exit_code == 1 and "its name reaches" in result.stderr, result.stderr
+        assert "reaches -" not in result.stderr and "reaches −" not in result.stderr
