@@ -41,6 +41,7 @@ PHRASES: tuple[str, ...] = (
     "Quick reference",
     "The cards at a glance",
     "{count} cards, lowest to highest.",
+    "One card.",
     "{count} in each suit:",
     # Figures of play (generator/deck/figures.py): their titles, what they state, the labels drawn.
     "Trick",

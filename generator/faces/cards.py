@@ -11,6 +11,8 @@ trim size in points; the background extends `bleed_pt` beyond the trim on every 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from typing import TYPE_CHECKING
 
 from ..deck.layouts.choose import choose_back, choose_face
@@ -37,13 +39,17 @@ def draw_back(canvas, deck: "Deck", x: float, y: float, width_pt: float, height_
     _draw(canvas, deck, choose_back(deck, card), card, x, y, width_pt, height_pt, bleed_pt)
 
 
-def face_text_boxes(deck: "Deck", card: "Card", width_pt: float, height_pt: float) -> list[TextBox]:
-    """Every text box on a card's face, as the face draws it (for checking)."""
-    return _text_boxes(deck, place(deck, choose_face(deck, card), card, width_pt, height_pt))
+def face_text_boxes(deck: "Deck", card: "Card", width_pt: float, height_pt: float,
+                    on_card: bool = False) -> list[TextBox]:
+    """Every text box on a card's face, as the face draws it (for checking). A turned element's
+    box is in its own turned frame, unless `on_card`: then it is the rectangle it covers on the
+    card (for checks against the card's edges)."""
+    return _text_boxes(deck, place(deck, choose_face(deck, card), card, width_pt, height_pt), on_card)
 
 
-def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float, card: "Card | None" = None) -> list[TextBox]:
-    return _text_boxes(deck, place(deck, choose_back(deck, card), card, width_pt, height_pt))
+def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float, card: "Card | None" = None,
+                    on_card: bool = False) -> list[TextBox]:
+    return _text_boxes(deck, place(deck, choose_back(deck, card), card, width_pt, height_pt), on_card)
 
 
 def back_identity(deck: "Deck", card: "Card | None", width_pt: float, height_pt: float) -> tuple:
@@ -77,13 +83,24 @@ def _draw(canvas, deck, layout, card, x, y, width, height, bleed) -> None:
     canvas.restoreState()
 
 
-def _text_boxes(deck: "Deck", placed: list[Placed]) -> list[TextBox]:
+def _on_card(box: TextBox, item: Placed, turn: float) -> TextBox:
+    """The rectangle a box laid out in a turned frame covers on the card: draw_placed turns the
+    frame clockwise by `turn` about the element's centre."""
+    cx, cy = item.box.x + item.box.width / 2, item.box.y + item.box.height / 2
+    angle = math.radians(turn)
+    corners = [(u * math.cos(angle) + v * math.sin(angle), -u * math.sin(angle) + v * math.cos(angle))
+               for u in (box.x, box.x + box.width) for v in (box.y, box.y + box.height)]
+    xs, ys = [cx + x for x, _ in corners], [cy + y for _, y in corners]
+    return dataclasses.replace(box, x=min(xs), y=min(ys), width=max(xs) - min(xs), height=max(ys) - min(ys))
+
+
+def _text_boxes(deck: "Deck", placed: list[Placed], on_card: bool = False) -> list[TextBox]:
     boxes = []
     for item in placed:
-        if item.type == "text":
-            boxes.append(text_box(deck, item, turned_box(item)[0]))
-        elif item.type == "index":
-            boxes.append(index_box(deck, item, turned_box(item)[0]))
+        inner, turn = turned_box(item)
+        if item.type in ("text", "index"):
+            box = (text_box if item.type == "text" else index_box)(deck, item, inner)
+            boxes.append(_on_card(box, item, turn) if on_card and turn else box)
         glyph = item.get("glyph") if item.type in ("index", "pips", "icon") else None
         if glyph:
             # Check-only box: glyphs are drawn scaled to their box; only their characters matter.

@@ -374,11 +374,19 @@ def jester_scene(canvas, x, y, w, h, main: str, second: str, accent: str, emblem
 # Figures named by layouts ----------------------------------------------------------------
 
 def draw_named(canvas, placed, box, col) -> None:
-    """A layout's `figure` element: court, wizard, jester or crest, in its box."""
+    """A layout's `figure` element: court, wizard, jester or crest, clipped to its box (the
+    jester's harlequin ground and a scene's shoulders are drawn past the edges on purpose)."""
+    x, y, w, h = box.x, box.y, box.width, box.height
+    canvas.saveState()
+    paint.clip_to(canvas, x, y, w, h)
+    _draw_figure(canvas, placed, col, x, y, w, h)
+    canvas.restoreState()
+
+
+def _draw_figure(canvas, placed, col, x, y, w, h) -> None:
     name = placed.get("figure", "")
     main = col(placed, "color", "#23255e")
     glyph = str(placed.get("glyph", ""))
-    x, y, w, h = box.x, box.y, box.width, box.height
     if name == "court":
         _court(canvas, str(placed.get("letter", "K")), x, y, w, h, main, glyph, placed.frame.k)
     elif name == "wizard":
@@ -397,9 +405,6 @@ def draw_named(canvas, placed, box, col) -> None:
 def _court(canvas, letter, x, y, w, h, color, glyph, k) -> None:
     palette = court_palette(color)
     canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(x, y, w, h)
-    canvas.clipPath(clip, stroke=0, fill=0)
     paint.fill_rect(canvas, x, y, w, h, "#fbf6e9")
     for upside_down in (False, True):
         canvas.saveState()

@@ -108,6 +108,13 @@ def symbol_width(char: str, height: float, face: str = "sans") -> float:
     return 0.0 if ink <= 0 else (xmax - xmin) * height / ink
 
 
+def clip_to(canvas, x, y, w, h) -> None:
+    """Nothing drawn after this (until the caller's restoreState) leaves the box."""
+    clip = canvas.beginPath()
+    clip.rect(x, y, w, h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+
+
 def pattern(canvas, kind: str, x, y, w, h, color: str, step: float) -> None:
     """Fill a box with a repeating pattern centred on the box, symmetric under a half turn.
 
@@ -116,9 +123,7 @@ def pattern(canvas, kind: str, x, y, w, h, color: str, step: float) -> None:
     cx, cy = x + w / 2, y + h / 2
     half_w, half_h = w / 2 + step, h / 2 + step  # a repeat beyond the box, so edges are covered
     canvas.saveState()
-    clip = canvas.beginPath()
-    clip.rect(x, y, w, h)
-    canvas.clipPath(clip, stroke=0, fill=0)
+    clip_to(canvas, x, y, w, h)
     set_stroke(canvas, color)
     set_fill(canvas, color)
     canvas.setLineWidth(step * 0.09)

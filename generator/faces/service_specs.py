@@ -29,6 +29,8 @@ class Service:
     trims_mm: dict[str, tuple[float, float]]  # deck card size name -> the service's trim
     pdfx: str | None = None
     note: str = ""
+    back_first: bool = False  # PDF services: each card's back page comes before its face page
+    ink_limit: float | None = None  # CMYK services: highest total area coverage, C+M+Y+K (2.4 = 240 %)
 
     def trim_for(self, deck) -> tuple[float, float]:
         size = deck.card_size.name
@@ -49,8 +51,10 @@ SERVICES: dict[str, Service] = {
     "printerstudio": Service("printerstudio", "PrinterStudio", "png", "rgb", 300, 0.12 * INCH, 0.12 * INCH,
                              dict(_POKER), note="PrinterStudio's own spec is unpublished; MakePlayingCards' "
                                                 "(same company) is assumed"),
-    # A 2.75×3.75 in page per poker card (1/8 in bleed built in), PDF/X-1a:2003, CMYK; a safe area inside.
-    "dtc": Service("dtc", "DriveThruCards", "pdf", "cmyk", 300, INCH / 8, INCH / 8, dict(_POKER), pdfx="x1a-2003"),
+    # A 2.75×3.75 in page per poker card (1/8 in bleed built in), PDF/X-1a:2003, CMYK; a safe area inside;
+    # pages alternate back then front (Squib's drivethrucards_1up sprue: "alternate back/front").
+    "dtc": Service("dtc", "DriveThruCards", "pdf", "cmyk", 300, INCH / 8, INCH / 8, dict(_POKER), pdfx="x1a-2003",
+                   back_first=True, ink_limit=2.4),  # DTC: total ink at most 240 %
 }
 
 

@@ -15,6 +15,8 @@ from .layout import Layout, Rect
 
 SCALE_MM = 5  # each scale reads -5..+5 mm
 SCALE_GAP_MM = 7.0  # from the target's point to its scales
+DIGIT_PT = 10  # scale digits: legible with the sheet held at arm's length against a light
+CAPTION_PT = 8
 INK = "#000000"
 BACK_LINE = "#d0021b"
 INSET_MM = 20.0  # corner targets' distance from the printer margin: room for the scales and back lines
@@ -98,21 +100,21 @@ def _scales(canvas, x: float, y: float) -> None:
     gap, unit = pt(SCALE_GAP_MM), pt(1)
     canvas.setLineWidth(0.3)
     canvas.circle(x, y, pt(0.8), stroke=1, fill=0)
-    canvas.setFont(fonts.font("sans"), 6.5)
+    canvas.setFont(fonts.font("sans"), DIGIT_PT)
     for n in range(-2 * SCALE_MM, 2 * SCALE_MM + 1):  # half millimetres
         length = pt(4 if n == 0 else 2.5 if n % 2 == 0 else 1.2)
         canvas.setLineWidth(0.45 if n == 0 else 0.25)
         canvas.line(x + n * unit / 2, y - gap, x + n * unit / 2, y - gap - length)
         canvas.line(x + gap, y + n * unit / 2, x + gap + length, y + n * unit / 2)
-        if n % 2 == 0:
+        if n % 4 == 0:  # every second millimetre: a 10 pt digit is 2 mm wide, and each row holds every other one
             value = str(abs(n) // 2)
-            near = (n // 2) % 2 == 0  # alternate rows (and columns), so neighbouring numbers never touch
-            canvas.drawCentredString(x + n * unit / 2, y - gap - pt(7 if near else 10), value)
-            canvas.drawString(x + gap + pt(5 if near else 7.6), y + n * unit / 2 - 2.3, value)
-    canvas.setFont(fonts.font("sans"), 5.5)
-    canvas.drawCentredString(x, y - gap - pt(13.5), "left  −   + right")
+            near = (n // 4) % 2 == 0
+            canvas.drawCentredString(x + n * unit / 2, y - gap - pt(7.5 if near else 11), value)
+            canvas.drawString(x + gap + pt(5.5 if near else 8.5), y + n * unit / 2 - DIGIT_PT * 0.36, value)
+    canvas.setFont(fonts.font("sans"), CAPTION_PT)
+    canvas.drawCentredString(x, y - gap - pt(15), "left  −   + right")
     canvas.saveState()
-    canvas.translate(x + gap + pt(12.5), y)
+    canvas.translate(x + gap + pt(14.5), y)
     canvas.rotate(90)
     canvas.drawCentredString(0, 0, "down  −   + up")
     canvas.restoreState()

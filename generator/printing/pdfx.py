@@ -20,13 +20,15 @@ data; deckgen reads it where the system installed it and does not ship it).
 
 from __future__ import annotations
 
+import hashlib
 import io
+import uuid
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageCms
+from PIL import Image, ImageCms, ImageMath
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
@@ -95,18 +97,41 @@ def _open_profile(path: Path):
 
 
 class _Converter:
-    """sRGB to the output profile's CMYK, with black-point compensation; single colours cached."""
+    """sRGB to the output profile's CMYK, with black-point compensation; single colours cached.
 
-    def __init__(self, profile: Path):
+    A neutral colour (R = G = B: black text, line art, crop marks, greys) becomes black ink only,
+    K = 1 - grey, as print shops ask: a profile would build it from all four inks (rich black,
+    C70 M67 Y66 K78 for black), which smears thin text and marks when the plates shift.
+    """
+
+    def __init__(self, profile: Path, ink_limit: float | None = None):
+        self.ink_limit = ink_limit  # total area coverage, C+M+Y+K as a fraction (2.4 = 240 %)
         self.transform = ImageCms.buildTransform(
             ImageCms.createProfile("sRGB"), _open_profile(profile), "RGB", "CMYK",
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
     @lru_cache(maxsize=4096)
     def colour(self, r: float, g: float, b: float) -> tuple[float, float, float, float]:
+        if r == g == b:
+            return (0.0, 0.0, 0.0, round(1 - r, 4))
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
         c, m, y, k = self.image(pixel).getpixel((0, 0))
         return tuple(round(v / 255, 4) for v in (c, m, y, k))  # type: ignore[return-value]
+
+    def _limited(self, image):
+        """Where C+M+Y+K passes the ink limit, C, M and Y scaled down together (K and the hue's
+        proportions kept) until the total is the limit."""
+        room_for = int(self.ink_limit * 255)
+        c, m, y, k = (band.convert("I") for band in image.split())
+
+        def scaled(band):
+            return ImageMath.lambda_eval(
+                lambda a: a["band"] - (a["band"] - a["band"] * (room_for - a["k"]) / (a["cmy"] + (a["cmy"] == 0)))
+                * (a["cmy"] > room_for - a["k"]),
+                band=band, k=k, cmy=ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"], c=c, m=m, y=y))
+
+        return Image.merge("CMYK", [scaled(c).convert("L"), scaled(m).convert("L"), scaled(y).convert("L"),
+                                    k.convert("L")])
 
     def image(self, image):
         # littleCMS's own transform: ImageCms.applyTransform also serialises the 180 KB profile
@@ -114,19 +139,20 @@ class _Converter:
         rgb = image.convert("RGB")
         out = Image.new("CMYK", rgb.size)
         self.transform.transform.apply(rgb.getim(), out.getim())
-        return out
+        return self._limited(out) if self.ink_limit else out
 
 
 def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
-            labels: dict[str, str] | None = None) -> bytes:
+            labels: dict[str, str] | None = None, ink_limit: float | None = None) -> bytes:
     """The PDF with every colour in CMYK and marked as the PDF/X standard `pdfx`.
 
     `labels` names drawings (form XObjects) for error messages, e.g. {"/Card3": "card 'Firebolt'"}.
+    `ink_limit` caps total area coverage (C+M+Y+K, 2.4 = 240 %) in every colour and image pixel.
     """
     import pikepdf
 
     chosen = standard(pdfx)
-    converter = _Converter(profile)
+    converter = _Converter(profile, ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
     seen: set[tuple[int, int]] = set()
     for number, page in enumerate(document.pages, start=1):
@@ -135,7 +161,7 @@ def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
         for box in ("/TrimBox", "/BleedBox"):
             if box not in page.obj:
                 page.obj[box] = page.obj.get("/TrimBox", page.mediabox)
-    _mark(document, profile, chosen, title)
+    _mark(document, profile, chosen, title, _document_id(pdf, profile, chosen))
     problems = rgb_left(document)
     if problems:
         raise DeckgenError(f"internal: RGB left after converting to CMYK: {problems[0]}")
@@ -216,7 +242,14 @@ def _rewrite_stream(document, owner, converter: _Converter) -> None:
             owner.write(data)
 
 
-def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
+def _document_id(pdf: bytes, profile: Path, chosen: Standard) -> str:
+    """A uuid URN fixed by what was drawn, the profile and the standard: the same input gives the
+    same file (deckgen's outputs are deterministic), a changed one a new document."""
+    digest = hashlib.sha256(pdf + chosen.name.encode() + str(profile).encode()).digest()
+    return f"uuid:{uuid.UUID(bytes=digest[:16], version=4)}"
+
+
+def _mark(document, profile: Path, chosen: Standard, title: str, document_id: str) -> None:
     import pikepdf
     from pikepdf import Dictionary, Name, String
 
@@ -242,6 +275,10 @@ def _mark(document, profile: Path, chosen: Standard, title: str) -> None:
             meta["dc:title"] = str(info.get(Name.Title, ""))
             meta["xmp:CreateDate"] = meta["xmp:ModifyDate"] = "2000-01-01T00:00:00Z"
             meta["pdf:Trapped"] = "False"
+            # PDF/X-4 (ISO 15930-7, 6.7.2) also asks for the media-management identity of the file.
+            meta["xmpMM:DocumentID"] = meta["xmpMM:InstanceID"] = document_id
+            meta["xmpMM:VersionID"] = "1"
+            meta["xmpMM:RenditionClass"] = "default"
 
 
 def rgb_left(document) -> list[str]:
@@ -280,6 +317,7 @@ class ColorOptions:
     mode: str = "rgb"
     pdfx: str = "x1a"
     icc_profile: Path | None = None
+    ink_limit: float | None = None  # a print service's total-ink cap (2.4 = 240 %); None: the profile's own
 
     def checked(self) -> "ColorOptions":
         if self.mode not in COLOR_MODES:
@@ -292,4 +330,49 @@ class ColorOptions:
     def apply(self, pdf: bytes, title: str, labels: dict[str, str]) -> bytes:
         if self.mode == "rgb":
             return pdf
-        return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels)
+        return convert(pdf, output_profile(self.icc_profile), self.pdfx, title, labels, self.ink_limit)
+
+
+def _cmyk_pixels(image):
+    """A CMYK image XObject's own pixels, its soft mask left out (pikepdf would apply the mask and
+    turn the image into RGBA, losing the inks)."""
+    import pikepdf
+
+    size = (int(image.Width), int(image.Height))
+    if int(image.get("/BitsPerComponent", 8)) == 8:
+        try:
+            data = image.read_bytes()
+        except pikepdf.PdfError:
+            data = b""  # a filter qpdf does not decode (DCT): let PdfImage decode it
+        if len(data) == size[0] * size[1] * 4:
+            return Image.frombytes("CMYK", size, data)
+    return pikepdf.PdfImage(image).as_pil_image().convert("CMYK")
+
+
+def max_total_ink(pdf: bytes) -> float:
+    """The highest total area coverage (C+M+Y+K, 2.4 = 240 %) anywhere in the file: every CMYK
+    colour set in a page or form, and every pixel of every CMYK image, read back from the bytes."""
+    import pikepdf
+
+    highest = 0.0
+    seen: set[tuple[int, int]] = set()
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        def visit(owner, resources):
+            nonlocal highest
+            for operands, _operator in pikepdf.parse_content_stream(owner, "k K"):
+                highest = max(highest, sum(float(v) for v in operands))
+            for xobject in ((resources or {}).get("/XObject") or {}).values():
+                if xobject.objgen in seen:
+                    continue
+                seen.add(xobject.objgen)
+                if xobject.get("/Subtype") == "/Form":
+                    visit(xobject, xobject.get("/Resources"))
+                elif xobject.get("/ColorSpace") == pikepdf.Name.DeviceCMYK:
+                    bands = _cmyk_pixels(xobject).split()
+                    total = ImageMath.lambda_eval(lambda a: a["c"] + a["m"] + a["y"] + a["k"],
+                                                  c=bands[0], m=bands[1], y=bands[2], k=bands[3])
+                    highest = max(highest, total.getextrema()[1] / 255)
+
+        for page in document.pages:
+            visit(page, page.obj.get("/Resources"))
+    return highest

@@ -13,7 +13,11 @@ the service's rules; every card that breaks one is named with the rule:
 
 Image services: `<card id>.png` per distinct face, `back.png`, and `cards.csv` listing each
 face with its count (services ask for a quantity per face, not repeated files). PDF
-services: `<deck>-<service>.pdf`, one card per page, each face followed by its back.
+services: `<deck>-<service>.pdf`, one card per page, each face next to its back in the order the
+service reads them (DriveThruCards: back, then face).
+
+A service fixes the card size, bleed and page, so `deckgen print` options that would change them
+are refused by name (`refuse_unhonoured`), never silently dropped.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ import csv
 import io
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ..core.errors import InvalidDeck, Problem
+from ..core.errors import DeckgenError, InvalidDeck, OptionError, Problem
 from ..core.files import read_input
 from ..core.output import write_bytes, write_text
 from ..deck.locate import Locator
@@ -33,7 +37,7 @@ from ..faces.cards import back_text_boxes, face_text_boxes
 from ..faces.images import BACK_NAME, BACKS_DIR, write_pngs
 from ..faces.raster import own_backs
 from ..faces.service_specs import Service, service
-from .pdfx import ColorOptions
+from .pdfx import ColorOptions, max_total_ink
 from .sheets import one_per_page
 
 if TYPE_CHECKING:
@@ -47,11 +51,11 @@ def rule_problems(deck: "Deck", spec: Service) -> list[Problem]:
     every distinct back."""
     trim = spec.trim_for(deck)
     width, height, safe = pt(trim[0]), pt(trim[1]), pt(spec.safe_mm)
-    sides = [(f"card {card.name!r}", f"card {card.code}", face_text_boxes(deck, card, width, height))
+    sides = [(f"card {card.name!r}", f"card {card.code}", face_text_boxes(deck, card, width, height, on_card=True))
              for card in deck.cards]
-    sides.append(("the card back", "back", back_text_boxes(deck, width, height)))
-    sides += [(f"the back of card {card.name!r}", f"card {card.code}", back_text_boxes(deck, width, height, card))
-              for card in own_backs(deck, trim)]
+    sides.append(("the card back", "back", back_text_boxes(deck, width, height, on_card=True)))
+    sides += [(f"the back of card {card.name!r}", f"card {card.code}",
+               back_text_boxes(deck, width, height, card, on_card=True)) for card in own_backs(deck, trim)]
     locate = Locator(deck)
     problems = []
     for label, prefix, boxes in sides:
@@ -68,24 +72,62 @@ def rule_problems(deck: "Deck", spec: Service) -> list[Problem]:
     return problems
 
 
-def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | None = None) -> tuple[list[Path], Path]:
-    """Write the service's files and its zip into out_dir; return (the files, the zip)."""
+# `deckgen print` options a service's own spec replaces: a user who gave one is told, not ignored.
+SHEET_OPTIONS = ("--paper", "--card-size", "--bleed", "--gap", "--shared-cuts", "--duplex", "--sides", "--fold",
+                 "--proof", "--printer-margin", "--orientation", "--back-offset", "--printer", "--calibration",
+                 "--one-per-page", "--registration")
+COLOR_OPTIONS = ("--color", "--pdfx", "--icc-profile")
+
+
+def refuse_unhonoured(name: str, given: list[str]) -> None:
+    """Refuse the options (as typed, e.g. "--bleed") a service cannot honour: every sheet option, and
+    the colour options for a service that takes RGB images. `--color cmyk`, `--pdfx` and
+    `--icc-profile` are honoured by PDF services."""
+    spec = service(name)
+    refused = [option for option in given
+               if option in SHEET_OPTIONS or (option in COLOR_OPTIONS and spec.color != "cmyk")]
+    if refused:
+        files = "PNG images" if spec.file_type == "png" else "a PDF page per card side"
+        raise OptionError(f"--service {name} cannot honour {', '.join(refused)}: {spec.title} sets the card size, "
+                          f"bleed ({spec.bleed_mm:.2f} mm) and colour ({spec.color.upper()}) itself, in {files}; "
+                          "drop the option, or print sheets without --service")
+
+
+class Written(NamedTuple):
+    files: list[Path]
+    archive: Path
+    max_ink: float | None  # a CMYK service's file: the highest total area coverage measured in it
+
+
+def write_service(deck: "Deck", out_dir: Path, name: str, icc_profile: Path | None = None,
+                  pdfx: str | None = None, allow_low_res: bool = False) -> Written:
+    """Write the service's files and its zip into out_dir. `pdfx` overrides a PDF service's
+    standard (x4 keeps transparency the service's X-1a would refuse)."""
     spec = service(name)
     trim = spec.trim_for(deck)
-    color = ColorOptions("cmyk", spec.pdfx or "x1a", icc_profile) if spec.color == "cmyk" else ColorOptions()
+    if spec.color == "cmyk":
+        color = ColorOptions("cmyk", pdfx or spec.pdfx or "x1a", icc_profile, spec.ink_limit)
+    else:
+        color = ColorOptions()
     color.checked()
     problems = rule_problems(deck, spec)
     if problems:
         raise InvalidDeck(problems)
     folder = out_dir / spec.name
+    max_ink = None
     if spec.file_type == "png":
-        files = write_pngs(deck, folder, spec.dpi, spec.bleed_mm, trim)
+        files = write_pngs(deck, folder, spec.dpi, spec.bleed_mm, trim, allow_low_res=allow_low_res)
         files.append(write_text(folder / "cards.csv", _manifest(deck, trim)))
     else:
-        data = one_per_page(deck, bleed_mm=spec.bleed_mm, color=color, trim_mm=trim)
+        data = one_per_page(deck, bleed_mm=spec.bleed_mm, color=color, trim_mm=trim, allow_low_res=allow_low_res,
+                            back_first=spec.back_first)
+        if spec.color == "cmyk":
+            max_ink = max_total_ink(data)
+            if spec.ink_limit and max_ink > spec.ink_limit + 0.01:
+                raise DeckgenError(f"internal: total ink {max_ink:.0%} left after limiting to {spec.ink_limit:.0%}")
         files = [write_bytes(folder / f"{deck.id}-{spec.name}.pdf", data)]
     archive = write_bytes(out_dir / f"{deck.id}-{spec.name}.zip", _zip(folder, files))
-    return files, archive
+    return Written(files, archive, max_ink)
 
 
 def _manifest(deck: "Deck", trim: tuple[float, float]) -> str:

@@ -249,8 +249,9 @@ def _label(canvas, layout: Layout, text: str, count: int) -> None:
 
 def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
                  color: ColorOptions = ColorOptions(), trim_mm: tuple[float, float] | None = None,
-                 allow_low_res: bool = False) -> bytes:
-    """Every physical card as a face page then a back page, each page trim plus bleed.
+                 allow_low_res: bool = False, back_first: bool = False) -> bytes:
+    """Every physical card as a face page then a back page (or back then face, `back_first`, as
+    DriveThruCards' card PDFs are read), each page trim plus bleed.
 
     MediaBox = BleedBox = the page; TrimBox = the card, as print services expect.
     `trim_mm` overrides the card size (a print service's own trim for the deck's size).
@@ -267,7 +268,7 @@ def one_per_page(deck: "Deck", card_size: str = "deck", bleed_mm: float = 3.0,
     canvas.setTrimBox((bleed, bleed, bleed + card_w, bleed + card_h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     for card in deck.copies():
-        for back in (False, True):
+        for back in ((True, False) if back_first else (False, True)):
             document.place(card, bleed, bleed, back=back)
             canvas.showPage()
     return color.apply(document.finish(), title, document.labels())

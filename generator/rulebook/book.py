@@ -323,7 +323,8 @@ def _card_groups(deck: Deck, letter: str, anchors: _Anchors, card_anchors: dict[
         cards = [card for card in deck.cards if card.suit == suit.id and not has_own_entry(card)]
         if cards:
             cards.sort(key=lambda card: rank_order.get(card.rank or "", -1))
-            intro = suit.description or deck.phrase("{count} cards, lowest to highest.", count=len(cards))
+            intro = suit.description or (deck.phrase("One card.") if len(cards) == 1 else
+                                         deck.phrase("{count} cards, lowest to highest.", count=len(cards)))
             groups.append((suit.name, f"cards-{suit.id}", intro, "grid", cards))
     for kind in deck.kinds:
         cards = [card for card in deck.cards if card.kind == kind.id and card.suit is None

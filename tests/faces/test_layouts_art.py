@@ -159,3 +159,24 @@ def test_contrast_under_wcag_is_a_warning_naming_the_element():
     sun = [p for p in contrast_problems(deck) if "#c98a00" in p.message]
     assert sun and sun[0].severity == "warning" and "index" in sun[0].message and "2.95:1" in sun[0].message
     assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21)
+
+
+@pytest.mark.parametrize("figure", ["jester", "joker", "wizard", "court", "crest"])
+def test_a_figure_never_draws_outside_its_box(run_cli, tmp_path, figure):
+    """The Jester's harlequin ground used to spill half a diamond past the frame on every side."""
+    from PIL import ImageChops
+
+    from tests.faces.test_render import deck_with_layout
+
+    path = deck_with_layout(tmp_path, "solo", f'name = "picture"\ntype = "figure"\nfigure = "{figure}"\n'
+                                              'x = "20mm"\ny = "25mm"\nwidth = "20mm"\nheight = "30mm"',
+                            cards=1, extends=None)
+    result = run_cli("images", path, "--dpi", "100", "--bleed", "0", "-o", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    with Image.open(tmp_path / "out" / "tiny" / "images" / "card-1.png") as image:
+        face = image.convert("RGB")
+    drawn = ImageChops.difference(face, Image.new("RGB", face.size, face.getpixel((2, 2)))).convert("L")
+    left, top, right, bottom = drawn.point(lambda v: 255 if v > 24 else 0).getbbox()
+    px = 100 / 25.4
+    assert (right - left) <= 20 * px + 2 and (bottom - top) <= 30 * px + 2, (figure, (left, top, right, bottom))
+    assert left >= 20 * px - 1 and top >= 25 * px - 1, (figure, (left, top, right, bottom))

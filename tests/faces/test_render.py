@@ -49,6 +49,15 @@ def write_deck(folder: Path, cards_toml: str, *, deck_id: str = "tiny", name: st
     return path
 
 
+def deck_with_layout(tmp_path, layout: str, element: str, cards: int = 2, extends: str | None = "text") -> Path:
+    """A deck of text cards all drawn with `layout`: `extends` (or nothing) plus one element (TOML lines)."""
+    path = write_deck(tmp_path, text_cards(cards))
+    base = f'extends = "{extends}"\n' if extends else ""
+    path.write_text(path.read_text().replace('players = {', f'layout = "{layout}"\nplayers = {{', 1)
+                    + f'\n[layouts.{layout}]\n{base}\n[[layouts.{layout}.elements]]\n{element}\n')
+    return path
+
+
 def text_cards(count: int, **fields) -> str:
     """`count` distinct text cards named Card 1..count."""
     entries = []

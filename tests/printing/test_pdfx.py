@@ -109,7 +109,10 @@ def test_cmyk_sheets_are_pdf_x4_with_xmp_and_boxes_on_every_page():
     data = sheets.print_sheets(deck, SheetOptions(color=ColorOptions("cmyk", "x4")))
     reader = check_pdfx(data, "PDF/X-4", "1.6", transparency_allowed=True)
     with pikepdf.open(io.BytesIO(data)) as document:
-        assert document.open_metadata()["pdfxid:GTS_PDFXVersion"] == "PDF/X-4"
+        meta = document.open_metadata()
+        assert meta["pdfxid:GTS_PDFXVersion"] == "PDF/X-4"
+        assert meta["xmpMM:DocumentID"].startswith("uuid:") and len(meta["xmpMM:DocumentID"]) == 41
+        assert meta["xmpMM:VersionID"] == "1" and meta["xmpMM:RenditionClass"] == "default"
     assert data == sheets.print_sheets(deck, SheetOptions(color=ColorOptions("cmyk", "x4")))  # deterministic
     assert reader.pages[0]["/TrimBox"] == reader.pages[0]["/MediaBox"]
 

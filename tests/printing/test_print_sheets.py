@@ -376,3 +376,24 @@ def test_print_and_cut_sheets_carry_silhouette_marks_and_an_svg_that_matches(run
     assert run_cli("print", partial.source, "-o", tmp_path / "p", "--registration", "silhouette").exit_code == 0
     last = ElementTree.parse(tmp_path / "p" / "tiny" / "tiny-print-a4-silhouette-cut-last.svg").getroot()
     assert len(last.findall("svg:g[@id='cut']/svg:rect", ns)) == 1
+
+
+def test_calibration_scale_digits_are_legible_at_arm_s_length(run_cli, tmp_path):
+    """Every digit on the targets' scales is set at 10 pt or more, as pdfium reads the file."""
+    result = run_cli("print", WIZARD, "-o", tmp_path, "--calibration")
+    assert result.exit_code == 0, result.stderr
+    (pdf,) = (tmp_path / "wizard").glob("*.pdf")
+    document = pypdfium2.PdfDocument(pdf)
+    text = document[0].get_textpage()
+    from generator.printing.calibration import target_points
+
+    layout = SheetOptions(calibration=True).layout(load_deck(WIZARD))
+    near_targets = []
+    for index in range(text.count_chars()):
+        character = text.get_text_range(index, 1)
+        left, bottom, right, top = text.get_charbox(index)
+        if character.isdigit() and any(abs(left - x) < pt(25) and abs(bottom - y) < pt(25)
+                                       for x, y in target_points(layout)):
+            near_targets.append(pypdfium2.raw.FPDFText_GetFontSize(text.raw, index))
+    assert len(near_targets) == 5 * 2 * 5  # five targets, two scales, digits 4 2 0 2 4
+    assert min(near_targets) >= 10, sorted(set(near_targets))

@@ -191,3 +191,54 @@ def test_markdown_rulebook_keeps_card_names_inside_their_attributes(run_cli, tmp
         assert set(names) <= {"src", "alt", "width", "align"}, names
     assert HOSTILE_NAME in {alt for _, alt in images}
     assert page.eval_on_selector_all("[onerror]", "all => all.length") == 0
+
+
+SOLO_SUIT = """
+[deck]
+id = "solo"
+name = "Solo Suit"
+players = { min = 2, max = 4 }
+
+[[suits]]
+id = "stars"
+name = "Stars"
+symbol = "★"
+code = "S"
+color = "#1a1a1a"
+
+[[ranks]]
+id = "1"
+name = "One"
+code = "1"
+value = 1
+
+[[kinds]]
+id = "number"
+name = "Suit card"
+[[kinds]]
+id = "fool"
+name = "Fool"
+
+[[card_sets]]
+kind = "number"
+
+[[cards]]
+name = "Fool"
+code = "FO"
+kind = "fool"
+"""
+
+
+def test_a_suit_of_one_card_is_introduced_in_the_singular(run_cli, tmp_path):
+    import pypdfium2
+
+    deck = tmp_path / "solo.toml"
+    deck.write_text(SOLO_SUIT, encoding="utf-8")
+    result = run_cli("rulebook", deck, "--format", "all", "--output", tmp_path / "out")
+    assert result.exit_code == 0, result.stderr
+    markdown = (tmp_path / "out" / "solo" / "solo-rules.md").read_text(encoding="utf-8")
+    assert "One card." in markdown and "1 cards" not in markdown
+    (pdf,) = (tmp_path / "out" / "solo").glob("*.pdf")
+    document = pypdfium2.PdfDocument(pdf)
+    text = " ".join(document[index].get_textpage().get_text_range() for index in range(len(document)))
+    assert "One card." in text and "1 cards" not in text

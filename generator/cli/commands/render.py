@@ -86,9 +86,9 @@ def register(app: typer.Typer) -> None:
         color: str = typer.Option("rgb", "--color",
                                   help="rgb (as drawn), or cmyk: every colour converted through an ICC profile, "
                                        "written as PDF/X."),
-        pdfx: str = typer.Option("x1a", "--pdfx",
+        pdfx: Optional[str] = typer.Option(None, "--pdfx",
                                  help="With --color cmyk: x1a (PDF/X-1a:2001), x1a-2003, or x4 (PDF/X-4, "
-                                      "transparency allowed)."),
+                                      "transparency allowed); default x1a, or the service's own."),
         icc_profile: Optional[Path] = typer.Option(
             None, "--icc-profile",
             help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
@@ -106,10 +106,22 @@ def register(app: typer.Typer) -> None:
         from ...printing.pdfx import ColorOptions
         from ...printing.printers import sheet_options
 
+        if service:
+            from ...printing.services import refuse_unhonoured
+
+            given = {"--paper": paper is not None, "--card-size": card_size != "deck", "--bleed": bleed != 3.0,
+                     "--gap": gap is not None, "--shared-cuts": shared_cuts, "--duplex": duplex is not None,
+                     "--sides": sides != "both", "--fold": fold, "--proof": proof,
+                     "--printer-margin": printer_margin is not None, "--orientation": orientation != "auto",
+                     "--back-offset": back_offset is not None, "--printer": printer is not None,
+                     "--calibration": calibration, "--one-per-page": one_per_page,
+                     "--registration": registration is not None, "--color": color != "rgb",
+                     "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None}
+            refuse_unhonoured(service, [name for name, was_given in given.items() if was_given])
         options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
                                 duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
                                 orientation=orientation, back_offset=back_offset, printer=printer,
-                                calibration=calibration, color=ColorOptions(color, pdfx, icc_profile),
+                                calibration=calibration, color=ColorOptions(color, pdfx or "x1a", icc_profile),
                                 registration=registration)
         options = dataclasses.replace(options, allow_low_res=allow_low_res)
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
@@ -117,13 +129,17 @@ def register(app: typer.Typer) -> None:
             if service:
                 from ...printing.services import write_service
 
-                files, archive = write_service(loaded, folder, service, icc_profile)
+                files, archive, max_ink = write_service(loaded, folder, service, icc_profile, pdfx, allow_low_res)
                 summary = {"deck": loaded.id, "service": service, "folder": str(files[0].parent),
                            "files": len(files), "zip": str(archive)}
+                if max_ink is not None:
+                    summary["max_total_ink_percent"] = round(max_ink * 100, 1)
                 if as_json:
                     _print_json(summary)
                 else:
                     typer.echo(f"{files[0].parent}/: {len(files)} files for --service {service}; upload {archive}")
+                    if max_ink is not None:
+                        typer.echo(f"highest total ink (C+M+Y+K) measured in the file: {max_ink:.0%}")
                 continue
             if one_per_page:
                 path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color, allow_low_res)
