@@ -21,6 +21,7 @@ from ..core.files import read_input
 from ..core.resources import TEMPLATES
 from ..deck import markup
 from ..deck.layouts.choose import choose_back, choose_face
+from ..deck.spreadsheets import SUFFIXES as SHEET_SUFFIXES
 
 if TYPE_CHECKING:
     from ..deck.layouts.book import Layout
@@ -44,8 +45,9 @@ def _code_and_fonts() -> bytes:
 
 def deck_look(deck: "Deck") -> bytes:
     """What every card's drawing reads from the deck as a whole, the files it reads included (the
-    deck's fonts, icons, shared layouts and spreadsheets)."""
-    files = b"".join(_file_digest(path) for path in deck.inputs)
+    deck's fonts, icons, shared layouts, overlays). Not its spreadsheets: a row's cells reach only
+    its own card (hashed with the card), so a one-cell save redraws that card alone."""
+    files = b"".join(_file_digest(path) for path in deck.inputs if path.suffix.lower() not in SHEET_SUFFIXES)
     return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode() + files
 
 
