@@ -239,8 +239,8 @@ def face_signature(deck: Deck, card: Card) -> str:
     and rank it shows, the card size, the names its {card:...} references print, its art."""
     parts: list[Any] = [deck.card_size]
     for item in dataclasses.fields(card):
-        if item.name not in _UNPRINTED_CARD_FIELDS:
-            parts.append((item.name, getattr(card, item.name)))
+        if item.name not in _UNPRINTED_CARD_FIELDS and item.name != "art":  # art: by its bytes, below,
+            parts.append((item.name, getattr(card, item.name)))  # never by its path (versions live apart)
     parts.append(next((k for k in deck.kinds if k.id == card.kind), None))
     parts.append(next((s for s in deck.suits if s.id == card.suit), None))
     parts.append(next((r for r in deck.ranks if r.id == card.rank), None))
