@@ -249,7 +249,9 @@ def face_signature(deck: Deck, card: Card) -> str:
     digest = hashlib.sha256(repr(parts).encode())
     if card.art is not None:
         try:
-            digest.update(read_input(card.art, "image", within=deck.folder))
+            # The loader checked the art lies inside the deck's folder; `deck.source` may name a
+            # revision (`deck.toml@HEAD`) whose folder is not where the unpacked art lies.
+            digest.update(read_input(card.art, "image"))
         except UnreadableInput as error:  # missing or odd art: the deck's checks say so; here it differs
             digest.update(error.problem.message.encode())
     return digest.hexdigest()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 from tests.designer.tidepool import art, make
 
@@ -26,3 +27,16 @@ def test_only_the_card_whose_art_changed_is_reprinted(tmp_path, run_cli):
     report = json.loads(result.stdout)
     changed = [c for c in report["changes"] if c.get("printed")]
     assert [c["id"] for c in changed] == ["conch"], changed
+
+
+def test_rev_head_of_an_unchanged_checkout_does_not_differ(tmp_path, run_cli):
+    deck = make(tmp_path / "repo")
+    git = ["git", "-C", str(deck.parent), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "v1"], check=True)
+    result = run_cli("diff", deck, "--rev", "HEAD")
+    assert result.exit_code == 0, result.stdout
+    art(deck.parent / "art" / "conch.png", (200, 60, 60))
+    changed = json.loads(run_cli("diff", deck, "--rev", "HEAD", "--json").stdout)["changes"]
+    assert [c["id"] for c in changed if c.get("printed")] == ["conch"]
