@@ -158,7 +158,8 @@ REFERENCE_KINDS = ("card", "suit", "rule", "icon")
 def broken(text: str) -> list[tuple[str, str]]:
     """What in a text looks like markup but is not read as markup, so it would print as typed,
     each with its severity: a reference of an unknown kind (a typo such as {crd:…}) or without its
-    closing brace is an error; an unclosed ** or * a warning (a lone star may be meant)."""
+    closing brace is an error; an unclosed ** or * a warning (a lone star may be meant), and so is
+    a figure's tag inside a paragraph (the figure's own check reports it as an error)."""
     found: list[tuple[str, str]] = []
     for block in parse(text):
         if isinstance(block, Figure):
@@ -177,7 +178,8 @@ def _broken_in(words: str) -> list[tuple[str, str]]:
         if kind in REFERENCE_KINDS:
             found.append((f"{{{kind}:… has no closing brace, so it prints as typed", "error"))
         elif kind in figures.KINDS:
-            found.append((f"{{{kind}:…}} is a figure of play, which stands alone as a paragraph", "error"))
+            # a warning: `figures.problems` already reports the misplaced or malformed figure as an error
+            found.append((f"{{{kind}:…}} is a figure of play, which stands alone as a paragraph", "warning"))
         else:
             found.append((f"{{{kind}:…}} is not a reference; references are "
                           f"{', '.join('{' + name + ':…}' for name in REFERENCE_KINDS)}", "error"))
