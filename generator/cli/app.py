@@ -55,6 +55,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.new": ("new",),
     "generator.cli.commands.diff": ("diff",),
     "generator.cli.commands.validate": ("validate",),
+    "generator.cli.commands.layout": ("layout",),
 }
 OWN_COMMANDS = ("list", "show", "schema", "build")  # defined in this module
 ALLOW_OPTION = "--allow-folder"  # the one top-level option that takes a value

@@ -100,7 +100,10 @@ def _check_deck(path: Path) -> tuple[Deck | None, list[Problem]]:
     deck = builder.build()
     if not any(p.severity == "error" for p in sheets.problems + builder.problems + layouts.problems):
         deck_layouts.check(deck, layouts, data)  # needs a consistent deck: every card's suit and rank exist
-    return deck, sheets.problems + builder.problems + layouts.problems
+    # A layout problem of a card that came from a sheet (its layout cell, say) is shown at that cell.
+    layout_problems = [sheets.problem(p.field, p.message, p.hint, p.severity) or p if p.field else p
+                       for p in layouts.problems]
+    return deck, sheets.problems + builder.problems + layout_problems
 
 
 class _LayoutLines:
@@ -387,8 +390,8 @@ class _Builder:
                 suit=suit,
                 rank=rank,
                 corner=raw.get("corner", ""),
-                text=raw.get("text", ""),
-                flavor=raw.get("flavor", ""),
+                text=self._filled(raw, "text", where),
+                flavor=self._filled(raw, "flavor", where),
                 art=self._art(raw.get("art"), f"{where}.art"),
                 props=dict(raw.get("props", {})),
                 ruling=raw.get("ruling", ""),
@@ -492,7 +495,7 @@ class _Builder:
                     message, field=field, line=self.locate.text_line(field, offset), file=self.path,
                     hint=figures.HINT))
             for kind, target in markup.references(text):
-                if kind == "card" and deck.find_card(target) is None:
+                if kind == "card" and deck.find_card(target) is None and not self.sheets.may_hold(target):
                     self.error(field, f"unknown card {target!r} in {{card:{target}}}",
                                hint="use a card's name, id or code")
                 elif kind == "suit" and target not in suit_ids:
@@ -503,8 +506,8 @@ class _Builder:
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
                                hint="rule ids are the 'id' fields under [[sections.rules]]")
-            for message in markup.broken(text):
-                self.error(field, f"broken markup: {message}", severity="warning",
+            for message, severity in markup.broken(text):
+                self.error(field, f"broken markup: {message}", severity=severity,
                            hint="markup: *emphasis*, **strong**, {card:…}, {suit:…}, {rule:…}, {icon:…}")
 
         check_text(deck.description, "deck.description")
@@ -530,7 +533,7 @@ class _Builder:
                 if rule_id not in rule_ids:
                     self.error(f"rulings[{index}].rules", f"unknown rule {rule_id!r}")
             for card_ref in ruling.cards:
-                if deck.find_card(card_ref) is None:
+                if deck.find_card(card_ref) is None and not self.sheets.may_hold(card_ref):
                     self.error(f"rulings[{index}].cards", f"unknown card {card_ref!r}")
         for index, variant in enumerate(deck.variants):
             check_text(variant.text, f"variants[{index}].text")
@@ -538,6 +541,15 @@ class _Builder:
             check_text(entry.text, f"quickref[{index}].text")
         for index, kind in enumerate(deck.kinds):
             check_text(kind.description, f"kinds[{index}].description")
+
+    def _filled(self, raw: dict, name: str, where: str) -> str:
+        """A card's text or flavour with its {props.NAME} filled; a name the card lacks is an error."""
+        props = raw.get("props", {})
+        text, missing = markup.fill_props(raw.get(name, ""), props)
+        for prop in dict.fromkeys(missing):
+            self.error(f"{where}.{name}", f"{{props.{prop}}}: card {raw['name']!r} has no prop {prop!r}; "
+                       f"it has: {', '.join(props) or 'none'}", hint="give the card props = { " + prop + " = ... }")
+        return text
 
     def _known(self, values: Iterable[str], known: list[str], field: str, what: str) -> list[str]:
         result = []

@@ -3,7 +3,8 @@
 Blocks are separated by blank lines; a block whose lines start with '- ' is a
 list, and one whose lines start with '1. ', '2. ' (or '1) ') a numbered list of steps.
 Inline: *emphasis*, **strong**, and references {card:NAME-OR-CODE}, {suit:ID},
-{rule:ID}, {icon:NAME} (a designer icon from the deck's [icons]). A paragraph written as
+{rule:ID}, {icon:NAME} (a designer icon from the deck's [icons]). A card's own text may also
+hold {props.NAME}, filled with that card's engine fact when the deck is read (`fill_props`). A paragraph written as
 {trick: ...}, {hand: ...}, {goal: ...} or {manoeuvre: ...} is a figure of play
 (`generator.deck.figures`). Every renderer (card faces, rulebook PDF/HTML/Markdown, exports) walks
 the same parsed tree, so a reference means the same everywhere.
@@ -131,14 +132,35 @@ def parse(text: str) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+PROPS_HOLE = re.compile(r"\{props\.([^{}\s]+)\}")
+
+
+def fill_props(text: str, props: dict) -> tuple[str, list[str]]:
+    """A card text with each {props.NAME} replaced by the card's value, and the NAMEs it lacks
+    (those stay as written; the loader reports them)."""
+    missing: list[str] = []
+
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in props:
+            missing.append(name)
+            return match.group(0)
+        found = props[name]
+        return ("yes" if found else "no") if isinstance(found, bool) else str(found)
+
+    return PROPS_HOLE.sub(value, text), missing
+
+
 _OPENED_REFERENCE = re.compile(r"\{\s*([A-Za-z_]+)\s*:")
 REFERENCE_KINDS = ("card", "suit", "rule", "icon")
 
 
-def broken(text: str) -> list[str]:
-    """What in a text looks like markup but is not read as markup, so it would print as typed:
-    a reference of an unknown kind or without its closing brace, an unclosed ** or *."""
-    found: list[str] = []
+def broken(text: str) -> list[tuple[str, str]]:
+    """What in a text looks like markup but is not read as markup, so it would print as typed,
+    each with its severity: a reference of an unknown kind (a typo such as {crd:…}) or without its
+    closing brace is an error; an unclosed ** or * a warning (a lone star may be meant), and so is
+    a figure's tag inside a paragraph (the figure's own check reports it as an error)."""
+    found: list[tuple[str, str]] = []
     for block in parse(text):
         if isinstance(block, Figure):
             continue
@@ -149,21 +171,22 @@ def broken(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _broken_in(words: str) -> list[str]:
+def _broken_in(words: str) -> list[tuple[str, str]]:
     found = []
     for match in _OPENED_REFERENCE.finditer(words):
         kind = match.group(1)
         if kind in REFERENCE_KINDS:
-            found.append(f"{{{kind}:… has no closing brace, so it prints as typed")
+            found.append((f"{{{kind}:… has no closing brace, so it prints as typed", "error"))
         elif kind in figures.KINDS:
-            found.append(f"{{{kind}:…}} is a figure of play, which stands alone as a paragraph")
+            # a warning: `figures.problems` already reports the misplaced or malformed figure as an error
+            found.append((f"{{{kind}:…}} is a figure of play, which stands alone as a paragraph", "warning"))
         else:
-            found.append(f"{{{kind}:…}} is not a reference; references are "
-                         f"{', '.join('{' + name + ':…}' for name in REFERENCE_KINDS)}")
+            found.append((f"{{{kind}:…}} is not a reference; references are "
+                          f"{', '.join('{' + name + ':…}' for name in REFERENCE_KINDS)}", "error"))
     if "**" in words:
-        found.append("a ** has no closing **, so it prints as typed")
+        found.append(("a ** has no closing **, so it prints as typed", "warning"))
     elif "*" in words.replace(" * ", ""):  # a lone * between spaces is a multiplication sign
-        found.append("a * has no closing *, so it prints as typed")
+        found.append(("a * has no closing *, so it prints as typed", "warning"))
     return found
 
 

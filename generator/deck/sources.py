@@ -20,7 +20,7 @@ from .spreadsheets import SheetError, UnsavedFormula, read_table
 
 # Card fields a column can fill, in the order `export cards` writes them.
 CARD_FIELDS = ("id", "name", "code", "kind", "type_line", "count", "suit", "rank", "corner",
-               "text", "flavor", "art", "ruling")
+               "text", "flavor", "art", "ruling", "layout", "back_layout")
 _INTEGER_FIELDS = {"count"}
 _PROPS_PREFIX = "props."
 
@@ -59,6 +59,13 @@ class SheetCards:
     files: list[Path] = field(default_factory=list)
     first_index: int = 0  # index of the first sheet card among the deck's [[cards]]
     rows: list[_Row] = field(default_factory=list)
+    dropped: set[str] = field(default_factory=set)  # names, codes and ids of rows left out for their errors
+    failed: bool = False  # a whole source could not be read
+
+    def may_hold(self, reference: str) -> bool:
+        """Whether a card named nowhere may be one a failed source or a dropped row would have given
+        (already reported there, so not reported again as an unknown card)."""
+        return self.failed or reference.strip().casefold() in self.dropped
 
     def place(self, field_path: str) -> str | None:
         """`cards.xlsx:Actions row 14` for a card read from a row, else None."""
@@ -112,6 +119,7 @@ def read_card_sources(data: dict, deck_path: Path, first_index: int,
             sheet_name, table = read_table(path, source, where, deck_path.parent)
         except SheetError as error:
             result.problems.append(Problem(error.message, field=error.field, file=deck_path, hint=error.hint))
+            result.failed = True
             continue
         result.files.append(path)
         _rows_to_cards(result, index, path, sheet_name, table, source, deck_path)
@@ -181,6 +189,7 @@ def _rows_to_cards(result: SheetCards, index: int, path: Path, sheet: str | None
         if props:
             card["props"] = props
         if bad:
+            _drop(result, card)
             continue
         if card.get("count") == 0:
             continue  # a card the designer keeps in the sheet but leaves out of this deck
@@ -188,9 +197,14 @@ def _rows_to_cards(result: SheetCards, index: int, path: Path, sheet: str | None
         for field_path, message in structural:
             result.problems.append(_row_problem(row, field_path.split(".")[0], message))
         if structural:
+            _drop(result, card)
             continue
         result.cards.append(card)
         result.rows.append(row)
+
+
+def _drop(result: SheetCards, card: dict) -> None:
+    result.dropped |= {str(card[name]).strip().casefold() for name in ("name", "code", "id") if card.get(name)}
 
 
 def _label(path: Path, sheet: str | None) -> str:

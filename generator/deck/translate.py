@@ -23,6 +23,8 @@ from ..core.errors import OptionError, Problem, ProblemList, UnreadableInput
 from . import figures, markup
 from ..core.files import read_text_input
 from .files import LANG_PATTERN, TRANSLATIONS_DIR, parse_toml
+from .layouts.artfiles import unreadable
+from .layouts.deck import IMAGE_SUFFIXES, DeckLayouts, read_icons
 from .model import Card, Deck
 from .phrases import PHRASES
 
@@ -40,6 +42,9 @@ _TABLES: dict[str, tuple[str, ...]] = {
     "variants": ("name", "text"),
     "quickref": ("title", "text"),
 }
+# Fields of an overlay's [cards.ID] that name a file (a picture with words in it, per language).
+_CARD_FILES = ("art",)
+_ICONS_TABLE = "icons"  # icons the language adds or replaces: the same form as the deck's [icons]
 _HEADER_FIELDS = ("lang", "name", "card_set_name")
 # (table, field) of the overlay texts figures of play may stand in, as in the deck file.
 _FIGURE_TEXTS = {("sections", "text"), ("rules", "text"), ("variants", "text"), ("rulings", "decision"),
@@ -108,6 +113,8 @@ class Overlay:
         self.lines = text.splitlines()
         self.problems: list[Problem] = []
         self.used: set[tuple[str, str, str]] = set()
+        self.text = text
+        self.files: list[Path] = []  # the icons and art this language adds: a rebuild hashes them
 
     # -- problems --------------------------------------------------------------------------
 
@@ -166,9 +173,9 @@ class Overlay:
         result = dataclasses.replace(
             deck, kinds=kinds, suits=suits, ranks=ranks, cards=cards, sections=sections, rulings=rulings,
             variants=variants, quickref=quickref, back=back, lang=self.lang, phrases=self._phrases(),
-            inputs=(*deck.inputs, self.path), **meta)
+            icons=self._icons(), **meta)
         result = self._references(result)
-        return result
+        return dataclasses.replace(result, inputs=(*deck.inputs, self.path, *self.files))
 
     def _check_shape(self) -> None:
         header = self.data.get("translation")
@@ -188,8 +195,11 @@ class Overlay:
             if table == _PHRASES_TABLE:
                 self._check_phrases(value)
                 continue
+            if table == _ICONS_TABLE:
+                continue  # read, file by file, by _icons
             if table not in _TABLES:
-                self.problem(table, "", "", f"unknown table; allowed: translation, {', '.join(_TABLES)}, phrases",
+                self.problem(table, "", "", f"unknown table; allowed: translation, {', '.join(_TABLES)}, "
+                                            f"{_ICONS_TABLE}, {_PHRASES_TABLE}",
                              hint="counts, codes, suits and engine parameters come from the base deck")
                 continue
             entries = {"": value} if table in ("deck", "back") else value
@@ -205,8 +215,11 @@ class Overlay:
                     self.problem(table, key, "", f"expected a table, found {type(entry).__name__}")
                     continue
                 for name, text in entry.items():
+                    if table == "cards" and name in _CARD_FILES:
+                        continue  # checked as a file by _card
                     if name not in _TABLES[table]:
-                        self.problem(table, key, name, f"not translatable; allowed: {', '.join(_TABLES[table])}",
+                        allowed = _TABLES[table] + (_CARD_FILES if table == "cards" else ())
+                        self.problem(table, key, name, f"not translatable; allowed: {', '.join(allowed)}",
                                      hint="game facts come from the base deck")
                     elif not isinstance(text, str):
                         self.problem(table, key, name, f"expected text, found {type(text).__name__}")
@@ -226,6 +239,41 @@ class Overlay:
                 self.problem(_PHRASES_TABLE, "", english, f"the translation must use the placeholders "
                                                           f"{{...}} of the English: {wanted}")
 
+    def _icons(self) -> tuple:
+        """The deck's icons with this language's additions and replacements (same names replace).
+        Their files are named from the deck file's folder, like the deck's own [icons]."""
+        raw = self.data.get(_ICONS_TABLE, {})
+        if not isinstance(raw, dict):
+            self.problem(_ICONS_TABLE, "", "", f"expected a table of icons, found {type(raw).__name__}")
+            return self.deck.icons
+        if not raw:
+            return self.deck.icons
+        found = DeckLayouts(self.path, self.text)
+        own = {icon.name: icon for icon in read_icons(found, raw, self.deck.folder)}
+        self.problems.extend(found.problems)
+        self.files += found.files
+        kept = tuple(own.pop(icon.name, icon) for icon in self.deck.icons)
+        return kept + tuple(own.values())
+
+    def _card_art(self, card: Card) -> dict[str, Any]:
+        """A card's art in this language, when the overlay gives one (named from the deck file's folder)."""
+        key = self._card_key(card)
+        name = self._given("cards", key).get("art")
+        if name is None:
+            return {}
+        if not isinstance(name, str):
+            self.problem("cards", key, "art", f"expected a file name, found {type(name).__name__}")
+            return {}
+        file = (self.deck.folder / name).resolve()
+        reason = (f"is not a PNG, JPEG or SVG" if file.suffix.lower() not in IMAGE_SUFFIXES
+                  else unreadable(file, self.deck.folder))
+        if reason:
+            self.problem("cards", key, "art", f"art file {name!r} {reason}",
+                         hint="files in an overlay are named from the deck file's folder")
+            return {}
+        self.files.append(file)
+        return {"art": file}
+
     def _phrases(self) -> dict[str, str]:
         given = self.data.get(_PHRASES_TABLE, {})
         given = given if isinstance(given, dict) else {}
@@ -241,7 +289,7 @@ class Overlay:
     def _ids(self) -> dict[str, set[str]]:
         deck = self.deck
         return {"kinds": {k.id for k in deck.kinds}, "suits": {s.id for s in deck.suits},
-                "ranks": {r.id for r in deck.ranks}, "cards": {c.id for c in deck.cards},
+                "ranks": {r.id for r in deck.ranks}, "cards": {c.id for c in deck.cards} | {c.code for c in deck.cards},
                 "sections": {s.id for s in deck.sections}, "rules": {r.id for r in deck.rules()},
                 "rulings": {r.id for r in deck.rulings}, "variants": {v.id for v in deck.variants},
                 "quickref": {q.title for q in deck.quickref}}
@@ -250,6 +298,12 @@ class Overlay:
         value = self.data.get(table, {})
         entry = value if table in ("deck", "back") else value.get(key, {}) if isinstance(value, dict) else {}
         return entry if isinstance(entry, dict) else {}
+
+    def _card_key(self, card: Card) -> str:
+        """The overlay's key for a card: its id, or its code, which survives renaming the card
+        (an id defaults to the name)."""
+        given = self.data.get("cards", {})
+        return card.code if isinstance(given, dict) and card.id not in given and card.code in given else card.id
 
     def _fields(self, table: str, key: str, base: dict[str, Any], quiet: tuple[str, ...] = ()) -> dict[str, Any]:
         """The translatable fields of one item: the overlay's text, else the base text with a warning."""
@@ -282,7 +336,8 @@ class Overlay:
             changes["name"] = pattern.format(suit=suit.name, rank=rank.name)
             quiet.append("name")
         base = {name: getattr(card, name) for name in _TABLES["cards"]}
-        changes.update(self._fields("cards", card.id, base, tuple(quiet)))
+        changes.update(self._fields("cards", self._card_key(card), base, tuple(quiet)))
+        changes.update(self._card_art(card))
         return dataclasses.replace(card, **changes)
 
     def _references(self, deck: Deck) -> Deck:
@@ -299,7 +354,8 @@ class Overlay:
                 kind, target = match.group(1), match.group(2).strip()
                 if kind != "card":
                     known = (kind == "suit" and any(s.id == target for s in deck.suits)) or \
-                            (kind == "rule" and any(r.id == target for r in deck.rules()))
+                            (kind == "rule" and any(r.id == target for r in deck.rules())) or \
+                            (kind == "icon" and any(i.name == target for i in deck.icons))
                     if not known:
                         self.problem(table, key, name, f"unknown {kind} {target!r} in {{{kind}:{target}}}")
                     return match.group(0)
@@ -316,7 +372,7 @@ class Overlay:
             found = [base.find_card(ref) for ref in refs]
             return tuple(card.code if card else ref for card, ref in zip(found, refs))
 
-        cards = tuple(dataclasses.replace(c, text=fix(c.text, "cards", c.id, "text")) for c in deck.cards)
+        cards = tuple(dataclasses.replace(c, text=fix(c.text, "cards", self._card_key(c), "text")) for c in deck.cards)
         sections = tuple(dataclasses.replace(
             s, text=fix(s.text, "sections", s.id, "text"),
             rules=tuple(dataclasses.replace(r, text=fix(r.text, "rules", r.id, "text")) for r in s.rules))

@@ -239,8 +239,8 @@ def face_signature(deck: Deck, card: Card) -> str:
     and rank it shows, the card size, the names its {card:...} references print, its art."""
     parts: list[Any] = [deck.card_size]
     for item in dataclasses.fields(card):
-        if item.name not in _UNPRINTED_CARD_FIELDS:
-            parts.append((item.name, getattr(card, item.name)))
+        if item.name not in _UNPRINTED_CARD_FIELDS and item.name != "art":  # art: by its bytes, below,
+            parts.append((item.name, getattr(card, item.name)))  # never by its path (versions live apart)
     parts.append(next((k for k in deck.kinds if k.id == card.kind), None))
     parts.append(next((s for s in deck.suits if s.id == card.suit), None))
     parts.append(next((r for r in deck.ranks if r.id == card.rank), None))
@@ -249,7 +249,9 @@ def face_signature(deck: Deck, card: Card) -> str:
     digest = hashlib.sha256(repr(parts).encode())
     if card.art is not None:
         try:
-            digest.update(read_input(card.art, "image", within=deck.folder))
+            # The loader checked the art lies inside the deck's folder; `deck.source` may name a
+            # revision (`deck.toml@HEAD`) whose folder is not where the unpacked art lies.
+            digest.update(read_input(card.art, "image"))
         except UnreadableInput as error:  # missing or odd art: the deck's checks say so; here it differs
             digest.update(error.problem.message.encode())
     return digest.hexdigest()

@@ -87,30 +87,44 @@ def resolve_profile(deck: "Deck", profile: str | None, dpi: int | None, bleed_mm
 
 def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: float | None = None,
                  profile: str | None = None, allow_low_res: bool = False,
-                 advance: "Advance | None" = None) -> list[Path]:
+                 advance: "Advance | None" = None, only: str | None = None) -> list[Path]:
     """Write images/<card id>.png for every distinct face, images/back.png (the deck's back) and
     images/backs/<card id>.png for each card with a back of its own; return the paths.
+    `only` (a card's code, id or name) draws that one card's face and own back and nothing else.
     `advance(label, done, total)` is told of each image written (a progress bar)."""
     dpi, bleed_mm, trim = resolve_profile(deck, profile, dpi, bleed_mm)
     if not 30 <= dpi <= 1200:
         raise OptionError(f"--dpi {dpi} is out of range: give 30 to 1200")
     check_length("--bleed", bleed_mm, 20)
-    return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance, allow_low_res)
+    card = None
+    if only is not None:
+        card = deck.find_card(only)
+        if card is None:
+            codes = ", ".join(c.code for c in deck.cards)
+            raise OptionError(f"--card {only!r}: deck {deck.id!r} has no such card; codes: {codes}")
+    return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance, allow_low_res, card)
 
 
 def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tuple[float, float],
-               advance: "Advance | None" = None, allow_low_res: bool = False) -> list[Path]:
+               advance: "Advance | None" = None, allow_low_res: bool = False,
+               only: "Card | None" = None) -> list[Path]:
     """<card id>.png for every distinct face, back.png and backs/<card id>.png (cards with a back
     of their own) in `folder`, each trim plus bleed at `dpi`; `advance(label, done, total)` is told
-    of each image written."""
+    of each image written. Pictures a full run no longer writes (a renamed or removed card's) are
+    removed, so the folder holds exactly the current cards. `only`: that card's face and own back."""
     clash = next((card for card in deck.cards if f"{card.id}.png" == BACK_NAME), None)
     if clash:
         raise DeckgenError(f"{deck.source}: card {clash.name!r} has the id 'back', which would overwrite "
                            f"{BACK_NAME}; give it another id in the deck file")
     require_printable(deck, *trim, allow_low_res=allow_low_res)
     own = own_backs(deck, trim)
-    cards: list = list(deck.cards) + [None] + [BackOf(card) for card in own]
-    names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME] + [f"{BACKS_DIR}/{card.id}.png" for card in own]
+    if only is not None:
+        cards: list = [only] + [BackOf(only)] * (only in own)
+        names = [f"{only.id}.png"] + [f"{BACKS_DIR}/{only.id}.png"] * (only in own)
+    else:
+        cards = list(deck.cards) + [None] + [BackOf(card) for card in own]
+        names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME] + [f"{BACKS_DIR}/{card.id}.png" for card in own]
+        _remove_stale(folder, set(names))
     size = pixel_size(trim, bleed_mm, dpi)
     faces = face_pages(deck, trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card
@@ -126,6 +140,14 @@ def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tupl
                     advance(f"{deck.id}: images", len(written), len(names))
         written.extend(job.result() for job in pending)
     return written
+
+
+def _remove_stale(folder: Path, current: set[str]) -> None:
+    """Remove the PNGs of cards the deck no longer has (renamed or removed) from an images folder."""
+    for sub in (folder, folder / BACKS_DIR):
+        for path in sorted(sub.glob("*.png")) if sub.is_dir() else ():
+            if path.relative_to(folder).as_posix() not in current and path.is_file() and not path.is_symlink():
+                path.unlink()
 
 
 def _save_png(path: Path, rows: bytearray, size: tuple[int, int], dpi: int) -> Path:

@@ -14,13 +14,14 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..core.errors import UnreadableInput
 from ..core.files import read_input
 from ..core.resources import TEMPLATES
 from ..deck import markup
 from ..deck.layouts.choose import choose_back, choose_face
+from ..deck.spreadsheets import SUFFIXES as SHEET_SUFFIXES
 
 if TYPE_CHECKING:
     from ..deck.layouts.book import Layout
@@ -44,8 +45,9 @@ def _code_and_fonts() -> bytes:
 
 def deck_look(deck: "Deck") -> bytes:
     """What every card's drawing reads from the deck as a whole, the files it reads included (the
-    deck's fonts, icons, shared layouts and spreadsheets)."""
-    files = b"".join(_file_digest(path) for path in deck.inputs)
+    deck's fonts, icons, shared layouts, overlays). Not its spreadsheets: a row's cells reach only
+    its own card (hashed with the card), so a one-cell save redraws that card alone."""
+    files = b"".join(_file_digest(path) for path in deck.inputs if path.suffix.lower() not in SHEET_SUFFIXES)
     return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode() + files
 
 
@@ -95,25 +97,31 @@ def _layout_inputs(layout: "Layout") -> Iterator[bytes]:
             yield _file_digest(layout.folder / source)
 
 
-def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes) -> Iterator[bytes]:
-    """Every input of one card's drawing (None: the back), as bytes."""
+def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes, back: bool = False) -> Iterator[bytes]:
+    """Every input of one card's drawing (None: the deck's back; `back`: the card's own back), as bytes."""
     yield _code_and_fonts()
     yield look
-    yield from _layout_inputs(choose_back(deck, None) if card is None else choose_face(deck, card))
+    yield from _layout_inputs(choose_back(deck, card) if card is None or back else choose_face(deck, card))
     if card is None:
+        return
+    if back:
+        yield b"back" + repr(card).encode()
         return
     yield repr(card).encode()
     yield repr(_references(deck, iter((card.name, card.type_line, card.corner, card.text, card.flavor)))).encode()
     yield _file_digest(card.art)
 
 
-def card_hashes(deck: "Deck") -> dict[str, str]:
-    """{card key: content hash} for every distinct face ("face:<id>") and the back ("back")."""
+def card_hashes(deck: "Deck", own_backs: "Iterable[Card]" = ()) -> dict[str, str]:
+    """{card key: content hash} for every distinct face ("face:<id>"), the deck's back ("back")
+    and the own back of each card in `own_backs` ("back:<id>")."""
     look = deck_look(deck)
     hashes = {}
-    for key, card in [*((f"face:{card.id}", card) for card in deck.cards), ("back", None)]:
+    entries = [*((f"face:{card.id}", card, False) for card in deck.cards), ("back", None, False),
+               *((f"back:{card.id}", card, True) for card in own_backs)]
+    for key, card, back in entries:
         digest = hashlib.sha256()
-        for part in drawing_inputs(deck, card, look):
+        for part in drawing_inputs(deck, card, look, back):
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
         hashes[key] = digest.hexdigest()[:HASH_LENGTH]

@@ -23,7 +23,8 @@ from ..core.errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
 from ..deck.loader import check_deck
 from ..faces.art import art_problems
 from ..faces.images import card_pngs
-from ..faces.raster import card_key
+from ..deck.sizes import card_size_mm
+from ..faces.raster import BackOf, card_key, own_backs
 from ..validate import validate_deck
 from .hashing import card_hashes
 
@@ -59,6 +60,7 @@ class CardView:
     count: int
     hash: str
     badges: list[str] = field(default_factory=list)
+    back_hash: str = ""  # the picture of this card's back: its own back layout's, else the deck's back
 
 
 class PreviewSession:
@@ -135,18 +137,20 @@ class PreviewSession:
         """Publish the new cards at once, then draw the missing pictures a few at a time: the
         page asks for them straight away, and each request is answered as soon as its picture
         is drawn (`image` waits for it), so drawing and loading overlap."""
-        hashes = card_hashes(deck)
-        cards_by_key = {card_key(card): card for card in deck.cards}
+        own = own_backs(deck, card_size_mm(deck))
+        hashes = card_hashes(deck, own)
+        cards_by_key: dict = {card_key(card): card for card in deck.cards}
+        cards_by_key.update({card_key(BackOf(card)): BackOf(card) for card in own})
         with self._lock:
             missing = [key for key, digest in hashes.items() if digest not in self._images]
             before = (self.cards, self.deck)
             badges = {card.key: card.badges for card in self.cards}
             old = {card.key: card.hash for card in self.cards}
             self.cards = [CardView(key, "face", card.id, card.name, card.code, card.count, hashes[key],
-                                   badges.get(key, []))
-                          for key, card in cards_by_key.items()]
+                                   badges.get(key, []), hashes.get(card_key(BackOf(card)), hashes["back"]))
+                          for key, card in cards_by_key.items() if not isinstance(card, BackOf)]
             self.cards.append(CardView("back", "back", "back", deck.back.title or "Card back", "", 1,
-                                       hashes["back"], badges.get("back", [])))
+                                       hashes["back"], badges.get("back", []), hashes["back"]))
             self.deck = deck
             self.error = []
             self.version += 1
@@ -243,9 +247,14 @@ class PreviewSession:
                 return self._zooms[digest]
             deck = self.deck
             key = next((card.key for card in self.cards if card.hash == digest), None)
-        if key is None:
+            own_back = next((card.id for card in self.cards if card.side == "face" and card.back_hash == digest
+                             and card.back_hash != card.hash), None)
+        if key is None and own_back is None:
             return None
-        card = next((card for card in deck.cards if card_key(card) == key), None)
+        if key is None:  # a card's own back, as the backs view shows it
+            card = BackOf(next(card for card in deck.cards if card.id == own_back))
+        else:
+            card = next((card for card in deck.cards if card_key(card) == key), None)
         png = card_pngs(deck, [card], PRINT_DPI, self.bleed_mm)[0]  # drawn without the lock held
         with self._lock:
             self._zooms[digest] = png

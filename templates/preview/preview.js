@@ -11,7 +11,8 @@
 
   function imageUrl(hash, dpi) { return "/img/" + dpi + "/" + hash + ".png"; }
   function backCard() { return state.cards.find((card) => card.side === "back"); }
-  function shownHash(card) { return side === "back" && card.side === "face" && backCard() ? backCard().hash : card.hash; }
+  // The backs view shows each card's own back (its kind's or its own back layout), else the deck's.
+  function shownHash(card) { return side === "back" && card.side === "face" ? (card.back_hash || (backCard() ? backCard().hash : card.hash)) : card.hash; }
   function el(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;

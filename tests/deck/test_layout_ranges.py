@@ -80,11 +80,12 @@ def test_values_in_range_pass(tmp_path, run_cli):
     assert result.exit_code == 0, result.stderr
 
 
-@pytest.mark.parametrize("text, words", [("**bold", "a ** has no closing **"), ("{card:JK", "has no closing brace"),
-                                         ("{crad:JK}", "{crad:…} is not a reference"),
-                                         ("a *stray", "a * has no closing *")])
-def test_broken_markup_is_reported(tmp_path, text, words):
+@pytest.mark.parametrize("text, words, severity", [
+    ("**bold", "a ** has no closing **", "warning"), ("{card:JK", "has no closing brace", "error"),
+    ("{crad:JK}", "{crad:…} is not a reference", "error"), ("a *stray", "a * has no closing *", "warning")])
+def test_broken_markup_is_reported(tmp_path, text, words, severity):
+    """A tag that would print as typed is an error (issue 35); an unclosed star only a warning."""
     path = tmp_path / "tiny.toml"
     path.write_text(TINY.replace("count = 2\n", f'count = 2\ntext = "{text}"\n'), encoding="utf-8")
     _, problems = check_deck(path)
-    assert [p.field for p in problems if words in p.message and p.severity == "warning"] == ["cards[0].text"], problems
+    assert [p.field for p in problems if words in p.message and p.severity == severity] == ["cards[0].text"], problems

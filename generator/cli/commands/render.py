@@ -174,9 +174,12 @@ def register(app: typer.Typer) -> None:
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
         lang: Optional[str] = LangOption,
+        card: Optional[str] = typer.Option(None, "--card", metavar="CODE",
+                                           help="Draw only this card (its code, id or name): its face and "
+                                                "its own back, if it has one."),
     ) -> None:
         """Write one PNG per distinct card face plus back.png (and backs/<card>.png for cards with a
-        back of their own) to OUTPUT/<deck>/images/."""
+        back of their own) to OUTPUT/<deck>/images/; pictures of cards the deck no longer has are removed."""
         from PIL import Image
 
         from ...core.files import open_input
@@ -187,12 +190,13 @@ def register(app: typer.Typer) -> None:
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             with progress_bar(as_json) as advance:
                 paths = images.write_images(loaded, prepare_folder(output_folder(output, loaded)), dpi, bleed, profile,
-                                           allow_low_res=allow_low_res, advance=advance)
+                                           allow_low_res=allow_low_res, advance=advance, only=card)
             with open_input(paths[-1], "output") as written, Image.open(written) as first:
                 size = first.size
             if as_json:
                 _print_json({"deck": loaded.id, "folder": str(paths[0].parent), "files": len(paths),
                              "width_px": size[0], "height_px": size[1]})
             else:
-                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({len(loaded.cards)} faces and "
-                           f"{len(paths) - len(loaded.cards)} back(s)), {size[0]}×{size[1]} px")
+                faces = 1 if card else len(loaded.cards)
+                typer.echo(f"{paths[0].parent}/: {len(paths)} images ({faces} face(s) and "
+                           f"{len(paths) - faces} back(s)), {size[0]}×{size[1]} px")

@@ -78,7 +78,7 @@ def read(data: dict, path: Path, text: str) -> DeckLayouts:
         found.book, problems = build_book(sources)
         found.problems.extend(problems)
     found.fonts = _fonts(found, data.get("fonts", ()), folder)
-    found.icons = _icons(found, data.get("icons", {}), folder)
+    found.icons = read_icons(found, data.get("icons", {}), folder)
     return found
 
 
@@ -128,7 +128,8 @@ def _font_unusable(file: Path, folder: Path) -> str:
     return ""
 
 
-def _icons(found: DeckLayouts, raw: dict, folder: Path) -> tuple[Icon, ...]:
+def read_icons(found: DeckLayouts, raw: dict, folder: Path) -> tuple[Icon, ...]:
+    """The icons of an `[icons]` table (a deck's, or a translation overlay's), each file checked."""
     icons = []
     for name, entry in raw.items():
         where = f"icons.{name}"
