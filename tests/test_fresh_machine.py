@@ -93,14 +93,15 @@ def _is_test_or_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 def _needs(path: Path) -> set[str]:
     """Which of TinyMUX and Chromium the tests of a file need: a test or fixture taking the
-    `page` or `chromium` fixture, or anything from tests/mushserver.py."""
+    `page` or `chromium` fixture, or anything from tests/mushserver.py (or the MUSH table's
+    test support, which starts it)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     needs = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_test_or_fixture(node) \
                 and {"page", "chromium"} & {arg.arg for arg in node.args.args}:
             needs.add("Chromium")
-        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("mushserver"):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(("mushserver", "mush_table_support")):
             needs.add("TinyMUX")
     return needs
 

@@ -126,7 +126,8 @@ def game_attributes(deck: "Deck", copies: list["Card"]) -> list[tuple[str, str]]
                        ("FIXED.RULE", _rule_number(deck, "qv2.cards.destroy")),
                        ("SEARCH", str(params.get("search_reveal", 5)))]
     if game == "muggle-quidditch":
-        attributes += [(f"HOUSENAME.{suit}", house) for suit, house in params.get("houses", {}).items()]
+        houses = params.get("houses", {})  # a malformed value is validate's to report, not this export's
+        attributes += [(f"HOUSENAME.{suit}", house) for suit, house in houses.items()] if isinstance(houses, dict) else []
     rules = trick_rules(deck)
     if rules:  # a [rules] trick game: the turned cards that let the dealer name trump, the round suit's skips
         chooses = {deck.cards[index].code for index in select(rules.trump.dealer_chooses, deck)}
