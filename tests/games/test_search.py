@@ -167,3 +167,19 @@ def test_unknown_or_unbounded_search_players_are_refused(run_cli, name):
     result = run_cli("simulate", "wizard", "-n", "1", "--bot", name)
     assert result.exit_code == 2
     assert "bot" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_dealers_turned_up_trump_stays_with_the_dealer_in_every_world():
+    """Whist turns the dealer's last card for trump, face up: until it is played, every world a
+    seat samples leaves it in the dealer's hand."""
+    deck = load_deck(DECKS.parent / "examples" / "rules" / "whist.toml")
+    game = game_for(deck)
+    held = 0
+    for position, state in enumerate(_positions(game, game.min_players, seed=5, every=2)):
+        seat, turned = state.current_player(), state.info.turned
+        world = state.determinize(seat, random.Random(position))
+        assert sorted(world.hands[seat]) == sorted(state.hands[seat])
+        if seat != state.dealer and turned is not None and turned in state.hands[state.dealer]:
+            assert turned in world.hands[state.dealer]
+            held += 1
+    assert held >= 3

@@ -8,7 +8,6 @@ guessed from the sampled hands, as the heuristic player would bid them).
 
 from __future__ import annotations
 
-
 from ..tricks import PLAY
 from ..worlds import deal_unseen
 from .actions import PASSING
@@ -26,7 +25,7 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     game, info, n = state.game, state.info, state.num_players
     world = state.clone()
     others = [other for other in range(n) if other != seat]
-    known = _passed_to_others(state, seat)
+    known = _seen_in_others_hands(state, seat)
     in_transit = state.phase == PASSING  # the cards others have passed so far stay face down until the exchange
     shown = [] if info.turned is None or info.turned not in info.aside else [info.turned]
     hidden_aside = list(info.aside)
@@ -57,15 +56,20 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     return world
 
 
-def _passed_to_others(state: "RulesState", seat: int) -> list[list[int]]:
-    """By seat: the cards `seat` passed to it this round and that it still holds (seen by `seat`)."""
+def _seen_in_others_hands(state: "RulesState", seat: int) -> list[list[int]]:
+    """By seat: the cards `seat` knows another holds: those it passed to it this round and that
+    it still holds, and the dealer's turned-up card for trump (shown to all) until it is played."""
     known: list[list[int]] = [[] for _ in range(state.num_players)]
+    turned, dealer = state.info.turned, state.dealer
+    if state.game.trump_kind == "dealer-card" and turned is not None and dealer != seat \
+            and turned in state.hands[dealer]:
+        known[dealer].append(turned)
     passing = state.game.rules.passing
     if passing is None or state.phase == PASSING or not state.table.unique or not state.info.passed[seat]:
         return known  # before the exchange nobody holds them; with copies, which copy was played is not known
     target = (seat + state.game.pass_offset(state.direction, state.num_players)) % state.num_players
     if target != seat:
-        known[target] = [card for card in state.info.passed[seat] if card in state.hands[target]]
+        known[target] += [card for card in state.info.passed[seat] if card in state.hands[target]]
     return known
 
 
