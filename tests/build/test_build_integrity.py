@@ -22,6 +22,7 @@ from generator.core import output
 
 from tests.badinput import TINY, check_result
 from tests.conftest import ROOT
+from tests.processes import alive, children
 
 SECOND = TINY.replace('id = "tiny"', 'id = "second"').replace('name = "Tiny"', 'name = "Second"')
 
@@ -153,21 +154,6 @@ def test_two_concurrent_build_processes_never_mix_or_lose_files(decks, tmp_path)
     assert not (out / build.STAGING).exists()
 
 
-def _children(pid: int) -> set[int]:
-    found = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found |= {int(child) for child in (task / "children").read_text().split()}
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
 def test_killing_the_build_stops_its_workers(decks, tmp_path):
     (decks / "second.toml").write_text(SECOND, encoding="utf-8")
@@ -178,15 +164,15 @@ def test_killing_the_build_stops_its_workers(decks, tmp_path):
     workers: set[int] = set()
     deadline = time.monotonic() + 60
     while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
-        workers |= _children(parent.pid)
+        workers |= children(parent.pid)
         time.sleep(0.05)
     assert len(workers) >= 2, "the build started no workers"
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not [pid for pid in workers if _alive(pid)]
+    assert not [pid for pid in workers if alive(pid)]
 
 
 def test_output_files_and_folders_honour_the_umask(run_cli, decks, tmp_path):

@@ -14,29 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.processes import alive, descendants
 
 pytest.importorskip("distributed", reason="the cluster extra is not installed")
-
-
-def _descendants(pid: int) -> set[int]:
-    found, queue = set(), [pid]
-    while queue:
-        parent = queue.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*"):
-            children = (task / "children").read_text().split() if (task / "children").exists() else []
-            for child in map(int, children):
-                if child not in found:
-                    found.add(child)
-                    queue.append(child)
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
@@ -47,10 +27,10 @@ def test_killing_a_cluster_validation_stops_its_dask_processes():
     processes: set[int] = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and parent.poll() is None:  # two workers, each under its nanny
-        processes |= _descendants(parent.pid)
-        if len([pid for pid in processes if _alive(pid)]) >= 3:
+        processes |= descendants(parent.pid)
+        if len([pid for pid in processes if alive(pid)]) >= 3:
             time.sleep(5)  # past `client.run`, which tells them whom to watch
-            processes |= _descendants(parent.pid)
+            processes |= descendants(parent.pid)
             break
         time.sleep(0.1)
     assert parent.poll() is None, "the validation ended before it could be killed"
@@ -58,6 +38,6 @@ def test_killing_a_cluster_validation_stops_its_dask_processes():
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     deadline = time.monotonic() + 15
-    while any(_alive(pid) for pid in processes) and time.monotonic() < deadline:
+    while any(alive(pid) for pid in processes) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not [pid for pid in processes if _alive(pid)]
+    assert not [pid for pid in processes if alive(pid)]
