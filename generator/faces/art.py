@@ -19,13 +19,14 @@ from reportlab.lib.utils import ImageReader
 
 from ..core.errors import Problem, UnreadableInput
 from ..core.files import open_input
+from . import masks
 from ..deck.layouts.artfiles import (MAX_ART_BYTES, MAX_ART_PIXELS, image_path, image_size, is_svg, svg_drawing,
                                      unreadable)
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
 
-__all__ = ["MAX_ART_BYTES", "MAX_ART_PIXELS", "art_problems", "draw_image", "fitted", "image_path", "image_size",
+__all__ = ["MAX_ART_BYTES", "MAX_ART_PIXELS", "art_problems", "draw_image", "draw_masked", "fitted", "image_path", "image_size",
            "is_svg", "unreadable"]
 
 
@@ -52,16 +53,33 @@ def fitted(image_w: float, image_h: float, w: float, h: float, fit: str) -> tupl
     return image_w * scale, image_h * scale
 
 
+def _checked(path: Path, within: Path | None) -> None:
+    reason = unreadable(path, within)
+    if reason:
+        raise UnreadableInput(Problem(f"image {reason}", file=path,
+                                      hint="image paths are relative to the file that names them; use PNG, JPEG or SVG"))
+
+
+def draw_masked(canvas, path: Path, box: tuple[float, float, float, float], fit: str, mask: Path | None,
+                tint: str, within: Path | None = None) -> None:
+    """A raster image fitted in `box`, masked by `mask`'s alpha (stretched over the box) and/or
+    multiplied by `tint` (`masks`)."""
+    for file in (path, mask):
+        if file is not None:
+            _checked(file, within)
+    x, y, w, h = box
+    image_w, image_h = image_size(path)
+    drawn_w, drawn_h = fitted(image_w, image_h, w, h, fit)
+    masks.draw(canvas, path, (x + (w - drawn_w) / 2, y + (h - drawn_h) / 2, drawn_w, drawn_h), box, mask, tint)
+
+
 def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover",
                bleed: str = "", bleed_color: str = "#ffffff", trim: tuple[float, float] | None = None,
                frame_bleed: float = 0.0, within: Path | None = None) -> None:
     """Place an image in a box (cover: crop what sticks out; contain: all of it, centred; stretch).
     The file is checked again first (regular, inside `within`, an image that decodes): it may
     have changed since the deck was checked, and reportlab reads a raster image by its name."""
-    reason = unreadable(path, within)
-    if reason:
-        raise UnreadableInput(Problem(f"image {reason}", file=path,
-                                      hint="image paths are relative to the file that names them; use PNG, JPEG or SVG"))
+    _checked(path, within)
     if bleed and trim and not is_svg(path):
         inner = (max(x, 0.0), max(y, 0.0), min(x + w, trim[0]), min(y + h, trim[1]))
         if inner[0] > x + 1e-6 or inner[1] > y + 1e-6 or inner[2] < x + w - 1e-6 or inner[3] < y + h - 1e-6:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..deck.layouts.place import Box, Placed
 from ..deck.layouts.values import PIP_COUNTS
-from . import art, figures, fonts, icons, paint
+from . import art, effects, figures, fonts, icons, paint
 from . import text as text_layout
 from .text import TextBox
 
@@ -92,7 +92,8 @@ def _draw_text(canvas, deck, placed: Placed, box: Box) -> None:
     if tbox.spec.empty:
         return
     fitted = text_layout.fit(tbox.spec, tbox.width, tbox.height) or text_layout.overflowing(tbox.spec, tbox.width)
-    ink = col(placed, "color", INK)
+    color = placed.get("color")
+    ink = str(color) if effects.gradient_of(color) else col(placed, "color", INK)
     badge = col(placed, "badge")
     if badge:
         width = fitted.lines[0].width if fitted.lines else tbox.width
@@ -101,8 +102,9 @@ def _draw_text(canvas, deck, placed: Placed, box: Box) -> None:
         pill = Box(tbox.x + tbox.width - pill_w, tbox.y, pill_w, tbox.height)
         paint.round_rect(canvas, pill.x, pill.y, pill.width, pill.height, pill.height / 2, fill=badge)
         tbox = TextBox(tbox.spec, pill.x, pill.y, pill.width, pill.height)
-    text_layout.draw(canvas, tbox.spec, fitted, tbox.x, tbox.y, tbox.width, tbox.height, ink,
-                     col(placed, "rule_color") or None)
+    effects.draw_text(canvas, tbox, fitted, ink, col(placed, "rule_color") or None, stroke=col(placed, "stroke"),
+                      stroke_width=points(placed, "stroke_width", effects.DEFAULT_TEXT_STROKE_PT),
+                      effects=effects.effects_of(placed, col))
 
 
 # Images, shapes, icons ---------------------------------------------------------------------
@@ -111,6 +113,9 @@ def _clip(canvas, placed: Placed, box: Box, kind: str) -> None:
     path = canvas.beginPath()
     if kind == "ellipse":
         path.ellipse(box.x, box.y, box.width, box.height)
+    elif kind == "circle":
+        side = min(box.width, box.height)
+        path.circle(box.x + box.width / 2, box.y + box.height / 2, side / 2)
     elif kind == "roundrect":
         path.roundRect(box.x, box.y, box.width, box.height, placed.length("radius", box.width, "2mm"))
     else:
@@ -124,49 +129,60 @@ def _draw_image(canvas, deck, placed: Placed, box: Box) -> None:
         return
     canvas.saveState()
     _clip(canvas, placed, box, placed.get("clip", "rect"))
-    art.draw_image(canvas, source, box.x, box.y, box.width, box.height, fit=placed.get("fit", "cover"),
-                   bleed=placed.get("bleed", ""), bleed_color=col(placed, "bleed_color", "#ffffff"),
-                   trim=(placed.frame.width, placed.frame.height) if placed.get("bleed") else None,
-                   frame_bleed=placed.frame.bleed, within=deck.folder)
+    mask, tint = art.image_path(placed, "mask"), col(placed, "tint")
+    if (mask or tint) and not art.is_svg(source):
+        art.draw_masked(canvas, source, (box.x, box.y, box.width, box.height), placed.get("fit", "cover"),
+                        mask, tint, within=deck.folder)
+    else:
+        art.draw_image(canvas, source, box.x, box.y, box.width, box.height, fit=placed.get("fit", "cover"),
+                       bleed=placed.get("bleed", ""), bleed_color=col(placed, "bleed_color", "#ffffff"),
+                       trim=(placed.frame.width, placed.frame.height) if placed.get("bleed") else None,
+                       frame_bleed=placed.frame.bleed, within=deck.folder)
     canvas.restoreState()
 
 
 def _draw_shape(canvas, deck, placed: Placed, box: Box) -> None:
-    fill, stroke = col(placed, "fill"), col(placed, "stroke")
-    kind = placed.get("shape", "rect")
-    if stroke:
-        paint.set_stroke(canvas, stroke)
-        canvas.setLineWidth(points(placed, "stroke_width", 0.5))
-        dash = placed.values.get("dash")
-        if dash:
-            canvas.setDash([float(v) * placed.frame.k for v in dash])
-    if fill:
-        paint.set_fill(canvas, fill)
-    strokes, fills = (1 if stroke else 0), (1 if fill else 0)
-    if kind == "line":
-        if stroke:
-            canvas.line(box.x, box.top, box.right, box.y)
+    fill, stroke = placed.get("fill") or "", col(placed, "stroke")
+    fill = "" if str(fill) == "none" else str(fill)
+    dash = placed.values.get("dash")
+    path = _shape_path(canvas, placed, box)
+    if path is None:
         return
-    if kind == "ellipse":
-        canvas.ellipse(box.x, box.y, box.right, box.top, stroke=strokes, fill=fills)
-    elif kind == "roundrect":
-        canvas.roundRect(box.x, box.y, box.width, box.height, placed.length("radius", box.width, "2mm"),
-                         stroke=strokes, fill=fills)
-    elif kind == "star":
-        radius = min(box.width, box.height) / 2
-        path = paint.star_path(canvas, box.x + box.width / 2, box.y + box.height / 2, radius, radius * 0.42)
-        canvas.drawPath(path, stroke=strokes, fill=fills)
-    elif kind == "polygon":
-        corners = placed.values.get("points") or []
-        if len(corners) >= 3:
-            path = canvas.beginPath()
+    effects.draw_path(canvas, path, box, fill="" if placed.get("shape") == "line" else fill, stroke=stroke,
+                      stroke_width=points(placed, "stroke_width", 0.5),
+                      dash=[float(v) * placed.frame.k for v in dash] if dash else None,
+                      effects=effects.effects_of(placed, col))
+
+
+def _shape_path(canvas, placed: Placed, box: Box) -> Callable | None:
+    """A function building the shape's outline (a fresh path for each use), or None for nothing."""
+    kind = placed.get("shape", "rect")
+
+    def build() -> object:
+        path = canvas.beginPath()
+        if kind == "line":
+            path.moveTo(box.x, box.top)
+            path.lineTo(box.right, box.y)
+        elif kind == "ellipse":
+            path.ellipse(box.x, box.y, box.width, box.height)
+        elif kind == "roundrect":
+            path.roundRect(box.x, box.y, box.width, box.height, placed.length("radius", box.width, "2mm"))
+        elif kind == "star":
+            radius = min(box.width, box.height) / 2
+            return paint.star_path(canvas, box.x + box.width / 2, box.y + box.height / 2, radius, radius * 0.42)
+        elif kind == "polygon":
             for index, (px, py) in enumerate(corners):
                 point = (box.x + box.width * float(px) / 100, box.top - box.height * float(py) / 100)
                 path.moveTo(*point) if index == 0 else path.lineTo(*point)
             path.close()
-            canvas.drawPath(path, stroke=strokes, fill=fills)
-    else:
-        canvas.rect(box.x, box.y, box.width, box.height, stroke=strokes, fill=fills)
+        else:
+            path.rect(box.x, box.y, box.width, box.height)
+        return path
+
+    corners = placed.values.get("points") or []
+    if kind == "polygon" and len(corners) < 3:
+        return None
+    return build
 
 
 def _draw_icon(canvas, deck, placed: Placed, box: Box) -> None:
@@ -255,13 +271,14 @@ DRAWERS: dict[str, Callable] = {
 
 
 def turned_box(placed: Placed) -> tuple[Box, float]:
-    """The box content is laid out in, and the turn: 90/270 swap width and height."""
-    box, turn = placed.box, int(placed.values.get("rotate") or 0) % 360
-    if turn in (90, 270):
+    """The box content is laid out in (centred on the origin when turned), and the clockwise
+    turn in degrees: 90 and 270 swap width and height, any other angle keeps the box's shape."""
+    box, turn = placed.box, float(placed.values.get("rotate") or 0) % 360
+    if not turn:
+        return box, 0.0
+    if turn in (90.0, 270.0):
         return Box(-box.height / 2, -box.width / 2, box.height, box.width), turn
-    if turn == 180:
-        return Box(-box.width / 2, -box.height / 2, box.width, box.height), turn
-    return box, 0
+    return Box(-box.width / 2, -box.height / 2, box.width, box.height), turn
 
 
 # Element types whose drawing leaves graphics state behind (clips, dashes, alpha), so they

@@ -291,15 +291,41 @@ def _lay_out(spec, measured, bullet_width, size, width) -> Fitted | None:
 
 # Drawing ------------------------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class TextPass:
+    """How one pass over the text paints it (`faces.effects` draws shadows, glows, outlines and
+    gradient fills as several passes): the PDF text render mode (0 fill, 1 stroke, 7 add to the
+    clip), the outline's width and colour, one colour for every letter (`solid`), and whether the
+    letters and the inline icons are drawn in this pass."""
+
+    mode: int = 0
+    line_width: float = 0.0
+    stroke: str | None = None
+    solid: str | None = None
+    glyphs: bool = True
+    icons: bool = True
+
+
+PLAIN = TextPass()
+
+
 def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: float, height: float,
-         color: str, rule_color: str | None = None) -> None:
+         color: str, rule_color: str | None = None, style: TextPass = PLAIN) -> None:
     """Draw fitted text in the box whose lower-left corner is (x, y)."""
+    if not style.icons:
+        rule_color = None  # the rule is drawn once, by the pass that draws the icons
     cursor = y + height  # top of the next line box
     if spec.valign == "middle":
         cursor -= (height - fitted.height) / 2
     elif spec.valign == "bottom":
         cursor -= height - fitted.height
     text = canvas.beginText()
+    if style.mode:
+        text.setTextRenderMode(style.mode)
+    if style.stroke:
+        canvas.setLineWidth(style.line_width)
+        canvas.setLineJoin(1)  # round: an outline without spikes at sharp corners
+        paint.set_stroke(canvas, style.stroke)
     inline_icons: list = []
     for number, line in enumerate(fitted.lines):
         size = fitted.size * line.block.scale
@@ -317,7 +343,7 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
         else:
             left = x + line.indent
         if line.block.bullet and line.first_in_block:
-            text.setFillColorRGB(*paint.rgb(color))
+            text.setFillColorRGB(*paint.rgb(style.solid or color))
             text.setFont(fonts.font("sans"), size)
             text.setTextOrigin(x, baseline)
             text.textOut(BULLET)
@@ -336,12 +362,15 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
                     cursor_x += piece.icon_width * size
                     text.setTextOrigin(cursor_x, baseline)
                     continue
-                text.setFillColorRGB(*paint.rgb(piece.color or color))
+                text.setFillColorRGB(*paint.rgb(style.solid or piece.color or color))
                 text.setFont(fonts.font(piece.face), size)
                 text.textOut(piece.text)
                 if cursor_x is not None:
                     cursor_x += fonts.width(piece.face, piece.text, size)
-    canvas.drawText(text)
+    if style.glyphs:
+        canvas.drawText(text)
+    if not style.icons:
+        return
     for piece, icon_x, baseline, size, ink in inline_icons:
         icons.draw_icon(canvas, piece.icon, icon_x, baseline - ICON_DROP * size, piece.icon_width * size,
                         ICON_EM * size, ink)

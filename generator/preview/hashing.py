@@ -92,9 +92,9 @@ def _layout_inputs(layout: "Layout") -> Iterator[bytes]:
     elements = [(element.name, element.type, sorted(element.props.items())) for element in layout.elements]
     yield repr((layout.name, layout.reference_mm, layout.safe_mm, elements)).encode()
     for element in layout.elements:
-        source = element.props.get("src")
-        if isinstance(source, str) and source and "{" not in source:
-            yield _file_digest(layout.folder / source)
+        for source in (element.props.get("src"), element.props.get("mask")):
+            if isinstance(source, str) and source and "{" not in source:
+                yield _file_digest(layout.folder / source)
 
 
 def drawing_inputs(deck: "Deck", card: "Card | None", look: bytes, back: bool = False) -> Iterator[bytes]:

@@ -98,9 +98,10 @@ def _svg_of(path: Path, _mtime: int, _size: int):
     return drawing, refused
 
 
-def image_path(placed: "Placed") -> Path | None:
-    """The file an image element shows, or None when the card has none (no art)."""
-    source = placed.get("src")
+def image_path(placed: "Placed", key: str = "src") -> Path | None:
+    """The file an image element shows (`key` = "mask": the file whose alpha masks it), or None
+    when the card has none (no art, no mask)."""
+    source = placed.get(key)
     if not source:
         return None
     path = Path(str(source))

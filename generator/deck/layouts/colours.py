@@ -57,6 +57,19 @@ def color_value(value: str) -> str:
             raise ValueError(f"{value!r} is not a colour; write #rrggbb or lighten/darken/mix/ink_on(...)")
         return text.lower()
     function, inner = match.groups()
+    args = split_arguments(inner)
+    if function == "ink_on" and len(args) == 1:
+        return ink_on(color_value(args[0]))
+    if function in ("lighten", "darken") and len(args) == 2:
+        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), _amount(args[1], value))
+    if function == "mix" and len(args) == 3:
+        return mix(color_value(args[0]), color_value(args[1]), _amount(args[2], value))
+    raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
+                     "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")
+
+
+def split_arguments(inner: str) -> list[str]:
+    """The arguments between a function's parentheses, split at the commas outside nested ones."""
     args, depth, current = [], 0, ""
     for char in inner:
         if char == "," and depth == 0:
@@ -66,14 +79,7 @@ def color_value(value: str) -> str:
         depth += (char == "(") - (char == ")")
         current += char
     args.append(current)
-    if function == "ink_on" and len(args) == 1:
-        return ink_on(color_value(args[0]))
-    if function in ("lighten", "darken") and len(args) == 2:
-        return {"lighten": lighten, "darken": darken}[function](color_value(args[0]), _amount(args[1], value))
-    if function == "mix" and len(args) == 3:
-        return mix(color_value(args[0]), color_value(args[1]), _amount(args[2], value))
-    raise ValueError(f"{value!r}: unknown colour function {function}() or wrong arguments; "
-                     "use lighten(c, 0.5), darken(c, 0.5), mix(a, b, 0.5) or ink_on(c)")
+    return args
 
 
 def _amount(text: str, value: str) -> float:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.errors import Problem, UnreadableInput
 from ...core.files import RefusedInput, input_problem, read_input
 from ..model import FontFamily, Icon
-from .artfiles import image_path, unreadable
+from .artfiles import image_path, is_svg, unreadable
 from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
 from .choose import choose_back, choose_face
 from .lines import TomlLines
@@ -277,11 +277,13 @@ def _always_known(path: str) -> bool:
 
 
 def _check_image(item, report, folder: Path) -> None:
-    path = image_path(item)
-    if path is None:
-        return
-    reason = unreadable(path, folder)
-    if reason:
-        report((item.element.where, "image"), item.element,
-               f"image {str(path)!r} of element {item.element.name!r} {reason}",
-               hint="image paths are relative to the file that defines the layout; use PNG, JPEG or SVG")
+    for key in ("src", "mask"):
+        path = image_path(item, key)
+        if path is None:
+            continue
+        reason = unreadable(path, folder) or (
+            "is an SVG; a mask is a PNG whose alpha channel says what shows" if key == "mask" and is_svg(path) else "")
+        if reason:
+            report((item.element.where, key), item.element,
+                   f"{'image' if key == 'src' else 'mask'} {str(path)!r} of element {item.element.name!r} {reason}",
+                   hint="image paths are relative to the file that defines the layout; use PNG, JPEG or SVG")

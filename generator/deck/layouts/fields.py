@@ -41,11 +41,22 @@ COMMON = {
     "width": ("Width, same units (\"100%\" = the frame's width; default 100%).", LENGTH, None),
     "height": ("Height, same units (default 100%).", LENGTH, None),
     "anchor": ("Which point of the element sits at (x, y).", "string", ANCHORS),
-    "rotate": ("Turn the element in its box: 0, 90, 180 or 270 degrees.", "integer", (0, 90, 180, 270)),
+    "rotate": ("Turn the element clockwise about its box's centre by any angle, -360 to 360 degrees "
+               "(90 and 270 lay the content out with width and height swapped).", "number", None),
     "mirrored": ("Draw it a second time turned half round the card's centre (playing-card corners).",
                  "boolean", None),
     "opacity": ("0 (invisible) to 1 (opaque).", ("number", "string"), None),
 }
+
+# Shadow and glow, for text and shapes: drawn as opaque vector copies, so PDF/X-1a keeps them.
+EFFECTS = {
+    "shadow": ("Colour of a drop shadow: the element drawn again beneath itself, offset by shadow_offset.",
+               "string", None),
+    "shadow_offset": ("[right, down] offset of the shadow in pt (default [1.2, 1.2]).", "array", None),
+    "glow": ("Colour of a glow: a halo of glow_width around the element, beneath it.", "string", None),
+    "glow_width": ("How far the glow reaches beyond the outline, in pt (default 2.5), or \"1mm\".", LENGTH, None),
+}
+GRADIENT_HINT = ("; or a gradient: linear(180deg, #rrggbb, #rrggbb 60%, ...) or radial(#rrggbb, #rrggbb, ...)")
 
 TYPED = {
     "text": {
@@ -57,8 +68,13 @@ TYPED = {
         "style": ("normal or italic.", "string", ("normal", "italic")),
         "size": ("Font size in pt, or [largest, smallest]: text shrinks to fit, and text that cannot fit "
                  "even at the smallest is an error.", ("number", "array"), None),
-        "color": ("Text colour: #rrggbb, a variable such as \"{suit.color}\", or lighten/darken/mix/ink_on(...).",
-                  "string", None),
+        "color": ("Text colour: #rrggbb, a variable such as \"{suit.color}\", or lighten/darken/mix/ink_on(...)"
+                  + GRADIENT_HINT + ".", "string", None),
+        "stroke": ("Colour of an outline around every letter (outside the letter, so it stays legible).",
+                   "string", None),
+        "stroke_width": ("Width of the letters' outline beyond their edge (pt as a number, or \"0.3mm\"; "
+                         "default 0.6).", LENGTH, None),
+        **EFFECTS,
         "align": ("Horizontal alignment.", "string", ("left", "center", "right")),
         "valign": ("Vertical alignment.", "string", ("top", "middle", "bottom")),
         "line_spacing": ("Line height as a multiple of the size (default 1.2).", "number", None),
@@ -75,7 +91,11 @@ TYPED = {
                 "the card's art.", "string", None),
         "fit": ("cover (fill, crop what sticks out), contain (all of it, letterboxed) or stretch.", "string",
                 ("cover", "contain", "stretch")),
-        "clip": ("Clip to the box: rect, roundrect or ellipse.", "string", ("rect", "roundrect", "ellipse")),
+        "clip": ("Clip to the box: rect, roundrect, ellipse or circle (the largest centred circle).", "string",
+                 ("rect", "roundrect", "ellipse", "circle")),
+        "mask": ("A PNG whose alpha channel masks the image (stretched over the box): opaque shows, "
+                 "transparent hides. Relative to the layout's file.", "string", None),
+        "tint": ("Colour the image is multiplied by (a grey picture becomes shades of it).", "string", None),
         "radius": ("Corner radius for clip = roundrect.", LENGTH, None),
         "bleed": ("Art drawn for the trim only gets bleed made for it when the element reaches the bleed "
                   "edge: mirror, extend (repeat the edge pixels) or color.", "string", ("mirror", "extend", "color")),
@@ -84,12 +104,13 @@ TYPED = {
     "shape": {
         "shape": ("rect, roundrect, ellipse, line (top-left to bottom-right of the box), polygon or star.",
                   "string", ("rect", "roundrect", "ellipse", "line", "polygon", "star")),
-        "fill": ("Fill colour (none when omitted).", "string", None),
+        "fill": ("Fill colour (none when omitted)" + GRADIENT_HINT + ".", "string", None),
         "stroke": ("Outline colour (none when omitted).", "string", None),
         "stroke_width": ("Outline width (pt as a number, or \"0.3mm\").", LENGTH, None),
         "dash": ("Dash pattern [on, off] in pt.", "array", None),
         "radius": ("Corner radius for roundrect.", LENGTH, None),
         "points": ("Polygon corners as [[x%, y%], ...] of the box (0-100, y down).", "array", None),
+        **EFFECTS,
     },
     "icon": {
         "icon": ("A designer icon from the deck's [icons] table.", "string", None),

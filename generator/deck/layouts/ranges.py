@@ -16,6 +16,7 @@ from typing import Any
 
 from .colours import color_value
 from .fields import allowed_fields
+from .gradients import FORMS, is_gradient, parse_gradient
 from .units import to_points
 
 MAX_LENGTH_PT = 100_000.0  # 35 metres: past any card, any sheet
@@ -33,10 +34,15 @@ POINT_PERCENT = (-1_000.0, 1_100.0)  # polygon corners, in percent of the box (0
 ALONG_PT = 3_000.0  # what 100% means when a length is checked without its card (larger than any card)
 
 LENGTHS = {"x", "y", "width", "height", "radius", "pip_size", "ace_size", "glyph_size"}
+MAX_ROTATE = 360.0
+MAX_SHADOW_PT = 100.0
 NOT_NEGATIVE = {"width", "height", "radius", "pip_size", "ace_size", "glyph_size"}
-THICKNESSES = {"stroke_width": (0.0, MAX_STROKE_PT), "step": (MIN_STEP_PT, MAX_STEP_PT)}  # a number is points
+THICKNESSES = {"stroke_width": (0.0, MAX_STROKE_PT), "step": (MIN_STEP_PT, MAX_STEP_PT),
+               "glow_width": (0.0, MAX_STROKE_PT)}  # a number is points
 COLOURS = {"color", "fill", "stroke", "badge", "rule_color", "bleed_color", "accent", "sky", "second",
-           "glyph_color"}
+           "glyph_color", "shadow", "glow", "tint"}
+# Where a gradient may stand instead of a colour (what the drawing paints through a clip).
+GRADIENTS = {("shape", "fill"), ("text", "color")}
 
 
 def value_problem(element_type: str | None, key: str, value: Any, filled: bool = False) -> str:
@@ -57,6 +63,8 @@ def value_problem(element_type: str | None, key: str, value: Any, filled: bool =
     if key in THICKNESSES:
         return _thickness(key, value)
     if key in COLOURS:
+        if is_gradient(value):
+            return _gradient(element_type, key, value)
         return _colour(value)
     check = _CHECKS.get((element_type, key)) or _CHECKS.get((None, key))
     return check(value) if check else ""
@@ -108,6 +116,24 @@ def _colour(value: Any) -> str:
     except (ValueError, TypeError, OverflowError) as error:
         return str(error)
     return ""
+
+
+def _gradient(element_type: str, key: str, value: Any) -> str:
+    if (element_type, key) not in GRADIENTS:
+        return (f"a gradient cannot be used for {key}; gradients are allowed in "
+                f"{', '.join(f'{kind} {field}' for kind, field in sorted(GRADIENTS))}")
+    try:
+        parse_gradient(str(value))
+    except ValueError as error:
+        return f"{error}; allowed: {FORMS}" if FORMS not in str(error) else str(error)
+    return ""
+
+
+def _shadow_offset(value: Any) -> str:
+    allowed = f"allowed: [right, down] in pt, each -{MAX_SHADOW_PT:g} to {MAX_SHADOW_PT:g}"
+    if not isinstance(value, list) or len(value) != 2:
+        return f"{value!r} is not [right, down]; {allowed}"
+    return next((p for part in value if (p := _finite(part, -MAX_SHADOW_PT, MAX_SHADOW_PT, allowed))), "")
 
 
 def _text_size(value: Any) -> str:
@@ -169,6 +195,9 @@ _CHECKS = {
                                                   f"allowed: {MIN_SPACING:g} to {MAX_SPACING:g} times the size"),
     (None, "max_lines"): lambda value: _finite(value, 1, MAX_LINES, f"allowed: 1 to {MAX_LINES:,} lines"),
     (None, "opacity"): _opacity,
+    (None, "rotate"): lambda value: _finite(value, -MAX_ROTATE, MAX_ROTATE,
+                                            f"allowed: an angle from -{MAX_ROTATE:g} to {MAX_ROTATE:g} degrees"),
+    (None, "shadow_offset"): _shadow_offset,
     (None, "dash"): _dash,
     (None, "points"): _points,
 }

@@ -1,0 +1,141 @@
+"""Gradients, outlines, shadows and glows: how text and shapes are painted beyond a flat colour.
+
+Every effect is vector and opaque, so a PDF/X-1a file (which allows no transparency) keeps
+it as drawn and card images, the live preview and print show the same thing (they are all
+rasterised from one PDF drawing): a gradient is a PDF shading painted through the shape's
+outline or the letters' outlines used as a clip; a shadow is the element drawn again in the
+shadow colour, offset; a glow is a halo, the outline stroked wide in the glow colour with
+round joins, beneath the element; text's own outline is stroked twice its width beneath the
+letters, so the letters keep their shape.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from reportlab.lib.colors import Color
+
+from ..deck.layouts.gradients import Gradient, is_gradient, parse_gradient
+from ..deck.layouts.place import Box, Placed
+from . import paint
+from . import text as text_layout
+
+DEFAULT_SHADOW_OFFSET = (1.2, 1.2)  # pt right and down
+DEFAULT_GLOW_PT = 2.5
+DEFAULT_TEXT_STROKE_PT = 0.6
+
+
+def gradient_of(value: object) -> Gradient | None:
+    return parse_gradient(str(value)) if is_gradient(value) else None
+
+
+def shade(canvas, gradient: Gradient, box: Box) -> None:
+    """Paint a gradient over `box` through the current clip (a PDF shading: vector, opaque)."""
+    colours = [Color(*paint.rgb(colour)) for colour, _ in gradient.stops]
+    positions = [position for _, position in gradient.stops]
+    if gradient.kind == "radial":
+        radius = ((box.width ** 2 + box.height ** 2) ** 0.5) / 2  # the centre to the farthest corner
+        canvas.radialGradient(box.x + box.width / 2, box.y + box.height / 2, max(radius, 0.01), colours,
+                              positions, extend=True)
+        return
+    x0, y0, x1, y1 = gradient.line(box.x, box.y, box.width, box.height)
+    if abs(x1 - x0) < 1e-6 and abs(y1 - y0) < 1e-6:
+        x1 += 0.01  # an empty box: any direction paints nothing visible
+    canvas.linearGradient(x0, y0, x1, y1, colours, positions, extend=True)
+
+
+def effects_of(placed: Placed, colour: Callable[[Placed, str], str]) -> dict:
+    """The shadow, glow and their sizes an element asks for (colours as #rrggbb, lengths in pt)."""
+    k = placed.frame.k
+    offset = placed.values.get("shadow_offset") or DEFAULT_SHADOW_OFFSET
+    glow_width = placed.values.get("glow_width")
+    return {
+        "shadow": colour(placed, "shadow"), "offset": (float(offset[0]) * k, -float(offset[1]) * k),
+        "glow": colour(placed, "glow"),
+        "glow_width": (DEFAULT_GLOW_PT * k if glow_width in (None, "") else
+                       float(glow_width) * k if isinstance(glow_width, (int, float))
+                       else placed.length("glow_width", placed.box.width)),
+    }
+
+
+# Shapes ----------------------------------------------------------------------------------
+
+def draw_path(canvas, make_path: Callable[[], object], box: Box, *, fill: str, stroke: str, stroke_width: float,
+              dash: list[float] | None, effects: dict) -> None:
+    """A shape's outline (`make_path` builds it afresh for each use) with its shadow, glow,
+    fill (a colour or a gradient) and stroke, in that order from the bottom."""
+    gradient = gradient_of(fill)
+    solid = "" if gradient else (paint.color_value(fill) if fill else "")
+    closed = bool(fill)
+    if effects["shadow"]:
+        canvas.saveState()
+        canvas.translate(*effects["offset"])
+        _paint_solid(canvas, make_path(), effects["shadow"], stroke_width if stroke else 0.0, filled=closed)
+        canvas.restoreState()
+    if effects["glow"]:
+        canvas.saveState()
+        canvas.setLineJoin(1)
+        canvas.setLineCap(1)
+        paint.set_stroke(canvas, effects["glow"])
+        canvas.setLineWidth(2 * effects["glow_width"] + (stroke_width if stroke else 0.0))
+        canvas.drawPath(make_path(), stroke=1, fill=0)
+        canvas.restoreState()
+    if gradient:
+        canvas.saveState()
+        canvas.clipPath(make_path(), stroke=0, fill=0)
+        shade(canvas, gradient, box)
+        canvas.restoreState()
+    elif solid:
+        paint.set_fill(canvas, solid)
+    if stroke:
+        paint.set_stroke(canvas, stroke)
+        canvas.setLineWidth(stroke_width)
+        if dash:
+            canvas.setDash(dash)
+    if stroke or solid:
+        canvas.drawPath(make_path(), stroke=1 if stroke else 0, fill=1 if solid else 0)
+
+
+def _paint_solid(canvas, path, colour: str, line_width: float, filled: bool) -> None:
+    paint.set_fill(canvas, colour)
+    paint.set_stroke(canvas, colour)
+    canvas.setLineWidth(max(line_width, 0.01))
+    canvas.setLineJoin(1)
+    canvas.drawPath(path, stroke=0 if filled and not line_width else 1, fill=1 if filled else 0)
+
+
+# Text ------------------------------------------------------------------------------------
+
+def draw_text(canvas, tbox, fitted, ink: str, rule_color: str | None, *, stroke: str, stroke_width: float,
+              effects: dict) -> None:
+    """Fitted text with its shadow, glow, outline and fill (a colour or a gradient), bottom up."""
+    spec, x, y, width, height = tbox.spec, tbox.x, tbox.y, tbox.width, tbox.height
+    outline = 2 * stroke_width if stroke else 0.0
+
+    def one_pass(style: text_layout.TextPass, offset: tuple[float, float] = (0.0, 0.0)) -> None:
+        canvas.saveState()
+        canvas.translate(*offset)
+        text_layout.draw(canvas, spec, fitted, x, y, width, height, ink, rule_color, style)
+        canvas.restoreState()
+
+    if effects["shadow"]:
+        shadow = effects["shadow"]
+        one_pass(text_layout.TextPass(mode=2 if outline else 0, line_width=outline, stroke=shadow if outline else None,
+                                      solid=shadow, icons=False), effects["offset"])
+    if effects["glow"]:
+        one_pass(text_layout.TextPass(mode=1, line_width=2 * effects["glow_width"] + outline, stroke=effects["glow"],
+                                      icons=False))
+    if outline:
+        one_pass(text_layout.TextPass(mode=1, line_width=outline, stroke=stroke, icons=False))
+    gradient = gradient_of(ink)
+    if gradient is None:
+        text_layout.draw(canvas, spec, fitted, x, y, width, height, paint.color_value(ink), rule_color)
+        return
+    first = gradient.stops[0][0]
+    canvas.saveState()
+    text_layout.draw(canvas, spec, fitted, x, y, width, height, first, None,
+                     text_layout.TextPass(mode=7, icons=False))
+    shade(canvas, gradient, Box(x, y, width, height))
+    canvas.restoreState()
+    text_layout.draw(canvas, spec, fitted, x, y, width, height, first, rule_color,
+                     text_layout.TextPass(glyphs=False))
