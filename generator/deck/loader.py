@@ -500,8 +500,10 @@ class _Builder:
                                hint="use a card's name, id or code")
                 elif kind == "suit" and target not in suit_ids:
                     self.error(field, f"unknown suit {target!r} in {{suit:{target}}}; known: {', '.join(suit_ids) or 'none'}")
-                elif kind == "icon" and target not in icon_names:
-                    self.error(field, f"unknown icon {target!r} in {{icon:{target}}}; known: "
+                elif kind == "icon" and (markup.icon_repeat(target)[0] not in icon_names
+                                         or markup.icon_repeat(target)[2]):
+                    name, _, problem = markup.icon_repeat(target)
+                    self.error(field, problem or f"unknown icon {name!r} in {{icon:{target}}}; known: "
                                f"{', '.join(icon_names) or 'none (the deck has no [icons] table)'}")
                 elif kind == "rule" and target not in rule_ids:
                     self.error(field, f"unknown rule {target!r} in {{rule:{target}}}",
@@ -549,6 +551,10 @@ class _Builder:
         for prop in dict.fromkeys(missing):
             self.error(f"{where}.{name}", f"{{props.{prop}}}: card {raw['name']!r} has no prop {prop!r}; "
                        f"it has: {', '.join(props) or 'none'}", hint="give the card props = { " + prop + " = ... }")
+        for kind, target in markup.references(text):
+            problem = markup.icon_repeat(target)[2] if kind == "icon" else ""
+            if problem:
+                self.error(f"{where}.{name}", f"card {raw['name']!r}: {problem}")
         return text
 
     def _known(self, values: Iterable[str], known: list[str], field: str, what: str) -> list[str]:

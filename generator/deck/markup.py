@@ -133,6 +133,24 @@ def parse(text: str) -> tuple[Block, ...]:
 
 
 PROPS_HOLE = re.compile(r"\{props\.([^{}\s]+)\}")
+# {icon:NAME*props.X}: a row of icons as many as a card's prop says
+ICON_PROP_REPEAT = re.compile(r"\{icon:([^{}*]+)\*props\.([^{}\s]+)\}")
+MAX_ICON_REPEAT = 50
+
+
+def icon_repeat(target: str) -> tuple[str, int | None, str]:
+    """An {icon:…} target read as (icon name, how many times, problem): `shell` is one,
+    `shell*3` three (0 to MAX_ICON_REPEAT); the problem says what is wrong with the count."""
+    name, star, count = target.partition("*")
+    if not star:
+        return name.strip(), 1, ""
+    count = count.strip()
+    if count.isdigit() and int(count) <= MAX_ICON_REPEAT:
+        return name.strip(), int(count), ""
+    if count.startswith("props."):  # filled from the card (`fill_props`), checked once filled
+        return name.strip(), None, ""
+    return name.strip(), None, (f"{{icon:{target}}}: the repeat {count!r} is not a whole number from 0 to "
+                                f"{MAX_ICON_REPEAT} (write {{icon:NAME*3}} or {{icon:NAME*props.X}})")
 
 
 def fill_props(text: str, props: dict) -> tuple[str, list[str]]:
@@ -148,7 +166,14 @@ def fill_props(text: str, props: dict) -> tuple[str, list[str]]:
         found = props[name]
         return ("yes" if found else "no") if isinstance(found, bool) else str(found)
 
-    return PROPS_HOLE.sub(value, text), missing
+    def icons(match: re.Match) -> str:
+        name, prop = match.group(1), match.group(2)
+        if prop not in props:
+            missing.append(prop)
+            return match.group(0)
+        return f"{{icon:{name}*{props[prop]}}}"
+
+    return PROPS_HOLE.sub(value, ICON_PROP_REPEAT.sub(icons, text)), missing
 
 
 _OPENED_REFERENCE = re.compile(r"\{\s*([A-Za-z_]+)\s*:")

@@ -355,7 +355,7 @@ class Overlay:
                 if kind != "card":
                     known = (kind == "suit" and any(s.id == target for s in deck.suits)) or \
                             (kind == "rule" and any(r.id == target for r in deck.rules())) or \
-                            (kind == "icon" and any(i.name == target for i in deck.icons))
+                            (kind == "icon" and any(i.name == markup.icon_repeat(target)[0] for i in deck.icons))
                     if not known:
                         self.problem(table, key, name, f"unknown {kind} {target!r} in {{{kind}:{target}}}")
                     return match.group(0)

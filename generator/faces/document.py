@@ -62,8 +62,9 @@ class CardDocument:
                 draw_back(canvas, self.deck, 0, 0, self.card_width, self.card_height, bleed, card)
             else:
                 draw_face(canvas, self.deck, card, 0, 0, self.card_width, self.card_height, bleed)
+            shadings = dict(canvas._shadingUsed)  # gradients; reportlab forgets them in a form's resources
             canvas.endForm()
-            _keep_transparency(canvas, name)
+            _keep_resources(canvas, name, shadings)
         return name
 
     def place(self, card: "Card | None", x: float, y: float,
@@ -109,13 +110,14 @@ class CardDocument:
         return self.buffer.getvalue()
 
 
-def _keep_transparency(canvas, name: str) -> None:
-    """Give a form the graphics states (opacity) it uses.
+def _keep_resources(canvas, name: str, shadings: dict) -> None:
+    """Give a form the graphics states (opacity) and shadings (gradients) it uses.
 
     reportlab collects them for a form but leaves them out of its resources, so viewers
-    would draw translucent elements opaque or complain; the resources are built here instead."""
+    would draw translucent elements opaque and gradients not at all, or complain; the
+    resources are built here instead."""
     form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))
-    if form is None or not getattr(form, "ExtGState", None):
+    if form is None or not (getattr(form, "ExtGState", None) or shadings):
         return
     resources = pdfdoc.PDFResourceDictionary()
     resources.basicFonts()
@@ -125,5 +127,8 @@ def _keep_transparency(canvas, name: str) -> None:
         resources.basicProcs()
     if form.XObjects:
         resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
+    if getattr(form, "ExtGState", None):
+        resources.ExtGState = form.ExtGState
+    if shadings:
+        resources.setShading(shadings)
     form.Resources = resources

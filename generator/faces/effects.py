@@ -111,6 +111,8 @@ def draw_text(canvas, tbox, fitted, ink: str, rule_color: str | None, *, stroke:
     """Fitted text with its shadow, glow, outline and fill (a colour or a gradient), bottom up."""
     spec, x, y, width, height = tbox.spec, tbox.x, tbox.y, tbox.width, tbox.height
     outline = 2 * stroke_width if stroke else 0.0
+    gradient = gradient_of(ink)
+    ink = gradient.stops[0][0] if gradient else paint.color_value(ink)
 
     def one_pass(style: text_layout.TextPass, offset: tuple[float, float] = (0.0, 0.0)) -> None:
         canvas.saveState()
@@ -127,15 +129,21 @@ def draw_text(canvas, tbox, fitted, ink: str, rule_color: str | None, *, stroke:
                                       icons=False))
     if outline:
         one_pass(text_layout.TextPass(mode=1, line_width=outline, stroke=stroke, icons=False))
-    gradient = gradient_of(ink)
     if gradient is None:
-        text_layout.draw(canvas, spec, fitted, x, y, width, height, paint.color_value(ink), rule_color)
+        text_layout.draw(canvas, spec, fitted, x, y, width, height, ink, rule_color)
         return
-    first = gradient.stops[0][0]
     canvas.saveState()
-    text_layout.draw(canvas, spec, fitted, x, y, width, height, first, None,
-                     text_layout.TextPass(mode=7, icons=False))
-    shade(canvas, gradient, Box(x, y, width, height))
+    text_layout.draw(canvas, spec, fitted, x, y, width, height, ink, None, text_layout.TextPass(mode=7, icons=False))
+    shade(canvas, gradient, _lines_box(spec, fitted, x, y, width, height))
     canvas.restoreState()
-    text_layout.draw(canvas, spec, fitted, x, y, width, height, first, rule_color,
-                     text_layout.TextPass(glyphs=False))
+    text_layout.draw(canvas, spec, fitted, x, y, width, height, ink, rule_color, text_layout.TextPass(glyphs=False))
+
+
+def _lines_box(spec, fitted, x: float, y: float, width: float, height: float) -> Box:
+    """Where the fitted lines stand in their box, so a gradient runs over the letters, not the empty box."""
+    used = min(fitted.height, height)
+    if spec.valign == "middle":
+        return Box(x, y + (height - used) / 2, width, used)
+    if spec.valign == "bottom":
+        return Box(x, y, width, used)
+    return Box(x, y + height - used, width, used)

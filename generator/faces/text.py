@@ -138,9 +138,10 @@ def _span_words(deck: "Deck", spans, regular: str, family: str) -> tuple[Word, .
             suit = deck.suit(span.target)
             builder.add(suit.symbol, "sans", suit.color)
         elif span.kind == "icon":
-            icon = icons.find(deck, span.target)
-            if icon is not None:
-                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, span.target))
+            name, times, _ = markup.icon_repeat(span.target)
+            icon = icons.find(deck, name)
+            for _ in range((times or 0) if icon is not None else 0):
+                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, name))
         else:
             builder.add(markup.ref_label(deck, span), f"{family}-bold")
     return tuple(builder.done())

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import markup
 from .colours import color_value
 from .fields import allowed_fields
 from .gradients import FORMS, is_gradient, parse_gradient
@@ -136,6 +137,12 @@ def _shadow_offset(value: Any) -> str:
     return next((p for part in value if (p := _finite(part, -MAX_SHADOW_PT, MAX_SHADOW_PT, allowed))), "")
 
 
+def _icon_repeats(value: Any) -> str:
+    """A filled text template's {icon:NAME*N}: N a whole number the row can hold."""
+    return next((problem for kind, target in markup.references(str(value)) if kind == "icon"
+                 for problem in [markup.icon_repeat(target)[2]] if problem), "")
+
+
 def _text_size(value: Any) -> str:
     allowed = f"allowed: a size in pt from {MIN_TEXT_PT:g} to {MAX_TEXT_PT:g}, or [largest, smallest]"
     sizes = value if isinstance(value, list) else [value]
@@ -189,6 +196,7 @@ def _layout_field(key: str, value: Any) -> str:
 
 _CHECKS = {
     ("text", "size"): _text_size,
+    ("text", "text"): _icon_repeats,
     ("index", "size"): lambda value: _finite(value, MIN_TEXT_PT, MAX_TEXT_PT,
                                              f"allowed: a size in pt from {MIN_TEXT_PT:g} to {MAX_TEXT_PT:g}"),
     (None, "line_spacing"): lambda value: _finite(value, MIN_SPACING, MAX_SPACING,

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from ..model import Card, Deck
 
 HOLE = re.compile(r"\{([A-Za-z0-9_.|\- ]+)\}")
+# {icon:NAME*PATH} in a template: a row of icons as many as the card's value at PATH
+ICON_REPEAT = re.compile(r"\{icon:([^{}*]+)\*([A-Za-z_][A-Za-z0-9_.]*)\}")
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 # Pictures a card can show, with the colour used when the card's kind names none.
 FIGURES = {"wizard": "#23255e", "jester": "#2e7d32", "joker": "#b3261e"}
@@ -117,6 +119,7 @@ class CardValues:
         whole = HOLE.fullmatch(template)
         if whole:  # a lone variable keeps its type (numbers stay numbers)
             return self.lookup(whole.group(1))
+        template = ICON_REPEAT.sub(lambda m: f"{{icon:{m.group(1)}*{self.lookup(m.group(2))}}}", template)
         return HOLE.sub(lambda m: str(self.lookup(m.group(1))), template)
 
     def holds(self, when: Any) -> bool:
@@ -159,7 +162,8 @@ def _test(when: str) -> tuple[bool, str]:
 def template_paths(value: Any) -> list[str]:
     """Every variable path a value names (for checking layouts against the deck)."""
     if isinstance(value, str):
-        return [option.strip() for match in HOLE.finditer(value) for option in match.group(1).split("|")]
+        return [option.strip() for match in HOLE.finditer(value) for option in match.group(1).split("|")] + \
+            [match.group(2) for match in ICON_REPEAT.finditer(value)]
     if isinstance(value, list):
         return [p for item in value for p in template_paths(item)]
     return []
