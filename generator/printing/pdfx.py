@@ -5,7 +5,9 @@ the finished PDF and, with pikepdf:
 
 - rewrites every `rg`/`RG` colour in every content stream (pages and forms) as `k`/`K`,
   converted through the output profile by littleCMS (Pillow's ImageCms);
-- converts every RGB image to CMYK the same way;
+- converts every RGB image to CMYK the same way (an image's colour-key mask becomes a
+  stencil mask, which PDF/X-1a allows), and every RGB shading (a layout's gradient) by its
+  stops;
 - refuses transparency for PDF/X-1a (soft masks, constant alpha, blend modes), naming what has it;
 - adds the OutputIntent with the profile, the PDF/X version keys and `Trapped`, and a
   TrimBox and BleedBox on every page (the page itself when a page has none: a sheet is
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageCms, ImageMath
+from PIL import Image, ImageChops, ImageCms, ImageMath
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
@@ -188,20 +190,24 @@ def _convert_resources(document, owner, converter: _Converter, chosen: Standard,
             if "/SMask" in state and state["/SMask"] != pikepdf.Name("/None"):
                 raise OptionError(f"{where}: {name} has a soft mask; {chosen.label} allows no transparency: "
                                   "use --pdfx x4")
+    for shading in (resources.get("/Shading") or {}).values():
+        if shading.objgen not in seen:
+            seen.add(shading.objgen)
+            _convert_shading(shading, converter)
     for name, xobject in (resources.get("/XObject") or {}).items():
         key = xobject.objgen
         if key in seen:
             continue
         seen.add(key)
         if xobject.get("/Subtype") == "/Image":
-            _convert_image(xobject, converter, chosen, f"{where}, image {name}")
+            _convert_image(xobject, converter, chosen, f"{where}, image {name}", document)
         elif xobject.get("/Subtype") == "/Form":
             _convert_resources(document, xobject, converter, chosen, labels.get(str(name), f"{where}, drawing {name}"),
                                seen, labels)
             _rewrite_stream(document, xobject, converter)
 
 
-def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -> None:
+def _convert_image(image, converter: _Converter, chosen: Standard, where: str, document) -> None:
     import pikepdf
     from pikepdf import Name
 
@@ -212,6 +218,8 @@ def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -
     if space in (Name.DeviceGray, Name.DeviceCMYK) or "/ImageMask" in image:
         return
     pil = pikepdf.PdfImage(image).as_pil_image()
+    if isinstance(image.get("/Mask"), pikepdf.Array):
+        image.Mask = _stencil(document, image, pil)
     cmyk = converter.image(pil)
     image.write(zlib.compress(cmyk.tobytes(), 9), filter=Name.FlateDecode)
     image.ColorSpace = Name.DeviceCMYK
@@ -219,6 +227,36 @@ def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -
     for key in ("/DecodeParms", "/Decode"):
         if key in image:
             del image[key]
+
+
+def _stencil(document, image, pil):
+    """An image's colour-key mask (`faces.masks`: the pixels of one RGB colour are not painted) as
+    a stencil mask image, which stays true once the colours are CMYK (1: not painted)."""
+    import pikepdf
+
+    low, high = [int(v) for v in image.Mask][0::2], [int(v) for v in image.Mask][1::2]
+    bands = [band.point(lambda v, a=a, b=b: 255 if a <= v <= b else 0) for band, a, b in zip(pil.convert("RGB").split(), low, high)]
+    hidden = ImageChops.multiply(ImageChops.multiply(bands[0], bands[1]), bands[2]).convert("1")
+    stencil = pikepdf.Stream(document, zlib.compress(hidden.tobytes(), 9))
+    stencil.update({"/Type": pikepdf.Name.XObject, "/Subtype": pikepdf.Name.Image, "/Width": pil.width,
+                    "/Height": pil.height, "/ImageMask": True, "/BitsPerComponent": 1,
+                    "/Filter": pikepdf.Name.FlateDecode})
+    return document.make_indirect(stencil)
+
+
+def _convert_shading(shading, converter: _Converter) -> None:
+    """An RGB shading's colours in CMYK: each stop of its functions (reportlab writes exponential
+    functions, stitched for more than two stops) converted like any colour."""
+    import pikepdf
+
+    if shading.get("/ColorSpace") != pikepdf.Name.DeviceRGB:
+        return
+    function = shading.Function
+    for part in list(function.get("/Functions") or []) + [function]:
+        for key in ("/C0", "/C1"):
+            if key in part:
+                part[key] = pikepdf.Array(converter.colour(*(float(v) for v in part[key])))
+    shading.ColorSpace = pikepdf.Name.DeviceCMYK
 
 
 def _rewrite_stream(document, owner, converter: _Converter) -> None:
