@@ -23,6 +23,7 @@ from ...core.cachefile import cache_folder, code_stamp, read_sealed, write_seale
 from ...core.errors import Problem
 from ...core.files import read_text_input
 from ...core.resources import TEMPLATES
+from . import compact
 from .fields import DEFAULTS, ELEMENT_TYPES, LAYOUT_FIELDS, allowed_fields
 from .lines import TomlLines
 from .ranges import value_problem
@@ -70,6 +71,7 @@ class Layout:
     safe_mm: float
     folder: Path  # relative files (images) are found from here
     builtin: bool = False
+    defaults: dict = field(default_factory=dict, compare=False)  # by element type, its own over those it extends
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,7 @@ class _Definition:
     where: str
     elements: list[Element]
     level: int  # position in the stack of layouts with this name (0: the first defined)
+    presets: dict = field(default_factory=dict)  # its own and those it inherits, by name
 
 
 class _Builder:
@@ -218,7 +221,10 @@ class _Builder:
         elements = []
         seen: set[str] = set()
         raw_elements = raw.get("elements", [])
+        presets = self._presets(name, raw, source, where)
+        self._check_defaults(source, where, raw.get("defaults"))
         for index, item in enumerate(raw_elements if isinstance(raw_elements, list) else []):
+            item = compact.expand(item, presets, f"{where}.elements[{index}]", self.compact_problem(source))
             element = self._element(source, f"{where}.elements[{index}]", item, extending)
             if element is None:
                 continue
@@ -227,7 +233,43 @@ class _Builder:
                              f"two elements are named {element.name!r}; names must be unique in a layout")
             seen.add(element.name)
             elements.append(element)
-        stack.append(_Definition(name, raw, source, where, elements, len(stack)))
+        stack.append(_Definition(name, raw, source, where, elements, len(stack), presets))
+
+    def compact_problem(self, source: Source):
+        return lambda where, message: self.problem(source, where, message)
+
+    def _presets(self, name: str, raw: dict, source: Source, where: str) -> dict:
+        """The presets an element of this layout may name: its own over those of the layouts it
+        extends (as defined so far)."""
+        own = raw.get("presets") or {}
+        found: dict = {}
+        parent = raw.get("extends")
+        if isinstance(parent, str) and self.defined.get(parent):
+            found.update(self.defined[parent][-1].presets)
+        for preset, fields in (own.items() if isinstance(own, dict) else []):
+            if not isinstance(fields, dict):
+                self.problem(source, f"{where}.presets.{preset}", f"a preset must be a table of element fields, "
+                             f"found {type(fields).__name__}")
+                continue
+            found[preset] = fields
+        return found
+
+    def _check_defaults(self, source: Source, where: str, defaults: Any) -> None:
+        for kind, fields in (defaults.items() if isinstance(defaults, dict) else []):
+            path = f"{where}.defaults.{kind}"
+            if kind not in ELEMENT_TYPES:
+                self.problem(source, path, f"unknown element type {kind!r}; allowed: {', '.join(ELEMENT_TYPES)}")
+                continue
+            if not isinstance(fields, dict):
+                self.problem(source, path, f"expected a table of {kind} fields, found {type(fields).__name__}")
+                continue
+            allowed = allowed_fields(kind)
+            for key, value in fields.items():
+                if key in ("name", "type", "after", "preset", "box") or key not in allowed:
+                    self.problem(source, f"{path}.{key}", f"{key!r} cannot be a default of {kind} elements; "
+                                 f"allowed: {', '.join(k for k in allowed if k not in compact.NOT_DEFAULTS)}")
+                    continue
+                self._check_value(source, f"{path}.{key}", value, allowed[key], kind, key)
 
     def _element(self, source: Source, where: str, item: Any, extending: bool) -> Element | None:
         if not isinstance(item, dict):
@@ -323,7 +365,10 @@ class _Builder:
             if base is None:
                 done[key] = None
                 return None
-        elements = self._merge(definition, base)
+        inherited = base.defaults if base else {}
+        new = {e.name for e in definition.elements} - {e.name for e in (base.elements if base else ())}
+        elements = compact.with_defaults(self._merge(definition, base), definition.raw.get("defaults"), inherited,
+                                         {e.name: set(e.props) for e in definition.elements}, new)
         # A value out of range was reported where it is written; the layout goes on without it.
         reference = raw.get("reference_size", base.reference_mm if base else None)
         if reference is not None and value_problem(None, "reference_size",
@@ -338,6 +383,7 @@ class _Builder:
             safe_mm=DEFAULT_SAFE_MM if value_problem(None, "safe", safe) else float(safe),
             folder=source.path.parent,
             builtin=source.builtin,
+            defaults=compact.merged_defaults(inherited, definition.raw.get("defaults")),
         )
         done[key] = layout
         return layout

@@ -21,6 +21,10 @@ LAYOUT_FIELDS: dict[str, tuple[str, object, tuple | None]] = {
     "remove": ("Names of inherited elements to drop.", "array", None),
     "elements": ("The elements, drawn in order (later ones on top).", "array", None),
     "description": ("What the layout is for (documentation only).", "string", None),
+    "defaults": ("Values for every element of a type in this layout, inherited ones included, unless the "
+                 "element sets them here: { text = { family = \"Garamond\", size = [11, 7] } }.", "object", None),
+    "presets": ("Named sets of element fields an element takes with preset = \"NAME\" (its own fields win); "
+                "a layout that extends this one can use them too.", "object", None),
 }
 
 COMMON = {
@@ -46,6 +50,8 @@ COMMON = {
     "mirrored": ("Draw it a second time turned half round the card's centre (playing-card corners).",
                  "boolean", None),
     "opacity": ("0 (invisible) to 1 (opaque).", ("number", "string"), None),
+    "box": ("Shorthand for x, y, width and height: [x, y, width, height], each a length.", "array", None),
+    "preset": ("Start from the fields of this preset of the layout (or of a layout it extends).", "string", None),
 }
 
 # Shadow and glow, for text and shapes: drawn as opaque vector copies, so PDF/X-1a keeps them.

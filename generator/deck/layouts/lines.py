@@ -2,7 +2,9 @@
 
 One pass over the file tracks the table each line belongs to (`[a.b]`, `[[a.b.c]]` with
 its running index) and records the line of every key; a path not found falls back to
-its nearest recorded parent.
+its nearest recorded parent. In an array of inline tables written one a line
+(`elements = [` then `{ name = "art", ... },`), each table's keys are recorded under its
+index, as `[[...]]` entries' are.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import re
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'.]+)\s*=")
+_OPEN_ARRAY = re.compile(r"^\s*([A-Za-z0-9_\-\"'.]+)\s*=\s*\[\s*(#.*)?$")
+_INLINE_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_\-]*)\s*=")
 
 
 def _clean(name: str) -> str:
@@ -22,7 +26,24 @@ class TomlLines:
         self.lines: dict[str, int] = {}
         counts: dict[str, int] = {}
         table = ""
+        array, entry = "", -1  # an open array of inline tables, and its current entry
         for number, line in enumerate(text.splitlines(), start=1):
+            if array:
+                stripped = line.strip()
+                if stripped.startswith("]"):
+                    array = ""
+                elif stripped.startswith("{"):
+                    entry += 1
+                    self.lines.setdefault(f"{array}[{entry}]", number)
+                    for key in _INLINE_KEY.findall(stripped):
+                        self.lines.setdefault(f"{array}[{entry}].{key}", number)
+                continue
+            opened = _OPEN_ARRAY.match(line)
+            if opened:
+                array = f"{table}.{_clean(opened.group(1))}" if table else _clean(opened.group(1))
+                entry = -1
+                self.lines.setdefault(array, number)
+                continue
             header = _HEADER.match(line)
             if header and not line.lstrip().startswith("[\""):
                 name = _clean(header.group(2))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .choose import choose_back, choose_face
+from .fields import DEFAULTS
 from .place import place
 from .units import POINTS_PER_MM
 from .values import CardValues
@@ -50,7 +51,8 @@ def describe(deck: "Deck", name: str, card: "Card | None" = None) -> list[str]:
              "trim's top-left)"]
     for element in layout.elements:
         item = placed.get(element.where)
-        settings = "; ".join(f"{key}={element.props[key]!r}" for key in _SHOWN_PROPS if key in element.props)
+        props = {**DEFAULTS.get(element.type, {}), **element.props}  # what it draws, however written
+        settings = "; ".join(f"{key}={props[key]!r}" for key in _SHOWN_PROPS if key in props)
         if item is None:
             lines.append(f"  {element.name:<16} {element.type:<8} {'not drawn on this card':>31}  {settings}")
             continue
