@@ -77,9 +77,23 @@ def read(data: dict, path: Path, text: str) -> DeckLayouts:
     else:
         found.book, problems = build_book(sources)
         found.problems.extend(problems)
+        found.files.extend(_fixed_images(found.book))
     found.fonts = _fonts(found, data.get("fonts", ()), folder)
     found.icons = read_icons(found, data.get("icons", {}), folder)
     return found
+
+
+def _fixed_images(book) -> list[Path]:
+    """The files the deck's own layouts show whatever the card (an image's `src`, its `mask`):
+    inputs of the drawing, so saving one redraws the cards (the preview) and rebuilds."""
+    found = []
+    for layout in book.layouts.values():
+        for element in () if layout.builtin else layout.elements:
+            for key in ("src", "mask"):
+                value = element.props.get(key)
+                if isinstance(value, str) and value and "{" not in value:
+                    found.append((element.source.parent if element.source else layout.folder) / value)
+    return list(dict.fromkeys(found))
 
 
 def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...]:

@@ -1,0 +1,55 @@
+"""The live preview in Chromium draws gradients and masks as `deckgen images` does, and a saved
+mask file redraws the card that uses it."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import urllib.request
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from generator.deck.loader import load_deck
+from generator.faces.images import card_pngs
+from generator.preview.app import start_preview
+
+ROOT = Path(__file__).resolve().parents[2]
+DPI = 60
+LOADED = ("document.querySelectorAll('.tile img').length > 0 && "
+          "[...document.querySelectorAll('.tile img')].every(img => img.complete && img.naturalWidth > 0)")
+
+
+def _shown(page, key: str) -> bytes:
+    src = page.eval_on_selector(f'[data-key="{key}"] img', "img => img.src")
+    return urllib.request.urlopen(src).read()
+
+
+def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
+    folder = tmp_path / "gallery"
+    shutil.copytree(ROOT / "docs" / "layouts", folder)
+    deck_file = folder / "masks.toml"
+    running = start_preview(deck_file, output_dir=tmp_path / "out", dpi=DPI)
+    try:
+        page.goto(running.url)
+        page.wait_for_function(LOADED)
+        deck = load_deck(deck_file)
+        assert _shown(page, "face:moonlit-field") == card_pngs(deck, [deck.card("MF")], DPI)[0]
+        before = page.eval_on_selector('[data-key="face:moonlit-field"] img', "img => img.dataset.loaded")
+
+        # A new mask: a disc instead of the star. The star's tips outside the disc disappear.
+        disc = Image.new("RGBA", (400, 400), (0, 0, 0, 0))
+        ImageDraw.Draw(disc).ellipse((100, 100, 300, 300), fill=(0, 0, 0, 255))
+        disc.save(folder / "art" / "star-mask.png")
+        page.wait_for_function(f"""document.querySelector('[data-key="face:moonlit-field"] img').dataset.loaded
+                                   && document.querySelector('[data-key="face:moonlit-field"] img').dataset.loaded
+                                      !== '{before}'""", timeout=20000)
+        deck = load_deck(deck_file)
+        shown = _shown(page, "face:moonlit-field")
+        assert shown == card_pngs(deck, [deck.card("MF")], DPI)[0]
+        picture = Image.open(io.BytesIO(shown)).convert("RGB")
+        # the top tip of the star (inside the box, outside the disc) is paper now
+        tip = picture.getpixel((round(picture.width * 0.28), round(picture.height * 0.56)))
+        assert min(tip) > 200, tip
+    finally:
+        running.stop()
