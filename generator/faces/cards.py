@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ..deck.layouts.choose import choose_back, choose_face
 from ..deck.layouts.place import Placed, place
 from ..deck.layouts.values import CardValues, layout_paths
+from .bilingual import card_values
 from .elements import draw_placed, face_of, index_box, text_box, turned_box
 from .text import TextBox, plain
 
@@ -44,7 +45,9 @@ def face_text_boxes(deck: "Deck", card: "Card", width_pt: float, height_pt: floa
     """Every text box on a card's face, as the face draws it (for checking). A turned element's
     box is in its own turned frame, unless `on_card`: then it is the rectangle it covers on the
     card (for checks against the card's edges)."""
-    return _text_boxes(deck, place(deck, choose_face(deck, card), card, width_pt, height_pt), on_card)
+    layout = choose_face(deck, card)
+    return _text_boxes(deck, place(deck, layout, card, width_pt, height_pt, 0.0, card_values(deck, card, layout)),
+                       on_card)
 
 
 def back_text_boxes(deck: "Deck", width_pt: float, height_pt: float, card: "Card | None" = None,
@@ -77,7 +80,7 @@ def _draw(canvas, deck, layout, card, x, y, width, height, bleed) -> None:
     clip = canvas.beginPath()
     clip.rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed)
     canvas.clipPath(clip, stroke=0, fill=0)
-    values = CardValues(deck, card)
+    values = card_values(deck, card, layout)
     for placed in place(deck, layout, card, width, height, bleed, values):
         draw_placed(canvas, deck, placed)
     canvas.restoreState()

@@ -23,7 +23,7 @@ from .lines import TomlLines
 from .place import place
 from .ranges import value_problem
 from .units import POINTS_PER_MM
-from .values import CardValues, template_paths
+from .values import LANG_FIELDS, CardValues, template_paths
 
 if TYPE_CHECKING:
     from ..model import Deck
@@ -228,6 +228,14 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                 paths.append(element.props.get("field", element.name))
             for path in paths:
                 if path.split(".")[0] in ("deck", "back"):
+                    continue
+                if path.startswith("lang."):  # a second language's text (faces.bilingual)
+                    parts = path.split(".")
+                    if len(parts) != 3 or parts[2] not in LANG_FIELDS:
+                        report((element.where, path), element,
+                               f"layout {layout_name!r} element {element.name!r} names {path!r}; a second "
+                               f"language's text is lang.XX.FIELD with FIELD one of {', '.join(LANG_FIELDS)}",
+                               hint="XX is a language of the deck's translations/ overlays, e.g. lang.de.text")
                     continue
                 if not any(values.lookup(path) not in ("", None) or path in values.values for values in samples) \
                         and not _always_known(path):

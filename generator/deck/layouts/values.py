@@ -28,7 +28,8 @@ PIP_COUNTS = range(1, 11)
 # Fields every card has (possibly empty), so `when = "corner"` on a deck without corners is fine.
 CARD_FIELDS = ("id", "name", "code", "kind", "type_line", "count", "suit", "rank", "corner", "text",
                "flavor", "art", "figure")
-GROUPS = ("card", "kind", "suit", "rank", "deck", "back", "props")
+LANG_FIELDS = ("name", "type_line", "text", "flavor")  # what lang.XX.FIELD may show (faces.bilingual)
+GROUPS = ("card", "kind", "suit", "rank", "deck", "back", "props", "lang")  # lang.XX.FIELD: faces.bilingual
 
 
 def stable_index(text: str, modulo: int) -> int:
