@@ -49,21 +49,29 @@ POOLS = {
     "count": [1, 5, 10, 11, 0, -1, "{props.neg}", "{props.word}"],
     "text": ["{name} — {props.word}", "=1+1", "{props.big}", "", "x" * 300],
     "glyph": ["♥", "", "{props.word}", "AB"], "label": ["A", "", "{props.big}"],
+    "gradient": ["linear(45deg, #ff0000, #0000ff 30%)", "radial(#ffffff, #000000)", "linear(#ff0000)",
+                 "linear(99999deg, #ff0000, #00ff00)", "radial(#ff0000 80%, #00ff00 10%)", "linear(nan, #000000)",
+                 "radial({props.colour}, #000000)", "linear(#ff0000, {props.word})"],
+    "shadow_offset": [[1, 1], [-3, 2], [1e30, 0], [math.nan, 1], [1], ["a", 1]],
+    "glow_width": [2, "1mm", 1e30, -1, *BAD_NUMBERS], "shadow": ["#000000", "{props.word}", "#12"],
+    "glow": ["#7cf2ff", "red"], "rotate": [0, 90, 33.5, -400, 1e30, math.nan, "{props.big}"],
+    "box": [[1, 2, 3, 4], [1, 2], ["a", 1, 2, 3], [1, 2, "100%", "1e30mm"]],
     "letter": ["K", "Z", "", "{props.word}"], "mirrored": [True, False],
 }
 ANYTHING = [3, "abc", True, [1, 2], {"a": 1}, math.nan]
 FIELDS = {
     "text": ["x", "y", "width", "height", "size", "color", "line_spacing", "max_lines", "opacity", "rotate",
-             "badge", "rule_color", "align", "transform", "text", "anchor", "frame", "mirrored"],
+             "badge", "rule_color", "align", "transform", "text", "anchor", "frame", "mirrored", "stroke",
+             "shadow", "shadow_offset", "glow", "glow_width", "box"],
     "shape": ["x", "y", "width", "height", "shape", "fill", "stroke", "stroke_width", "dash", "radius", "points",
-              "opacity", "rotate", "anchor"],
+              "opacity", "rotate", "anchor", "shadow", "shadow_offset", "glow", "glow_width", "box"],
     "pattern": ["x", "y", "width", "height", "pattern", "color", "step", "opacity"],
     "icon": ["x", "y", "width", "height", "glyph", "color", "opacity", "rotate"],
     "pips": ["x", "y", "width", "height", "color", "glyph", "pip_size", "ace_size", "count"],
     "index": ["x", "y", "width", "height", "label", "glyph", "color", "size", "glyph_size"],
     "figure": ["x", "y", "width", "height", "figure", "color", "accent", "letter", "shape", "sky", "glyph"],
 }
-CHOICES = {"shape": ["rect", "roundrect", "ellipse", "line", "polygon", "star"], "rotate": [0, 90, 180, 270, 45],
+CHOICES = {"shape": ["rect", "roundrect", "ellipse", "line", "polygon", "star"],
            "anchor": ["center", "bottom-right", "nowhere"], "frame": ["trim", "bleed", "safe"],
            "pattern": ["dots", "waves", "stripes", "diamonds"], "figure": ["court", "wizard", "jester", "crest"],
            "align": ["left", "center"], "transform": ["upper", "stacked"]}
@@ -94,6 +102,8 @@ def layouts(draw) -> str:
         lines += ["", "[[layouts.fuzz.elements]]", f'name = "e{index}"', f'type = "{kind}"']
         for field in draw(st.lists(st.sampled_from(FIELDS[kind]), max_size=6, unique=True)):
             pool = CHOICES.get(field, []) + VARIABLES[:2] if field in CHOICES else POOLS.get(field, ANYTHING)
+            if field in ("color", "fill") and draw(st.booleans()):
+                pool = POOLS["gradient"]
             if draw(st.integers(0, 9)) == 0:  # now and then a value of any type at all
                 pool = ANYTHING
             lines.append(f"{field} = {toml(draw(st.sampled_from(pool)))}")
