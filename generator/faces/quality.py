@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..core.errors import Problem
 from ..deck.layouts.choose import choose_back, choose_face
+from ..deck.layouts.gradients import is_gradient, parse_gradient
 from ..deck.layouts.place import Placed, place
 from ..deck.sizes import pt
 from . import paint
 from .art import fitted, image_path, image_size, is_svg, unreadable
-from .paint import color_value
+from .paint import color_value, rgb, to_hex
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -41,7 +42,11 @@ def contrast_ratio(first: str, second: str) -> float:
 
 
 def _colour(value) -> str:
+    """A colour as #rrggbb; a gradient as the average of its stops (what it reads as from afar)."""
     try:
+        if is_gradient(value):
+            stops = [rgb(colour) for colour, _ in parse_gradient(str(value)).stops]
+            return to_hex(tuple(sum(channel) / len(stops) for channel in zip(*stops)))
         return color_value(str(value)) if value else ""
     except ValueError:
         return ""
@@ -79,7 +84,9 @@ def contrast_problems(deck: "Deck", width_mm: float | None = None, height_mm: fl
                 if item.type not in ("text", "index") or not (item.get("text") or item.get("label")):
                     continue
                 ink = _colour(item.values.get("color")) or "#1b1b1b"
-                ground = _background(placed, index)
+                # letters with a halo or an outline are read against it, whatever lies beyond
+                halo = _colour(item.values.get("glow")) or _colour(item.values.get("stroke"))
+                ground = halo or _background(placed, index)
                 if ground == "":
                     continue
                 ground = ground or "#ffffff"

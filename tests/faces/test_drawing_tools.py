@@ -111,3 +111,13 @@ def test_an_icon_row_count_that_is_not_a_number_is_an_error(gallery):
     result = deckgen("validate", "icons.toml", "--decks-dir", ".", cwd=gallery)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "'lots' is not a whole number from 0 to 50" in output, output
+
+
+def test_contrast_reads_letters_against_their_glow_and_a_gradient_as_its_average(gallery):
+    result = deckgen("validate", "effects.toml", "--decks-dir", ".", cwd=gallery)
+    assert result.returncode == 0 and "contrast" not in result.stdout + result.stderr, result.stdout
+    deck = gallery / "effects.toml"
+    deck.write_text(deck.read_text().replace('glow = "#7cf2ff"\n', ""))
+    said = deckgen("validate", "effects.toml", "--decks-dir", ".", cwd=gallery)
+    # dark letters on the dark end of the gradient, with no glow around them
+    assert "glowing of layout 'effects' is #1b1b1b on #1c2748" in said.stdout + said.stderr, said.stdout

@@ -9,6 +9,7 @@ safe area on every card that draws it.
 
 from __future__ import annotations
 
+import math
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from .artfiles import image_path, is_svg, unreadable
 from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
 from .choose import choose_back, choose_face
 from .lines import TomlLines
-from .place import place
+from .place import Box, place
 from .ranges import value_problem
 from .units import POINTS_PER_MM
 from .values import LANG_FIELDS, CardValues, template_paths
@@ -253,7 +254,7 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                           f"({card.code})", severity="warning", hint="check its elements' when/unless conditions")
         safe = layout.safe_mm * 72 / 25.4
         for item in placed:
-            box, element = item.box, item.element
+            box, element = _covered(item), item.element
             if element.type == "image":
                 _check_image(item, report, deck.folder)
             if element.type == "shape" and item.get("shape") == "line":
@@ -272,6 +273,19 @@ def _check_geometry(deck: "Deck", found: DeckLayouts) -> None:
                        f"layout {layout.name!r} element {element.name!r} strays outside the safe area "
                        f"({layout.safe_mm:g} mm inside the trim) on card {card.name!r} ({card.code}); "
                        "a cut a little off may clip it", severity="warning")
+
+
+def _covered(item):
+    """The rectangle an element covers on the card: its box, or for a turn that is not a
+    multiple of 90 degrees the box around its turned corners (it turns about its centre)."""
+    box = item.box
+    turn = item.values.get("rotate") or 0
+    if not isinstance(turn, (int, float)) or not math.isfinite(turn) or float(turn) % 90 == 0:
+        return box
+    angle = math.radians(turn)
+    cos, sin = abs(math.cos(angle)), abs(math.sin(angle))
+    width, height = box.width * cos + box.height * sin, box.width * sin + box.height * cos
+    return Box(box.x + (box.width - width) / 2, box.y + (box.height - height) / 2, width, height)
 
 
 def _filled_values_hold(layout, values: CardValues, card, report) -> bool:
