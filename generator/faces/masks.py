@@ -27,11 +27,11 @@ SHOWN_FROM = 128  # alpha from which a pixel shows
 def draw(canvas, path: Path, drawn: tuple[float, float, float, float], box: tuple[float, float, float, float],
          mask: Path | None, tint: str) -> None:
     """Draw the image at `drawn` (left, bottom, width, height), its mask stretched over `box`."""
-    image, keyed = _prepared(path, path.stat().st_mtime_ns, mask, mask.stat().st_mtime_ns if mask else 0, tint,
+    prepared, keyed = _prepared(path, path.stat().st_mtime_ns, mask, mask.stat().st_mtime_ns if mask else 0, tint,
                              tuple(round(v, 3) for v in drawn), tuple(round(v, 3) for v in box))
     left, bottom, width, height = drawn
     key = [value for channel in KEY for value in (channel, channel)] if keyed else None
-    canvas.drawImage(ImageReader(image), left, bottom, width, height, mask=key)
+    canvas.drawImage(ImageReader(prepared), left, bottom, width, height, mask=key)
 
 
 def _read(path: Path) -> Image.Image:
