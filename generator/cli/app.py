@@ -56,6 +56,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.diff": ("diff",),
     "generator.cli.commands.validate": ("validate",),
     "generator.cli.commands.layout": ("layout",),
+    "generator.cli.commands.components": ("tuckbox", "tokens"),
 }
 OWN_COMMANDS = ("list", "show", "schema", "build")  # defined in this module
 ALLOW_OPTION = "--allow-folder"  # the one top-level option that takes a value
