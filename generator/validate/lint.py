@@ -26,6 +26,7 @@ from ..faces.check import text_problems
 from ..faces.quality import contrast_problems, resolution_problems
 from ..games.base import EngineUnavailable
 from ..games.play_figures import check_deck
+from .colourvision import colour_vision_problems
 from .stated import stated_number_problems
 
 
@@ -39,6 +40,7 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
     problems += stated_number_problems(deck, plain)
+    problems += colour_vision_problems(deck)
     if printable:
         problems += _play_figures(deck)
         problems += _print_problems(deck, locate)
