@@ -261,6 +261,7 @@ class Deck:
     back: Back
     source: Path | None = None
     base_url: str | None = None  # where the exports will be served ([publish] base_url or build --base-url)
+    papers: tuple[str, ...] = ("a4",)  # the papers a build prints sheets on (build --paper)
     inputs: tuple[Path, ...] = ()  # further files the deck reads: spreadsheets of [[card_sources]]
     lang: str = ""  # the language of a translated deck (generator.deck.translate); "" for the deck's own
     # The rulebook's own words in this language, keyed by their English wording

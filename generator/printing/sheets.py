@@ -339,5 +339,6 @@ def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", ble
 
 
 def build_print(deck: "Deck", out_dir: Path) -> list[Path]:
-    """Build step: A4 sheets, a gutter of two 3 mm bleeds, duplex flipped on the long edge."""
-    return [write_sheets(deck, out_dir)]
+    """Build step: sheets on each of the build's papers (A4 unless `build --paper`), a gutter of
+    two 3 mm bleeds, duplex flipped on the long edge."""
+    return [write_sheets(deck, out_dir, SheetOptions(paper=paper)) for paper in deck.papers]
