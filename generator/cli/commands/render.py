@@ -94,6 +94,9 @@ def register(app: typer.Typer) -> None:
             help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
                  "Artifex SWOP profile from Debian's libgs-common)."),
         allow_low_res: bool = AllowLowRes,
+        ink_saver: bool = typer.Option(False, "--ink-saver",
+                                       help="Save ink on home sheets: flat fills printed as outlines, art in grey "
+                                            "(file name ends in -ink-saver)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -116,14 +119,19 @@ def register(app: typer.Typer) -> None:
                      "--back-offset": back_offset is not None, "--printer": printer is not None,
                      "--calibration": calibration, "--one-per-page": one_per_page,
                      "--registration": registration is not None, "--color": color != "rgb",
-                     "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None}
+                     "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None, "--ink-saver": ink_saver}
             refuse_unhonoured(service, [name for name, was_given in given.items() if was_given])
         options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
                                 duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
                                 orientation=orientation, back_offset=back_offset, printer=printer,
                                 calibration=calibration, color=ColorOptions(color, pdfx or "x1a", icc_profile),
                                 registration=registration)
-        options = dataclasses.replace(options, allow_low_res=allow_low_res)
+        options = dataclasses.replace(options, allow_low_res=allow_low_res, ink_saver=ink_saver)
+        if ink_saver and one_per_page:
+            from ...core.errors import OptionError
+
+            raise OptionError("--ink-saver is for home-printed sheets; --one-per-page goes to a print service, "
+                              "which prints the full colours: drop one of them")
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             folder = prepare_folder(output_folder(output, loaded))
             if service:
