@@ -63,7 +63,9 @@ class InkSaverCanvas(Canvas):
                     stroke, fill)
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, *args, **kwargs):
-        return super().drawImage(ImageReader(_grey(image)), x, y, width, height, mask="auto", *args, **kwargs)
+        grey = ImageReader(_grey(image))  # read through the one opener (_grey), then drawn from memory
+        draw = super().drawImage
+        return draw(grey, x, y, width, height, mask="auto", *args, **kwargs)
 
 
 def _grey(image) -> Image.Image:
