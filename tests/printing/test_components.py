@@ -97,6 +97,11 @@ def test_a_token_whose_text_cannot_fit_is_named(tmp_path, run_cli):
     assert result.exit_code == 1
     said = result.stdout + result.stderr
     assert "token 'Pearl'" in said and "tokens[0].text" in said and "Traceback" not in said
+    checked = run_cli("validate", deck, "--simulate", "0")  # validate finds it too, at the token's line
+    line = deck.read_text(encoding="utf-8").splitlines().index('name = "Pearl"')
+    assert checked.exit_code == 1
+    assert any(f"tidepool.toml:{number}: error: tokens[0].text" in checked.stdout
+               for number in range(line, line + 5))
 
 
 def test_an_unknown_token_layout_or_colour_is_an_error_at_its_line(tmp_path, run_cli):
