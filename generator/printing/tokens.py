@@ -48,7 +48,7 @@ def token_problems(deck: "Deck") -> list:
     for index, token in enumerate(deck.tokens):
         for problem in card_problems(deck, token_card(deck, token), token.size_mm, token.size_mm):
             problems.append(dataclasses.replace(
-                problem, message=problem.message.replace("card ", "token ", 1),
+                problem, message=problem.message.replace("card ", "token ", 1).replace(" mm card:", " mm token:"),
                 field=f"tokens[{index}]" + problem.field[problem.field.find("."):]))
     return problems
 
