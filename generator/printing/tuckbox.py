@@ -6,8 +6,8 @@ the clearance. The sheet is one piece, printed on the outside: back, side, front
 glue flap in a row; a lid with a tuck tongue above the back and a bottom with its tongue below
 the front; dust flaps on the sides; a thumb notch in the front's top edge. Cut lines are solid,
 fold lines dashed, with ticks in the margin at each fold; the glue flap is hatched and labelled.
-The outside carries the deck's back on the back panel, the name, a card face and the players
-on the front, and the name on the sides and lid; every printed piece has a bleed beyond its cut.
+The outside carries the deck's back on the back panel, the name, a card face (the first with
+art, else the first picture card) and the players on the front, and the name on the sides and lid; every printed piece has a bleed beyond its cut.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import OptionError
 from ..core.output import write_bytes
+from ..deck.layouts.values import figure_of
 from ..deck.sizes import PAPERS_MM, paper_mm, pt
 from ..faces import fonts, paint
 from ..faces.cards import draw_back, draw_face
@@ -246,7 +247,9 @@ def _art(canvas, deck: "Deck", size: BoxSize) -> None:
 
 
 def _cover_card(deck: "Deck") -> "Card":
-    return next((card for card in deck.cards if card.art), deck.cards[0])
+    """The card on the front: the first with art, else the first picture card (a Wizard), else the first."""
+    return next((card for card in deck.cards if card.art),
+                next((card for card in deck.cards if figure_of(deck, card)), deck.cards[0]))
 
 
 def _players(deck: "Deck") -> str:
