@@ -106,9 +106,11 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance, allow_low_res, card)
 
 
-# In each images folder (and a print service's folder): the names of the pictures deckgen wrote
-# there, so that a later run removes its own stale pictures and nothing else.
-WRITTEN_RECORD = ".deckgen-written"
+# Beside each images folder (and a print service's folder), `.<folder>.written`: the names of the
+# pictures deckgen wrote there, so that a later run removes its own stale pictures and nothing
+# else. Kept outside the folder, which then holds exactly the pictures.
+def _record_of(folder: Path) -> Path:
+    return folder.parent / f".{folder.name}.written"
 
 
 def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tuple[float, float],
@@ -150,8 +152,8 @@ def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tupl
 
 
 def _written_before(folder: Path) -> set[str]:
-    """The pictures deckgen wrote into `folder` (its record, WRITTEN_RECORD); none without one."""
-    record = folder / WRITTEN_RECORD
+    """The pictures deckgen wrote into `folder` (its record); none without one."""
+    record = _record_of(folder)
     if not record.is_file() or record.is_symlink():
         return set()
     try:
@@ -175,7 +177,7 @@ def _record_written(folder: Path, names: list[str], whole: bool) -> None:
     """Remember which pictures deckgen wrote here: a whole run's names, or (one card drawn) the
     names before and this card's."""
     written = set(names) if whole else _written_before(folder) | set(names)
-    write_text(folder / WRITTEN_RECORD, "".join(f"{name}\n" for name in sorted(written)))
+    write_text(_record_of(folder), "".join(f"{name}\n" for name in sorted(written)))
 
 
 def _save_png(path: Path, rows: bytearray, size: tuple[int, int], dpi: int) -> Path:

@@ -41,9 +41,9 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += _unknown_mentions(deck, locate)
     problems += _missing_art(deck, locate)
     problems += stated_number_problems(deck, plain)
-    problems += colour_vision_problems(deck)
     if printable:
         problems += _play_figures(deck)
+        problems += colour_vision_problems(deck)  # reads each card's layout: needs a deck without errors
         problems += _print_problems(deck, locate)
         problems += _export_problems(deck, locate)
     return problems
