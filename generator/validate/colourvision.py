@@ -9,7 +9,8 @@ simulated colours are compared by CIEDE2000 (Sharma, Wu and Dalal 2005) in CIELA
 
 Which pairs are told apart only by colour: two suits with the same symbol (the pips and indices
 then differ in colour alone), and two kinds whose cards share a face layout that paints the
-kind's colour and no other mark of the kind (a crest shape or initial differing between them);
+kind's colour and no other mark of the kind (a crest shape, an initial or a figure differing
+between them);
 the kind's name in a type line is read, not seen at a glance, so it does not count. A pair closer than `MIN_DELTA_E` under a simulation is a
 warning naming both, the vision type and the distance.
 
@@ -148,8 +149,9 @@ def colour_only_pairs(deck: "Deck") -> list[tuple[str, str, str, str, str, str]]
 
 def _only_colour_differs(deck: "Deck", first: "Card", second: "Card") -> bool:
     """Whether a layout shared by two kinds' cards shows the kind's colour and no other kind value
-    (a crest shape, an initial) that would tell them apart at a glance."""
-    paths = [path for path in layout_paths(choose_face(deck, first)) if path.startswith("kind.")]
+    (a crest shape, an initial, a figure such as the wizard's) that would tell them apart at a glance."""
+    paths = [path for path in layout_paths(choose_face(deck, first))
+             if path.startswith("kind.") or path in ("figure", "card.figure")]  # a figure is the kind's picture
     if "kind.color" not in paths:
         return False
     one, other = CardValues(deck, first), CardValues(deck, second)
