@@ -35,3 +35,13 @@ def test_build_refuses_an_unknown_paper(tmp_path, run_cli):
     result = run_cli("build", "--decks-dir", tmp_path, "--paper", "a3")
     assert result.exit_code == 2 and "--paper 'a3'" in result.stdout + result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_print_paper_all_writes_both_sheets(tmp_path, run_cli):
+    deck = make(tmp_path / "tidepool")
+    result = run_cli("print", deck, "--paper", "all", "--ink-saver", "-o", tmp_path / "out")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    folder = tmp_path / "out" / "tidepool"
+    assert _sizes(folder / "tidepool-print-a4-ink-saver.pdf") == {(595, 842)}
+    assert _sizes(folder / "tidepool-print-letter-ink-saver.pdf") == {(612, 792)}
+    assert result.stdout.count("print at actual size") == 2
