@@ -89,8 +89,8 @@ def game_files(deck: Deck, base_url: str | None = None) -> dict[str, bytes]:
         raise ExportError(f"{deck.source or deck.id}: cards {', '.join(repr(c.code) for c in clashes)} get the same "
                           "Card Game Simulator id; give them codes that differ in letters or digits")
     files: dict[str, bytes] = {}
-    for card, image in zip(deck.cards, faces.images(deck.cards)):
-        files[f"sets/{SET_CODE}/{ids[card.id]}.{IMAGE_TYPE}"] = jpeg_bytes(image)
+    for card in deck.cards:
+        files[f"sets/{SET_CODE}/{ids[card.id]}.{IMAGE_TYPE}"] = faces.jpeg(card)
     files[f"CardBack.{IMAGE_TYPE}"] = faces.jpeg(None)
     backs: dict[str, str] = {}
     own = own_backs(deck, (deck.card_size.width_mm, deck.card_size.height_mm))

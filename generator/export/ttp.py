@@ -10,7 +10,8 @@ Written under `<out>/ttp/<deck>/` (a Tabletop Playground package, as shared on m
 The template's fields are those Tabletop Playground writes for a card stack (compared field by
 field with real templates: TI4-Online/TI4-TTPG `assets/Templates/card/action/pok/3.json` and
 visnup/arcs-ttpg `Templates/cards/*.json`): `Type` "Card", `FrontTexture` a grid of
-`NumHorizontal` x `NumVertical` faces, `BackTexture` one image with `BackIndex` -2 (one back for
+`NumHorizontal` x `NumVertical` faces (the very sheets of the TTS export, whose last cell,
+the back, no card names), `BackTexture` one image with `BackIndex` -2 (one back for
 the whole texture, as both real files do) and `HiddenIndex` -3 (the back is also what other
 players see of a hidden card), `Indices` the cell of each physical card (a copy repeats its
 cell), `CardNames` and `CardMetadata` by position in `Indices`, `Width`/`Height` in centimetres.
@@ -26,18 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 
-from PIL import Image
-
 from ..deck.model import Card, Deck
-from ..faces.raster import BackOf
 from .common import ExportError, write_export_folder
-from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
-from .tts import UNUSED_CELL, back_groups, hashed_name
+from .faces import faces_for, jpeg_bytes
+from .tts import Sheet, back_request, hashed_name, plan_sheets, sheet_jpeg
 
-CELLS_PER_SHEET = SHEET_COLUMNS * SHEET_ROWS  # 70: no cell is kept for the back (BackIndex -2)
 BACK_TEXTURE_IS_ONE_IMAGE = -2
 HIDDEN_SHOWS_BACK = -3
 CARD_THICKNESS_CM = 0.05
@@ -54,7 +50,7 @@ def _check_name(deck: Deck, card: Card | None, name: str) -> str:
     if len(name) > MAX_NAME:
         owner = f"card {card.name[:40]!r}... ({card.code})" if card else f"deck {deck.id!r}"
         raise ExportError(f"{deck.source or deck.id}: {owner}: the name is {len(name)} characters; "
-                          f"Tabletop Playground export takes names of at most {MAX_NAME}")
+                          f"the Tabletop Playground export takes names of at most {MAX_NAME}")
     return name
 
 
@@ -63,27 +59,10 @@ def card_metadata(card: Card) -> str:
                       ensure_ascii=False, sort_keys=True)
 
 
-def sheets(deck: Deck) -> list[tuple[int, list[Card]]]:
-    """(back number, distinct cards) per texture: each back's cards, 70 to a sheet."""
-    return [(back, group[start:start + CELLS_PER_SHEET])
-            for back, group in back_groups(deck) if group
-            for start in range(0, len(group), CELLS_PER_SHEET)]
-
-
-def sheet_image(deck: Deck, cards: list[Card], columns: int, rows: int) -> Image.Image:
-    faces = faces_for(deck)
-    width, height = faces.size
-    image = Image.new("RGB", (columns * width, rows * height), UNUSED_CELL)
-    for cell, face in enumerate(faces.images(cards)):
-        row, column = divmod(cell, columns)
-        image.paste(face, (column * width, row * height))
-    return image
-
-
-def card_template(deck: Deck, name: str, template_guid: str, front: str, back: str, columns: int, rows: int,
-                  cards: list[Card]) -> dict:
-    """One card stack: the physical copies of `cards` (in deck order), faces from the `front` grid."""
-    cell_of = {card.id: cell for cell, card in enumerate(cards)}
+def card_template(deck: Deck, name: str, template_guid: str, front: str, back: str, sheet: Sheet) -> dict:
+    """One card stack: the physical copies of the sheet's cards (in deck order), faces from its grid.
+    The sheet's last cell holds the back for Tabletop Simulator; no card here names it."""
+    cell_of = {card.id: cell for cell, card in enumerate(sheet.cards)}
     copies = [card for card in deck.copies() if card.id in cell_of]
     return {
         "Type": "Card", "GUID": template_guid, "Name": _check_name(deck, None, name),
@@ -96,7 +75,7 @@ def card_template(deck: Deck, name: str, template_guid: str, front: str, back: s
         "ZoomViewDirection": {"X": 0, "Y": 0, "Z": 0}, "Tags": [],
         "FrontTexture": front, "BackTexture": back, "HiddenTexture": "",
         "BackIndex": BACK_TEXTURE_IS_ONE_IMAGE, "HiddenIndex": HIDDEN_SHOWS_BACK,
-        "NumHorizontal": columns, "NumVertical": rows,
+        "NumHorizontal": sheet.columns, "NumVertical": sheet.rows,
         "Width": round(deck.card_size.width_mm / 10, 2), "Height": round(deck.card_size.height_mm / 10, 2),
         "Thickness": CARD_THICKNESS_CM, "HiddenInHand": True, "UsedWithCardHolders": True, "CanStack": True,
         "UsePrimaryColorForSide": False, "FrontTextureOverrideExposed": False, "AllowFlippedInStack": False,
@@ -111,35 +90,34 @@ def card_template(deck: Deck, name: str, template_guid: str, front: str, back: s
 def package_files(deck: Deck) -> dict[str, bytes]:
     """The package's files by path inside it."""
     faces = faces_for(deck)
+    sheets = [sheet for sheet in plan_sheets(deck) if sheet.cards]
+    if not sheets:
+        raise ExportError(f"{deck.source or deck.id}: the deck has no cards to make a Tabletop Playground stack of")
     files: dict[str, bytes] = {}
     textures = f"Textures/{deck.id}"
-    planned = sheets(deck)
-    if not planned:
-        raise ExportError(f"{deck.source or deck.id}: the deck has no cards to make a Tabletop Playground stack of")
     kinds_of_back: dict[int, list[str]] = {}
-    for back, cards in planned:
-        kinds_of_back.setdefault(back, [])
-        kinds_of_back[back] += [kind.name for kind in deck.kinds
-                                if any(card.kind == kind.id for card in cards) and kind.name not in kinds_of_back[back]]
+    for sheet in sheets:
+        names = kinds_of_back.setdefault(sheet.back, [])
+        names += [kind.name for kind in deck.kinds
+                  if any(card.kind == kind.id for card in sheet.cards) and kind.name not in names]
     back_files: dict[int, str] = {}
-    per_back: dict[int, int] = {}
-    for number, (back, cards) in enumerate(planned, start=1):
-        if back not in back_files:
-            data = faces.jpeg(None) if back == 0 else jpeg_bytes(next(faces.images([BackOf(cards[0])])))
-            back_files[back] = hashed_name(f"{deck.id}-back", data)
-            files[f"{textures}/{back_files[back]}"] = data
-        columns = min(SHEET_COLUMNS, len(cards))
-        rows = math.ceil(len(cards) / columns)
-        data = jpeg_bytes(sheet_image(deck, cards, columns, rows))
-        front = hashed_name(f"{deck.id}-sheet-{number}", data)
+    made: dict[int, int] = {}
+    for sheet in sheets:
+        if sheet.back not in back_files:
+            request = back_request(sheet)
+            data = faces.jpeg(None) if request is None else jpeg_bytes(next(faces.images([request])))
+            back_files[sheet.back] = hashed_name(f"{deck.id}-back", data)
+            files[f"{textures}/{back_files[sheet.back]}"] = data
+        data = sheet_jpeg(deck, sheet)
+        front = hashed_name(sheet.stem(deck), data)
         files[f"{textures}/{front}"] = data
-        per_back[back] = per_back.get(back, 0) + 1
-        name = deck.name if len(kinds_of_back) == 1 else f"{deck.name}: {', '.join(kinds_of_back[back])}"
-        if sum(1 for b, _ in planned if b == back) > 1:
-            name += f" ({per_back[back]})"
-        template_guid = guid(deck.id, "template", str(number))
-        template = card_template(deck, name, template_guid, f"{deck.id}/{front}", f"{deck.id}/{back_files[back]}",
-                                 columns, rows, cards)
+        made[sheet.back] = made.get(sheet.back, 0) + 1
+        name = deck.name if len(kinds_of_back) == 1 else f"{deck.name}: {', '.join(kinds_of_back[sheet.back])}"
+        if sum(1 for other in sheets if other.back == sheet.back) > 1:
+            name += f" ({made[sheet.back]})"
+        template_guid = guid(deck.id, "template", str(sheet.number))
+        template = card_template(deck, name, template_guid, f"{deck.id}/{front}",
+                                 f"{deck.id}/{back_files[sheet.back]}", sheet)
         files[f"Templates/{deck.id}/{template_guid}.json"] = _json(template)
     manifest = {"Name": _check_name(deck, None, deck.name), "Version": deck.version or "1",
                 "GUID": guid(deck.id, "package"), "CopyProtection": False}

@@ -237,6 +237,11 @@ def test_build_writes_every_export_and_reuses_it(run_cli, tmp_path):
         assert file_url_path(entry["FaceURL"]).is_relative_to(wizard.resolve())
     info = ET.fromstring((wizard / "lackey" / "wizard" / "plugininfo.txt").read_bytes())
     assert info.findtext("pluginname") == "wizard"
+    foundry = json.loads((wizard / "foundry" / "wizard.json").read_text("utf-8"))
+    assert len(foundry["cards"]) == 60 and foundry["img"].startswith("cards/wizard/")
+    assert (wizard / "vtt" / "wizard.pcio.zip").is_file()
+    assert (wizard / "ttp" / "wizard" / "Manifest.json").is_file()
+    assert json.loads((wizard / "cgs" / "wizard" / "cgs.json").read_text("utf-8"))["autoUpdate"] == -1
     second = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(second.stdout)[0]["reused"]
 
@@ -257,6 +262,10 @@ def test_build_base_url_publishes_lackey_and_tts_for_other_players(run_cli, tmp_
     assert "files on the computer" not in saved["ObjectStates"][0]["Description"]
     updatelist = (wizard / "lackey" / "wizard" / "updatelist.txt").read_text("cp1252").splitlines()
     assert f"plugins/wizard/plugininfo.txt\t{base}/wizard/lackey/wizard/plugininfo.txt\t" in "\n".join(updatelist)
+    foundry = json.loads((wizard / "foundry" / "wizard.json").read_text("utf-8"))
+    assert foundry["img"].startswith(f"{base}/wizard/foundry/wizard-back-")
+    cgs = json.loads((wizard / "cgs" / "wizard" / "cgs.json").read_text("utf-8"))
+    assert cgs["autoUpdateUrl"] == f"{base}/wizard/cgs/wizard/cgs.json"
     # Another address is another build of the exports, not a reuse.
     again = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(again.stdout)[0]["built"]
