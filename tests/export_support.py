@@ -55,7 +55,7 @@ def read_carddata(path: Path, encoding: str = "cp1252") -> tuple[list[str], list
 def read_dek_zones(path: Path) -> dict[str, list[tuple[str, str, str]]]:
     """Superzone name -> (name, image id, set) of each of its <card>s, in order."""
     root = ET.fromstring(path.read_bytes())
-    assert root.tag == "deck" and root[0].tag == "meta" and root.find("superzone").get("name") == "Deck"
+    assert root.tag == "deck" and root[0].tag == "meta" and root.find("superzone") is not None
     return {zone.get("name"): [(card.find("name").text, card.find("name").get("id"), card.find("set").text)
                                for card in zone.findall("card")] for zone in root.findall("superzone")}
 

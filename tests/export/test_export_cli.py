@@ -57,9 +57,9 @@ def test_awkward_names_come_out_faithfully_escaped(run_cli, tmp_path):
     _, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert [row[0] for row in rows] == FAITHFUL_NAMES
     assert rows[0][5].startswith("Mentions [Bracket] (paren) {brace} and [add(1,2)] 100% <i>.")
-    listed = read_dek(plugin / "decks" / "odd.dek")
+    listed = read_dek(plugin / "decks" / "odd (one player loads it).dek")
     assert [name for name, _, _ in listed] == [n for i, n in enumerate(FAITHFUL_NAMES) for _ in range(i + 1)]
-    assert b"&lt;&amp;&gt; Ampersand &amp;amp; &lt;b&gt;" in (plugin / "decks" / "odd.dek").read_bytes()
+    assert b"&lt;&amp;&gt; Ampersand &amp;amp; &lt;b&gt;" in (plugin / "decks" / "odd (one player loads it).dek").read_bytes()
 
     assert run_cli("export", "tts", deck, "-o", out).exit_code == 0
     saved = json.loads((out / "odd" / "tts" / "odd.json").read_text("utf-8"))
@@ -230,7 +230,7 @@ def test_build_writes_every_export_and_reuses_it(run_cli, tmp_path):
     assert first.exit_code == 0, first.stderr
     wizard = out / "wizard"
     assert (wizard / "lackey" / "wizard.zip").is_file()
-    assert (wizard / "lackey" / "wizard" / "decks" / "wizard.dek").is_file()
+    assert (wizard / "lackey" / "wizard" / "decks" / "wizard (one player loads it).dek").is_file()
     saved = json.loads((wizard / "tts" / "wizard.json").read_text("utf-8"))
     for entry in saved["ObjectStates"][0]["CustomDeck"].values():
         assert file_url_path(entry["FaceURL"]).is_file() and file_url_path(entry["BackURL"]).is_file()
