@@ -37,21 +37,11 @@ from .tts import Sheet, back_request, hashed_name, plan_sheets, sheet_jpeg
 BACK_TEXTURE_IS_ONE_IMAGE = -2
 HIDDEN_SHOWS_BACK = -3
 CARD_THICKNESS_CM = 0.05
-# Tabletop Playground keeps a template's name and a card's name short in its UI; longer ones are refused.
-MAX_NAME = 200
 
 
 def guid(*parts: str) -> str:
     """32 upper-case hex digits, like Tabletop Playground's own GUIDs, the same on every export."""
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32].upper()
-
-
-def _check_name(deck: Deck, card: Card | None, name: str) -> str:
-    if len(name) > MAX_NAME:
-        owner = f"card {card.name[:40]!r}... ({card.code})" if card else f"deck {deck.id!r}"
-        raise ExportError(f"{deck.source or deck.id}: {owner}: the name is {len(name)} characters; "
-                          f"the Tabletop Playground export takes names of at most {MAX_NAME}")
-    return name
 
 
 def card_metadata(card: Card) -> str:
@@ -65,7 +55,7 @@ def card_template(deck: Deck, name: str, template_guid: str, front: str, back: s
     cell_of = {card.id: cell for cell, card in enumerate(sheet.cards)}
     copies = [card for card in deck.copies() if card.id in cell_of]
     return {
-        "Type": "Card", "GUID": template_guid, "Name": _check_name(deck, None, name),
+        "Type": "Card", "GUID": template_guid, "Name": name,
         "Metadata": json.dumps({"deck": deck.id, "version": deck.version}, ensure_ascii=False),
         "CollisionType": "Regular", "Friction": 0.7, "Restitution": 0, "Density": 0.5,
         "SurfaceType": "Cardboard", "Roughness": 1, "Metallic": 0,
@@ -81,7 +71,7 @@ def card_template(deck: Deck, name: str, template_guid: str, front: str, back: s
         "UsePrimaryColorForSide": False, "FrontTextureOverrideExposed": False, "AllowFlippedInStack": False,
         "MirrorBack": True, "Model": "Rounded",
         "Indices": [cell_of[card.id] for card in copies],
-        "CardNames": {str(n): _check_name(deck, card, card.name) for n, card in enumerate(copies)},
+        "CardNames": {str(n): card.name for n, card in enumerate(copies)},
         "CardMetadata": {str(n): card_metadata(card) for n, card in enumerate(copies)},
         "CardTags": {str(n): [card.kind] for n, card in enumerate(copies)},
     }
@@ -119,7 +109,7 @@ def package_files(deck: Deck) -> dict[str, bytes]:
         template = card_template(deck, name, template_guid, f"{deck.id}/{front}",
                                  f"{deck.id}/{back_files[sheet.back]}", sheet)
         files[f"Templates/{deck.id}/{template_guid}.json"] = _json(template)
-    manifest = {"Name": _check_name(deck, None, deck.name), "Version": deck.version or "1",
+    manifest = {"Name": deck.name, "Version": deck.version or "1",
                 "GUID": guid(deck.id, "package"), "CopyProtection": False}
     files["Manifest.json"] = _json(manifest)
     return files
