@@ -14,18 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.export_support import read_carddata, toml_string, tree, write_deck
+from tests.export_support import HOSTILE, hostile_deck, read_carddata, tree
 
-HOSTILE = {
-    "tab": "Tab\there",
-    "quotes": "Quote \"double\" 'single'",
-    "percent": "100% %s %r %0 %#",
-    "brackets": "[Bracket] [add(1,2)] ]x[",
-    "separators": "A;B,C; @destroy me",
-    "newline": "Line\nbreak",
-    "not-latin-1": "Дракон Ωμέγα",
-    "long": "Long " * 60,
-}
 # The deck is named after the card, so deck names are tried too; a long deck name is refused by
 # every export that draws the card back (the name no longer fits it), so the long card name is
 # tried in a deck of a plain name, where it is the card that must be named.
@@ -36,19 +26,15 @@ FORMATS = ("lackey", "tts", "foundry", "vtt", "ttp", "cgs", "cards", "mush")
 JSON_FORMATS = ("tts", "foundry", "vtt", "ttp", "cgs")
 MUST_KEEP = {(fmt, case) for fmt in JSON_FORMATS for case in ("quotes", "percent", "brackets", "separators")}
 MUST_KEEP |= {("cards", case) for case in HOSTILE}  # a spreadsheet cell holds any text
+MUST_KEEP |= {("lackey", case) for case in ("quotes", "percent", "brackets", "separators")}
+# MUSHcode escapes every character of a name but a too long one (read back from TinyMUX in
+# test_export_cli.py::test_bad_input_cases_read_back_whole_from_a_real_mush_server).
+MUST_KEEP |= {("mush", case) for case in HOSTILE if case != "long"}
 # ...and the limits each format states: Lackey's files are tab-separated lines, CGS's deck file
 # is one card a line; a card name too long to fit its face is refused by every export that draws
 # the faces, and by the MUSH table, which lists hands on one line.
 MUST_REFUSE = {("lackey", "tab"), ("lackey", "newline"), ("cgs", "newline")}
 MUST_REFUSE |= {(fmt, "long") for fmt in FORMATS if fmt != "cards"}
-
-
-def hostile_deck(folder: Path, name: str, deck_name: str = "Hostile") -> Path:
-    path = write_deck(folder, "hostile", [{"name": name, "code": "H1", "kind": "thing", "count": 2,
-                                           "text": f"It says {name} here."}])
-    text = path.read_text("utf-8").replace(f"name = {toml_string('Hostile')}", f"name = {toml_string(deck_name)}")
-    path.write_text(text, "utf-8")
-    return path
 
 
 def names_read_back(fmt: str, out: Path) -> tuple[set[str], str | None]:
@@ -80,7 +66,7 @@ def names_read_back(fmt: str, out: Path) -> tuple[set[str], str | None]:
         rows = list(csv.DictReader(io.StringIO((root / "hostile-cards.csv").read_text("utf-8-sig"))))
         return {row["name"] for row in rows}, None
     assert fmt == "mush"
-    return set(), None  # read back by a running TinyMUX in test_export_cli.py and test_export_mush_table.py
+    return set(), None  # read back by a running TinyMUX in test_export_cli.py
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

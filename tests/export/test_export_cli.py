@@ -18,7 +18,8 @@ from generator.deck.loader import load_deck
 from generator.deck.markup import to_plain
 
 from tests.conftest import DECK_PATHS, ROOT
-from tests.export_support import BASE_URL, file_url_path, read_carddata, read_dek, tree, write_deck
+from tests.export_support import (BASE_URL, HOSTILE, file_url_path, hostile_deck, read_carddata, read_dek, tree,
+                                  write_deck)
 from tests.mushserver import MushClient, MushServer, tinymux_installed
 
 needs_tinymux = pytest.mark.skipif(not tinymux_installed(), reason="TinyMUX is not installed (.ci/install-tinymux.sh)")
@@ -184,6 +185,14 @@ def test_names_lackey_cannot_hold_survive_a_real_mush_server(run_cli, tmp_path, 
     name = REFUSED_BY_LACKEY[case][0]
     deck = write_deck(tmp_path, f"mush-{case}", [{"name": name, "code": "BAD", "kind": "thing", "count": 2}])
     mush_round_trip(run_cli, mush, deck, tmp_path / "out")
+
+
+@needs_tinymux
+@pytest.mark.parametrize("case", sorted(set(HOSTILE) - {"long"}))
+def test_bad_input_cases_read_back_whole_from_a_real_mush_server(run_cli, tmp_path, mush, case):
+    """The MUSH part of tests/export/test_export_bad_input.py: each card name and text that the
+    MUSH export keeps, pasted into TinyMUX and read back from the deck object, both styles."""
+    mush_round_trip(run_cli, mush, hostile_deck(tmp_path / "decks", HOSTILE[case]), tmp_path / "out")
 
 
 def test_same_deck_gives_the_same_bytes(run_cli, tmp_path):
