@@ -29,6 +29,18 @@ def gradient_of(value: object) -> Gradient | None:
     return parse_gradient(str(value)) if is_gradient(value) else None
 
 
+def average(gradient: Gradient) -> str:
+    """The gradient as one colour: the mean of its stops (the ink-saving print paints this)."""
+    stops = [paint.rgb(colour) for colour, _ in gradient.stops]
+    return paint.to_hex(tuple(sum(channel) / len(stops) for channel in zip(*stops)))
+
+
+def _flat(canvas, value: str) -> str:
+    """On a canvas that paints no shadings (the ink saver), a gradient becomes its average colour."""
+    gradient = gradient_of(value)
+    return average(gradient) if gradient and getattr(canvas, "ink_saving", False) else value
+
+
 def shade(canvas, gradient: Gradient, box: Box) -> None:
     """Paint a gradient over `box` through the current clip (a PDF shading: vector, opaque)."""
     colours = [Color(*paint.rgb(colour)) for colour, _ in gradient.stops]
@@ -64,6 +76,7 @@ def draw_path(canvas, make_path: Callable[[], object], box: Box, *, fill: str, s
               dash: list[float] | None, effects: dict) -> None:
     """A shape's outline (`make_path` builds it afresh for each use) with its shadow, glow,
     fill (a colour or a gradient) and stroke, in that order from the bottom."""
+    fill = _flat(canvas, fill)
     gradient = gradient_of(fill)
     solid = "" if gradient else (paint.color_value(fill) if fill else "")
     closed = bool(fill)
@@ -111,6 +124,7 @@ def draw_text(canvas, tbox, fitted, ink: str, rule_color: str | None, *, stroke:
     """Fitted text with its shadow, glow, outline and fill (a colour or a gradient), bottom up."""
     spec, x, y, width, height = tbox.spec, tbox.x, tbox.y, tbox.width, tbox.height
     outline = 2 * stroke_width if stroke else 0.0
+    ink = _flat(canvas, ink)
     gradient = gradient_of(ink)
     ink = gradient.stops[0][0] if gradient else paint.color_value(ink)
 

@@ -25,6 +25,10 @@ ART_DENSITY = 0.4
 class InkSaverCanvas(Canvas):
     """A Canvas whose fills are outlines and whose images are grey."""
 
+    # Read by the drawing (`faces.effects`, `faces.masks`): a gradient is painted as one flat
+    # colour (which becomes an outline here), a masked picture keeps its mask as alpha.
+    ink_saving = True
+
     def _outline(self, stroke: int, fill: int) -> tuple[int, int]:
         """Turn a fill into an outline in the fill's colour (within the caller's saved state)."""
         if not fill:

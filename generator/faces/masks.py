@@ -30,6 +30,14 @@ def draw(canvas, path: Path, drawn: tuple[float, float, float, float], box: tupl
     prepared, keyed = _prepared(path, path.stat().st_mtime_ns, mask, mask.stat().st_mtime_ns if mask else 0, tint,
                              tuple(round(v, 3) for v in drawn), tuple(round(v, 3) for v in box))
     left, bottom, width, height = drawn
+    if keyed and getattr(canvas, "ink_saving", False):
+        # the ink saver greys every picture, which would unmake the key colour: hand it the mask as alpha
+        hidden = ImageChops.multiply(*(band.point(lambda v, k=k: 255 if v == k else 0)
+                                       for band, k in zip(prepared.split()[:2], KEY[:2])))
+        prepared = prepared.convert("RGBA")
+        prepared.putalpha(ImageChops.invert(ImageChops.multiply(hidden, prepared.getchannel("B").point(
+            lambda v: 255 if v == KEY[2] else 0))))
+        keyed = False
     key = [value for channel in KEY for value in (channel, channel)] if keyed else None
     canvas.drawImage(ImageReader(prepared), left, bottom, width, height, mask=key)
 

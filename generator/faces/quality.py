@@ -16,9 +16,9 @@ from ..deck.layouts.choose import choose_back, choose_face
 from ..deck.layouts.gradients import is_gradient, parse_gradient
 from ..deck.layouts.place import Placed, place
 from ..deck.sizes import pt
-from . import paint
+from . import effects, paint
 from .art import fitted, image_path, image_size, is_svg, unreadable
-from .paint import color_value, rgb, to_hex
+from .paint import color_value
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -45,8 +45,7 @@ def _colour(value) -> str:
     """A colour as #rrggbb; a gradient as the average of its stops (what it reads as from afar)."""
     try:
         if is_gradient(value):
-            stops = [rgb(colour) for colour, _ in parse_gradient(str(value)).stops]
-            return to_hex(tuple(sum(channel) / len(stops) for channel in zip(*stops)))
+            return effects.average(parse_gradient(str(value)))
         return color_value(str(value)) if value else ""
     except ValueError:
         return ""

@@ -121,3 +121,16 @@ def test_contrast_reads_letters_against_their_glow_and_a_gradient_as_its_average
     said = deckgen("validate", "effects.toml", "--decks-dir", ".", cwd=gallery)
     # dark letters on the dark end of the gradient, with no glow around them
     assert "glowing of layout 'effects' is #1b1b1b on #1c2748" in said.stdout + said.stderr, said.stdout
+
+
+def test_the_ink_saver_prints_gradients_flat_and_keeps_masks(gallery):
+    for deck in ("gradients", "masks"):
+        result = deckgen("print", f"{deck}.toml", "--decks-dir", ".", "--ink-saver", cwd=gallery)
+        assert result.returncode == 0, result.stderr
+    [gradients] = (gallery / "output/gallery-gradients").glob("*.pdf")
+    with pikepdf.open(gradients) as pdf:
+        assert not [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and "/ShadingType" in o]
+    [masks] = (gallery / "output/gallery-masks").glob("*.pdf")
+    page = pypdfium2.PdfDocument(str(masks))[0].render(scale=2).to_pil().convert("RGB")
+    pixels = {page.getpixel((x, y)) for x in range(0, page.width, 7) for y in range(0, page.height, 7)}
+    assert (255, 0, 255) not in pixels and not any(r > 200 and g < 80 and b > 200 for r, g, b in pixels)
