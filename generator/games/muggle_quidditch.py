@@ -36,6 +36,7 @@ from ..core.errors import DeckgenError
 from .base import Action, Game, GameState
 from .logs import Entry, GameLog, LogStep, field_path
 from .muggle_quidditch_bot import MuggleQuidditchBot
+from .muggle_quidditch_view import mq_action_view
 from .muggle_quidditch_rules import (ACTION, DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HOUSE, DRAW, EXTRA_DISCARD,
                                      GOAL_KIND, GOAL_SUM, JOKER, KEEPER_RULES, OVER, POSITIONS, RESPONSE, SHUFFLING,
                                      Bludger, ChooseHouse, Discard, Dive, Draw, Goal, Lose, Pass, Recruit, Refusal,
@@ -266,6 +267,9 @@ class MuggleQuidditchGame(Game):
         return self.params["dive_cards"] + bonus
 
     # -- players --
+
+    def action_view(self, before, action, after, seat):
+        return mq_action_view(self, before, action, after, seat)
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":

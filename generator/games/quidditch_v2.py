@@ -36,6 +36,7 @@ from .logs import Entry, GameLog, LogStep, field_path
 from .quidditch_v2_bot import QuidditchV2Bot
 from .quidditch_v2_cards import KNOWN_CARDS, POWBEAT, RESPONSES, SKIP, CardFacts, Manoeuvre, Play
 from .quidditch_v2_state import QuidditchV2State
+from .quidditch_v2_view import qv2_action_view
 from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, DECISION_WORDS, GOALS_PER_TURN_BOUND,
                                  MAX_PLAYERS, MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, STEP_RULES,
                                  seat_name)
@@ -412,6 +413,9 @@ class QuidditchV2Game(Game):
         if kind == "heuristic":
             return QuidditchV2Bot(rng)
         return super().bot(kind, rng)
+
+    def action_view(self, before, action, after, seat):
+        return qv2_action_view(before, action, after, seat)
 
     def format_action(self, state: GameState, action) -> str:
         assert isinstance(state, QuidditchV2State)

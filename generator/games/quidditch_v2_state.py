@@ -22,9 +22,10 @@ from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (DECISION_WORDS, DRAW_STEP, MAX_PLAYERS, NEXT_STEP, OPPONENTS, PLAYS_STEP, STEP_NAMES,
                                  STEP_RULES, TURN_STEPS_AFTER_DRAW_REVERSED, below, seat_name, weighted)
 from .quidditch_v2_text import ActionText
+from .quidditch_v2_view import SeatView
 
 
-class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, GameState):
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, SeatView, GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 
     # Slots rather than the instance dictionary: past 30 attributes CPython 3.11 stops sharing

@@ -21,6 +21,7 @@ from ..core.errors import DeckgenError
 from ..deck.model import Deck
 from .base import CHANCE, TERMINAL, GameState, IllegalAction
 from .logs import Entry, GameLog, LogStep
+from .trick_view import TrickView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ def check_hand_sizes(state: "TrickState", deal: Deal, size: int, rule_text: str,
 PLAY = 100  # the phase in which cards are played to tricks
 
 
-class TrickState(GameState):
+class TrickState(TrickView, GameState):
     """A round of tricks: hands, the trick on the table, the leader, tricks won.
 
     Subclasses set `phase` and, in `apply`, check a card, note what it changes, move it

@@ -28,9 +28,10 @@ from .logs import GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, check_hand_sizes, count_cards,
                      deal_hands, draw_cards, empty_by_suit, fill_by_suit, log_played_card, random_below, read_dealer,
                      read_hands, read_tricks, words)
-from .wizard_rules import (BID, BID_STYLES, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL, R_FIRST_DEALER, R_FOLLOW,
-                           R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS, TRUMP, WIZARD_LED,
-                           card_strengths, forbidden_bid, trick_led_suit, trick_winner)
+from .wizard_rules import (BID, BID_STYLES, BIDDING, CHOOSE_TRUMP, NO_TRUMP_WORDS, R_BID_RANGE, R_COUNTS, R_DEAL,
+                           R_FIRST_DEALER, R_FOLLOW, R_LEAD, R_OWN_CARDS, R_ROUNDS, R_TRUMP, RESTRICTIONS, TIE_BREAKS,
+                           TRUMP, WIZARD_LED, card_strengths, forbidden_bid, trick_led_suit, trick_winner)
+from .wizard_view import wizard_action_view, wizard_view_extras
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -309,6 +310,9 @@ class WizardGame(Game):
             state.apply(action)
         return {"rounds": rounds}
 
+    def action_view(self, before, action, after, seat):
+        return wizard_action_view(self, before, action, after, seat)
+
     # -- players and questions --------------------------------------------------------------
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":
@@ -318,9 +322,6 @@ class WizardGame(Game):
     def quick_ruling(self, question: Sequence[str]) -> dict:
         return wizard_questions.ask(self, question)
 
-
-CHOOSE_TRUMP = 101
-BIDDING = 102
 
 
 class WizardState(TrickState):
@@ -396,6 +397,9 @@ class WizardState(TrickState):
         turned = "-" if self.turned is None else self.table.code[self.turned]
         bids = " / ".join("-" if bid is None else str(bid) for bid in self.bids)
         return {"Turned": turned, "Trump": trump, "Bids": bids}
+
+    def view_extras(self, seat: int | None) -> dict:
+        return wizard_view_extras(self, seat)
 
     def play_options(self, seat: int) -> list[int]:
         """The distinct cards the seat may play, in a fixed order (the compiled playout keeps

@@ -32,6 +32,7 @@ from .logs import Entry, GameLog, LogStep, field_path
 from .tricks import (NO_SUIT, PLAY, CardTable, CardTables, ChooseSeat, Deal, TrickState, cards_left, check_hand_sizes,
                      count_cards, deal_hands, distinct, empty_by_suit, fill_by_suit, log_played_card, pass_target,
                      random_below, read_dealer, read_hands, read_tricks, shuffled, words)
+from .wizard_hearts_view import hearts_action_view, hearts_view_extras
 from .wizard_hearts_rules import (R_BROKEN, R_DEAL, R_DEALER, R_DECK, R_END, R_FIRST_LEAD, R_FIRST_TRICK, R_FOLLOW,
                                   R_LEAD, R_OWN_CARDS, R_PASSING, R_SHUN, trick_winner)
 
@@ -298,6 +299,9 @@ class WizardHeartsGame(Game):
             state.apply(action)
         return {"rounds": rounds}
 
+    def action_view(self, before, action, after, seat):
+        return hearts_action_view(self, before, action, after, seat, PASS, Shun)
+
     # -- players and questions --------------------------------------------------------------
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":
@@ -383,6 +387,9 @@ class WizardHeartsState(TrickState):
         passed = " / ".join(str(len(cards)) for cards in self.passed)
         return {"Shun suit": shun, "Passing": self.direction, "Cards passed": passed,
                 "Hand points": " / ".join(map(str, self.hand_points))}
+
+    def view_extras(self, seat: int | None) -> dict:
+        return hearts_view_extras(self, PASSING, seat)
 
     def play_options(self, seat: int) -> list[int]:
         return self._options(seat)[0]

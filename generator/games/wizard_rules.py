@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 BID = 1000
 TRUMP = 2000
 WIZARD_LED = -2  # a Wizard set the trick: nobody follows suit
+CHOOSE_TRUMP = 101  # player phases beside the trick-taking core's PLAY
+BIDDING = 102
 
 RESTRICTIONS = ("none", "every-round", "final-round", "never-even")
 BID_STYLES = ("open", "hidden", "delayed")

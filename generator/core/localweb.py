@@ -1,0 +1,133 @@
+"""The ground rules of deckgen's little web servers (`deckgen watch`, `deckgen play`): the
+standard library's threading HTTP server, answering only to its own name, with bounded
+request bodies, same-origin writes and server-sent events.
+
+Why these rules: a server on 127.0.0.1 is still reachable from any web page the user opens
+(a page can send requests to localhost, or point a DNS name of its own at 127.0.0.1). So a
+request naming another host than the server's own address is refused while the server is
+bound to the loopback address; a request that changes something (POST) must come from a page
+of this server (its `Origin`), carry JSON (which a foreign page cannot send without asking
+first) and a body of at most `MAX_BODY_BYTES`.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+MAX_BODY_BYTES = 16 * 1024  # a move, a seating plan: a few hundred bytes
+
+
+def contained(root: Path, relative: str) -> Path | None:
+    """The file `relative` (already URL-decoded) names inside `root`, or None if it is outside."""
+    if "\0" in relative:
+        return None
+    base = root.resolve()
+    candidate = (base / relative.lstrip("/")).resolve()
+    return candidate if candidate.is_relative_to(base) else None
+
+
+class LocalServer(ThreadingHTTPServer):
+    """A threading server that knows its own address and stops cleanly."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]):
+        super().__init__(address, handler)
+        self.stopping = threading.Event()
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        shown = f"[{host}]" if ":" in str(host) else host
+        return f"http://{shown}:{port}/"
+
+    def allowed_hosts(self) -> set[str]:
+        host, port = self.server_address[:2]
+        names = {str(host), "localhost", "127.0.0.1", "[::1]"}
+        return {f"{name}:{port}" for name in names} | names
+
+    def handle_error(self, request, client_address) -> None:
+        """A browser that closes a tab mid-answer is no error; anything else is printed as usual."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.shutdown()
+        self.server_close()
+
+
+class LocalHandler(BaseHTTPRequestHandler):
+    """Answers with explicit lengths and no-sniffing, checks the Host, Origin and body size,
+    and writes server-sent events."""
+
+    server: LocalServer
+    protocol_version = "HTTP/1.1"
+    extra_headers: dict[str, str] = {}  # sent with every answer (a page's security policy...)
+
+    def log_message(self, format: str, *args) -> None:  # quiet: the terminal shows what matters
+        pass
+
+    def host_refused(self) -> bool:
+        """Refuse (and answer) a request naming another host while bound to the loopback address."""
+        bound = self.server.server_address[0]
+        if bound in LOOPBACK and self.headers.get("Host", "") not in self.server.allowed_hosts():
+            self.send_text(HTTPStatus.FORBIDDEN, "this server answers to its own address only")
+            return True
+        return False
+
+    def read_json_body(self) -> bytes | None:
+        """The body of a same-origin JSON request of bounded size; None (answered) otherwise."""
+        origin = self.headers.get("Origin")
+        if origin is None or origin != f"http://{self.headers.get('Host', '')}":
+            self.send_text(HTTPStatus.FORBIDDEN, "only this server's own pages may send this")
+            return None
+        if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json":
+            self.send_text(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (Content-Type: application/json)")
+            return None
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            self.send_text(HTTPStatus.LENGTH_REQUIRED, "say the body's length (Content-Length)")
+            return None
+        if not 0 <= length <= MAX_BODY_BYTES:
+            self.close_connection = True  # the body is not read: the connection cannot be reused
+            self.send_text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"a request body is at most {MAX_BODY_BYTES} bytes")
+            return None
+        return self.rfile.read(length)
+
+    def send(self, status: HTTPStatus, body: bytes, kind: str, cache: str = "no-store") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_text(self, status: HTTPStatus, text: str) -> None:
+        self.send(status, (text + "\n").encode(), "text/plain; charset=utf-8")
+
+    def start_events(self) -> None:
+        """Open a server-sent event stream (then `event` and `keep_alive` write to it)."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "keep-alive")
+        self.end_headers()
+
+    def event(self, data: str) -> None:
+        self.wfile.write(b"retry: 500\ndata: " + data.encode() + b"\n\n")
+        self.wfile.flush()
+
+    def keep_alive(self) -> None:
+        self.wfile.write(b": keep-alive\n\n")
+        self.wfile.flush()
