@@ -48,6 +48,7 @@ COMMAND_MODULES: list[str] = [
     "generator.cli.commands.rulebook",
     "generator.cli.commands.printer",
     "generator.cli.commands.watch",
+    "generator.cli.commands.play",
     "generator.cli.commands.new",
     "generator.cli.commands.diff",
     "generator.cli.commands.validate",

@@ -12,6 +12,7 @@ first) and a body of at most `MAX_BODY_BYTES`.
 
 from __future__ import annotations
 
+import json
 import sys
 import threading
 from http import HTTPStatus
@@ -29,6 +30,12 @@ def contained(root: Path, relative: str) -> Path | None:
     base = root.resolve()
     candidate = (base / relative.lstrip("/")).resolve()
     return candidate if candidate.is_relative_to(base) else None
+
+
+def script_json(data) -> str:
+    """JSON that is safe inside a page's <script> element: no `</script>`, no `<!--`."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 class LocalServer(ThreadingHTTPServer):

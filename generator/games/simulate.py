@@ -113,12 +113,16 @@ def play_games(game: Game, num_players: int, games: int, seed: int, bots: Sequen
         yield record
 
 
-def game_log_text(game: Game, players: Sequence[str], actions: Sequence[Action], comments: Sequence[str] = ()) -> str:
-    """A complete log (header and the engine's tables) of a game played with `actions`."""
+def game_log_text(game: Game, players: Sequence[str], actions: Sequence[Action], comments: Sequence[str] = (),
+                  undone: Sequence[dict] = ()) -> str:
+    """A complete log (header and the engine's tables) of a game played with `actions`, with the
+    moves taken back at the table (`[[undo]]` entries: after, player, moves) if any."""
     header: dict = {"deck": game.deck.id, "players": list(players)}
     changed = {key: value for key, value in game.params.items() if game.deck.params.get(key, game.defaults.get(key)) != value}
     if changed:
         header["params"] = changed
+    if undone:
+        header["undo"] = [dict(entry) for entry in undone]
     return dump_log(header, game.log_body(players, actions), comments)
 
 
