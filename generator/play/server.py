@@ -34,7 +34,7 @@ _ROUTE = re.compile(r"^/t/(?P<token>[A-Za-z0-9_-]{16,64})/(?P<rest>.*)$")
 _CARD = re.compile(r"^card/(?P<version>\d{1,9})/(?P<key>\d{1,5}|back)\.png$")
 # The page's script and style are inline, its pictures and requests this server's own; nothing
 # else may load, and no link (a token) leaves in a Referer.
-PAGE_POLICY = ("default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+PAGE_POLICY = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 NOT_FOUND = "nothing here: open a link `deckgen play` printed, or one the table's owner gave you"
 

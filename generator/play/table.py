@@ -169,9 +169,12 @@ class Table:
         return [event for event in shown if event is not None]
 
     def last_trick(self, seat: int | None) -> dict | None:
-        """The last trick taken, as `seat` saw it, if the game has tricks."""
+        """The last trick taken since chance last acted (a deal starts a new hand), as `seat`
+        saw it; None in a game without tricks."""
         column = 0 if seat is None else seat + 1
-        for seen in reversed(self.seen):
+        for actor, seen in zip(reversed(self.actors), reversed(self.seen)):
+            if actor == CHANCE:
+                return None
             event = seen[column]
             if event is not None and "trick" in event:
                 return event["trick"]
@@ -187,4 +190,5 @@ class Table:
     # -- the log ---------------------------------------------------------------------------------
 
     def write_log(self) -> None:
-        write_text(self.log_path, game_log_text(self.game, self.names, self.actions, self.comments, self.undone))
+        write_text(self.log_path, game_log_text(self.game, self.names, self.actions, self.comments, self.undone,
+                                                every_param=True))

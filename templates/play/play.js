@@ -18,12 +18,14 @@
   const seatName = (seat) => seat === null || seat === undefined ? "" : (state.seats[seat] || {}).name || "seat " + (seat + 1);
 
   // -- pictures ------------------------------------------------------------------------------------
-  function cardFace(code, extraClass) {
-    const box = el("div", "card" + (extraClass ? " " + extraClass : ""));
+  // A card's picture, its code written over it only while the picture is missing.
+  function fillCard(box, code) {
     const index = state.deck.faces[code];
+    box.classList.add("card", "noimg");
     if (index !== undefined) {
       const img = el("img");
-      img.alt = code; img.decoding = "async"; img.loading = "lazy";
+      img.alt = code; img.decoding = "async";
+      img.addEventListener("load", () => box.classList.remove("noimg"));
       img.src = state.deck.pictures + index + ".png";
       box.append(img);
     }
@@ -31,6 +33,7 @@
     box.dataset.code = code;
     return box;
   }
+  const cardFace = (code) => fillCard(el("div"), code);
   function cardBack(count) {
     const box = el("div", "card back-count");
     const img = el("img"); img.alt = "card back"; img.src = state.deck.pictures + "back.png";
@@ -121,11 +124,8 @@
     $("hand-title").textContent = state.you.seat === null ? "Onlooker: no hand" : "Your hand (" + seatName(state.you.seat) + ")";
     hand.classList.toggle("waiting", !(game && game.your_turn));
     for (const code of game ? game.view.hand : []) {
-      const button = el("button", "card");
+      const button = fillCard(el("button"), code);
       button.type = "button";
-      const face = cardFace(code);
-      button.append(...face.childNodes);
-      button.dataset.code = code;
       const uses = moves.filter((move) => move.cards.includes(code));
       if (uses.length) button.classList.add("playable");
       button.title = uses.length ? uses.map((move) => move.text).join(" / ") : code;
@@ -135,7 +135,8 @@
     const plain = $("moves"); plain.replaceChildren();
     const every = $("all-moves"); every.replaceChildren();
     if (game && game.your_turn) {
-      const loose = moves.filter((move) => !move.cards.length);
+      const held = new Set(game.view.hand);  // moves that use no card of the hand get a button of their own
+      const loose = moves.filter((move) => !move.cards.some((code) => held.has(code)));
       if (loose.length) plain.append(el("span", "label", "Your move:"));
       for (const move of loose) plain.append(moveButton(move));
       for (const move of moves) every.append(moveButton(move));
@@ -156,6 +157,9 @@
     if (!game || !game.your_turn) return showError("It is not your turn: the game waits for " + (game ? game.owes : "the deal") + ".");
     const uses = game.moves.filter((move) => move.cards.includes(code));
     if (uses.length === 1 && uses[0].cards.length === 1) return send("act", {move: uses[0].id, step: game.step});
+    if (!uses.length && !game.moves.some((move) => move.cards.length)) {
+      return showError("This is not the moment for a card: " + game.owes + ". Choose below.");
+    }
     if (!uses.length) return send("act", {text: code});  // not offered: the referee says why
     const choice = $("choice"); choice.replaceChildren(el("span", "label", "With " + code + ": "));
     for (const move of uses) choice.append(moveButton(move));

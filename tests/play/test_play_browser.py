@@ -1,0 +1,177 @@
+"""`deckgen play` in real Chromium: people in separate browser contexts (each on their own link)
+and bots play whole games of the shipped decks; every answer a page got is that seat's view and
+no more; a reloaded page carries on; a wrong card is refused with the referee's rule; each
+finished log replays through `deckgen referee` to the scores the table showed."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.play.app import parse_seats, start_table
+from tests.browser import external_requests
+from tests.conftest import DECKS
+from tests.play.checks import check_answers, referee_scores
+from tests.play.people import Person, play_until
+
+SCREENSHOTS = Path(os.environ.get("DECKGEN_SCREENSHOTS", "/tmp/deckgen-play-shots"))
+BOT_DELAY = 0.01  # bots at test speed; people wait for them all the same
+
+
+@pytest.fixture
+def table_for(tmp_path):
+    """Start a table for a copy of a shipped deck; stopped after the test."""
+    running = []
+
+    def start(deck_id: str, seats: str, seed: int, **options):
+        folder = tmp_path / "deck"
+        folder.mkdir(exist_ok=True)
+        deck = folder / f"{deck_id}.toml"
+        shutil.copy(DECKS / f"{deck_id}.toml", deck)
+        table = start_table(deck, logs_dir=tmp_path / "logs", bot_delay=BOT_DELAY, seed=seed,
+                            seats=parse_seats(seats), dpi=60, **options)
+        running.append(table)
+        return table
+
+    yield start
+    for table in running:
+        table.stop()
+
+
+def screenshot(chromium, url: str, name: str) -> None:
+    """The page of `url` at desktop and phone width, saved for a person to look at."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1280, 900), (400, 860)):
+        context = chromium.new_context(viewport={"width": width, "height": height})
+        try:
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector(".live.on")
+            page.wait_for_function("() => [...document.images].every(img => img.complete)")
+            # nothing may be wider than the screen: the page scrolls down, never sideways
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+        finally:
+            context.close()
+
+
+def final_scores(person: Person) -> list[int]:
+    game = person.game()
+    assert game["over"] and game["outcome"]
+    return game["outcome"]["scores"]
+
+
+def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
+    table = table_for("wizard", "person,person,heuristic", seed=11)
+    ann = Person(chromium.new_context(), table, 0, seed=1).open(table.owner_url)
+    ben = Person(chromium.new_context(), table, 1, seed=2).open(table.seat_urls()[1])
+    session = table.session
+    played = session.table
+
+    # Round 5, someone's turn in the middle of a trick: a card that does not follow suit is refused.
+    def must_follow() -> bool:
+        game = ann.game()
+        cards = {code for move in game["moves"] for code in move["cards"]}
+        return played.state.round >= 4 and ann.my_turn() and bool(cards) and bool(set(game["view"]["hand"]) - cards)
+
+    play_until([ann, ben], must_follow)
+    game = ann.game()
+    wrong = sorted(set(game["view"]["hand"]) - {code for move in game["moves"] for code in move["cards"]})[0]
+    ann.page.click(f'.hand button.card[data-code="{wrong}"]')
+    ann.page.wait_for_selector("#refusal:not([hidden])")
+    refusal = ann.page.inner_text("#refusal")
+    assert "wizard.play.follow" in refusal and wrong in refusal and "Legal here:" in refusal
+    assert ann.game()["step"] == game["step"] and wrong in ann.game()["view"]["hand"]
+    assert ann.hand_in_page() == __import__("collections").Counter(game["view"]["hand"])
+    screenshot(chromium, table.owner_url, "wizard-refusal")
+
+    # Ben reloads his page in the middle of a round and carries on with the same hand.
+    play_until([ann, ben], lambda: played.state.round >= 6 and played.state.trick_number >= 2)
+    before = ben.game()["view"]["hand"]
+    ben.page.reload()
+    ben.page.wait_for_selector(".live.on")
+    assert ben.game()["view"]["hand"] == before and ben.hand_in_page() == __import__("collections").Counter(before)
+
+    moves = play_until([ann, ben], lambda: played.over, seconds=600)
+    assert moves > 150
+    scores = final_scores(ann)
+    assert final_scores(ben) == scores
+    assert ann.page.locator("#over").is_visible() and "Game over" in ann.page.inner_text("#over")
+    screenshot(chromium, table.owner_url, "wizard-over")
+
+    report = referee_scores(session.deck_path, played.log_path)
+    assert report["status"] == "legal" and report["finished"] and report["scores"] == scores
+    assert check_answers(ann.answers, played, 1) > 200 and check_answers(ben.answers, played, 1) > 200
+    assert {answer["you"]["seat"] for answer in ben.answers} == {1}
+    assert ann.errors == [] and ben.errors == []
+    assert external_requests([request for request in []]) == []
+    ann.close()
+    ben.close()
+
+
+def test_muggle_quidditch_to_the_snitch(chromium, table_for):
+    table = table_for("muggle-quidditch", "person,person", seed=3)
+    alice = Person(chromium.new_context(), table, 0, seed=4).open(table.owner_url)
+    bob = Person(chromium.new_context(), table, 1, seed=5).open(table.seat_urls()[1])
+    played = table.session.table
+    screenshot_taken = False
+
+    def done() -> bool:
+        nonlocal screenshot_taken
+        if not screenshot_taken and played.state.turn >= 12:
+            screenshot(chromium, table.owner_url, "muggle-quidditch")
+            screenshot_taken = True
+        return played.over
+
+    play_until([alice, bob], done, seconds=600)
+    assert played.state.caught_by is not None, "the match ended by the turn cap, not the Snitch"
+    scores = final_scores(bob)
+    report = referee_scores(table.session.deck_path, played.log_path)
+    assert report["status"] == "legal" and report["scores"] == scores
+    assert check_answers(alice.answers, played, 1) > 30 and check_answers(bob.answers, played, 1) > 30
+    assert alice.errors == [] and bob.errors == []
+    alice.close()
+    bob.close()
+
+
+def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
+    table = table_for("wizard-hearts", "person,person,heuristic,heuristic", seed=8)
+    cleo = Person(chromium.new_context(), table, 0, seed=6).open(table.owner_url)
+    dan = Person(chromium.new_context(), table, 1, seed=7).open(table.seat_urls()[1])
+    played = table.session.table
+    play_until([cleo, dan], lambda: cleo.my_turn())
+    game = cleo.game()
+    assert game["owes"].startswith("P1 to pass 3 more card(s) to P2")
+    held = list(game["view"]["hand"])
+    passed = [cleo.play(), cleo.play()]
+    assert [text.split()[1] for text in passed] == [card["code"] for area in cleo.game()["view"]["areas"]
+                                                   if area["kind"] == "pass" for card in area["cards"]]
+    screenshot(chromium, table.owner_url, "wizard-hearts-passing")
+    passed.append(cleo.play())
+    sent = [text.split()[1] for text in passed]
+    assert all(code not in cleo.hand_in_page() for code in sent)
+    # Dan, to whom Cleo passes, sees nothing of the cards until the passes are exchanged.
+    assert not set(sent) & set(dan.table_in_page()) and not set(sent) & set(dan.hand_in_page())
+    play_until([cleo, dan], lambda: played.state.phase == played.state.PLAY)
+    size = played.game.hand_size(4)
+    dan.page.wait_for_function("size => window.deckgenTable.state.game.view.hand.length === size", arg=size)
+    cleo.page.wait_for_function("size => window.deckgenTable.state.game.view.hand.length === size", arg=size)
+    assert set(sent) <= set(dan.game()["view"]["hand"])
+    assert not set(sent) & set(cleo.game()["view"]["hand"])
+    assert set(held) - set(sent) <= set(cleo.game()["view"]["hand"])
+
+    play_until([cleo, dan], lambda: played.state.round >= 1 or played.over)
+    sheet = cleo.page.inner_text("#sheet")
+    assert "Hand 1: dealer" in sheet and "passing left" in sheet
+    hand_points = played.state.history[0]["points"]
+    assert sum(hand_points) != 0 or played.state.history[0]["totals"] == hand_points
+    log = played.log_path.read_text()
+    assert 'passes.P1 = [' in log and log.count("[[rounds]]") >= 1
+    report = referee_scores(table.session.deck_path, played.log_path)
+    assert report["status"] in ("legal", "incomplete") and report["rounds"][0]["columns"]["points"] == hand_points
+    assert check_answers(cleo.answers, played, 1) > 20 and check_answers(dan.answers, played, 1) > 20
+    cleo.close()
+    dan.close()
