@@ -341,7 +341,8 @@ ENGINES: dict[str, str] = {
 def engine_class(deck: Deck) -> type[Game]:
     """The `Game` class of the engine the deck names."""
     if not deck.engine:
-        raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
+        raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), "
+                           "so it cannot be refereed, simulated or played")
     module_name, class_name = ENGINES[deck.engine].split(":")
     return getattr(importlib.import_module(module_name), class_name)
 

@@ -34,7 +34,8 @@ class SeatView:
         areas.append(view_area("Draw pile", hidden=self.draw_total))
         counters = {"Turn": self.turn_slots, "Active": self.label(self.active),
                     "Quaffle": "centre" if self.quaffle is None else self.label(self.quaffle),
-                    "Snitch": self.snitch_seen_by(seat), "Draw pile": self.draw_total, "Discard pile": len(self.discard)}
+                    "Snitch": self.snitch_seen_by(seat), "Draw pile": self.draw_total,
+                    "Discard pile": len(self.discard)}
         summary = self.summary()
         return seat_view(hand, [sum(held.values()) for held in self.hands], areas, counters,
                          {"Dominance": list(self.dom)}, summary["rounds"], summary["scores"])

@@ -28,8 +28,8 @@ def hearts_view_extras(state, passing: int, seat: int | None) -> dict[str, Any]:
     if state.cauldron and state.phase >= 0:
         areas.append(view_area("Cauldron", hidden=len(state.cauldron)))
     counters = {"Shun suit": "-" if state.shun == NO_SUIT else suits[state.shun].name, "Passing": direction}
-    columns = {"Passed": [len(cards) for cards in state.passed] if state.phase == passing else [None] * state.num_players,
-               "Points": list(state.hand_points)}
+    passed = [len(cards) for cards in state.passed] if state.phase == passing else [None] * state.num_players
+    columns = {"Passed": passed, "Points": list(state.hand_points)}
     return {"areas": areas, "counters": counters, "columns": columns}
 
 

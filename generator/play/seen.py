@@ -96,5 +96,6 @@ def _owner_part(session: "PlaySession", table: Table | None) -> dict:
         "undone": list(table.undone) if table else [],
         "new_rules": session.newest != session.game_version and table is not None,
         "reload_error": list(session.reload_error),
-        "plan": [{"name": entry.name, "kind": entry.kind} for entry in session.plan or default_plan(session.players[0])],
+        "plan": [{"name": entry.name, "kind": entry.kind}
+                 for entry in session.plan or default_plan(session.players[0])],
     }

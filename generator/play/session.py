@@ -20,7 +20,7 @@ import threading
 from hmac import compare_digest
 from pathlib import Path
 
-from ..core.errors import DeckgenError, InvalidDeck
+from ..core.errors import DeckgenError, InvalidDeck, OptionError
 from ..deck.loader import check_deck, load_deck
 from ..games.base import CHANCE, Game, IllegalAction, game_for
 from ..games.bots import BOT_KINDS
@@ -109,7 +109,7 @@ class PlaySession:
                 params.update(deck.variant(name).params)
             except KeyError:
                 known = ", ".join(v.id for v in deck.variants) or "none"
-                raise DeckgenError(f"deck {deck.id!r} has no variant {name!r}; known: {known}") from None
+                raise OptionError(f"deck {deck.id!r} has no variant {name!r}; known: {known}") from None
         return game_for(deck, params)
 
     # -- who holds a link ------------------------------------------------------------------------

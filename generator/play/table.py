@@ -146,7 +146,8 @@ class Table:
         if not people:
             raise TableError("no move by a person to take back")
         cut = people[-1]
-        moves = [f"{self.names[actor]}: {text}" for actor, text in zip(self.actors[cut:], self.texts[cut:]) if actor >= 0]
+        moves = [f"{self.names[actor]}: {text}"
+                 for actor, text in zip(self.actors[cut:], self.texts[cut:]) if actor >= 0]
         chance = [action for actor, action in zip(self.actors[cut:], self.actions[cut:]) if actor == CHANCE]
         self.replayed_chance.extendleft(reversed(chance))
         state = self._fresh_state()

@@ -5,7 +5,7 @@
 // referee's refusal when a card it was not offered is tried.
 (function () {
   let state = JSON.parse(document.getElementById("initial-state").textContent);
-  let fetching = false, again = false;
+  let fetching = false, again = false, earlierOpen = false;
   window.deckgenTable = {get state() { return state; }, renders: 0};
 
   const $ = (id) => document.getElementById(id);
@@ -177,23 +177,35 @@
     }
   }
 
+  // The latest round in full; the earlier ones folded away, newest first.
   function renderSheet(game) {
     const box = $("sheet"); box.replaceChildren();
-    for (const round of game ? game.view.rounds.slice().reverse() : []) {
-      const table = el("table", "sheet");
-      table.append(el("caption", "", round.title));
-      const head = el("tr"); head.append(el("th", "", "player"));
-      const columns = Object.entries(round.columns || {});
-      for (const [name] of columns) head.append(el("th", "", name));
-      table.append(head);
-      state.seats.forEach((seat, index) => {
-        const row = el("tr"); row.append(el("td", "", seat.name));
-        for (const [, values] of columns) row.append(el("td", "", values[index] === null ? "–" : String(values[index])));
-        table.append(row);
-      });
-      box.append(table);
-    }
-    if (!box.childNodes.length) box.append(el("p", "muted small", "Nothing scored yet."));
+    const rounds = game ? game.view.rounds.slice().reverse() : [];
+    rounds.forEach((round, index) => {
+      if (index === 1) {
+        const earlier = el("details"); earlier.id = "earlier-rounds"; earlier.open = earlierOpen;
+        earlier.addEventListener("toggle", () => { earlierOpen = earlier.open; });
+        earlier.append(el("summary", "small", "earlier rounds (" + (rounds.length - 1) + ")"));
+        box.append(earlier);
+      }
+      (index ? box.lastChild : box).append(sheetTable(round));
+    });
+    if (!rounds.length) box.append(el("p", "muted small", "Nothing scored yet."));
+  }
+
+  function sheetTable(round) {
+    const table = el("table", "sheet");
+    table.append(el("caption", "", round.title));
+    const head = el("tr"); head.append(el("th", "", "player"));
+    const columns = Object.entries(round.columns || {});
+    for (const [name] of columns) head.append(el("th", "", name));
+    table.append(head);
+    state.seats.forEach((seat, index) => {
+      const row = el("tr"); row.append(el("td", "", seat.name));
+      for (const [, values] of columns) row.append(el("td", "", values[index] === null ? "–" : String(values[index])));
+      table.append(row);
+    });
+    return table;
   }
 
   function renderOwner() {
