@@ -34,6 +34,17 @@
     return box;
   }
   const cardFace = (code) => fillCard(el("div"), code);
+
+  // A card larger, to read its text: a click on the table, a right-click (long press) in the hand.
+  function zoom(code) {
+    $("zoom-body").replaceChildren(cardFace(code));
+    $("zoom").showModal();
+  }
+  $("zoom-close").addEventListener("click", () => $("zoom").close());
+  $("areas").addEventListener("click", (event) => {
+    const card = event.target.closest("[data-code]");
+    if (card) zoom(card.dataset.code);
+  });
   function cardBack(count) {
     const box = el("div", "card back-count");
     const img = el("img"); img.alt = "card back"; img.src = state.deck.pictures + "back.png";
@@ -130,6 +141,7 @@
       if (uses.length) button.classList.add("playable");
       button.title = uses.length ? uses.map((move) => move.text).join(" / ") : code;
       button.addEventListener("click", () => clickCard(code));
+      button.addEventListener("contextmenu", (event) => { event.preventDefault(); zoom(code); });
       hand.append(button);
     }
     const plain = $("moves"); plain.replaceChildren();

@@ -14,7 +14,7 @@ import pytest
 from generator.play.app import parse_seats, start_table
 from tests.browser import external_requests
 from tests.conftest import DECKS
-from tests.play.checks import check_answers, referee_scores
+from tests.play.checks import check_answers, plain, referee_scores
 from tests.play.people import Person, play_until
 
 SCREENSHOTS = Path(os.environ.get("DECKGEN_SCREENSHOTS", "/tmp/deckgen-play-shots"))
@@ -59,6 +59,7 @@ def screenshot(chromium, url: str, name: str) -> None:
 
 
 def final_scores(person: Person) -> list[int]:
+    person.page.wait_for_function("() => window.deckgenTable.state.game.over")
     game = person.game()
     assert game["over"] and game["outcome"]
     return game["outcome"]["scores"]
@@ -175,3 +176,103 @@ def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
     assert check_answers(cleo.answers, played, 1) > 20 and check_answers(dan.answers, played, 1) > 20
     cleo.close()
     dan.close()
+
+
+def test_the_owner_seats_the_players_on_the_page(chromium, tmp_path):
+    table = start_table(DECKS / "wizard.toml", logs_dir=tmp_path / "logs", bot_delay=BOT_DELAY, seed=1, dpi=60,
+                        watch=False)
+    try:
+        owner = Person(chromium.new_context(), table, 0, seed=1).open(table.owner_url)
+        page = owner.page
+        assert page.locator("#setup").is_visible() and "Waiting for the owner" in page.inner_text("#status")
+        page.select_option("#player-count", "4")
+        rows = page.locator(".seat-row")
+        assert rows.count() == 4
+        for index, (name, kind) in enumerate((("Ann", "person"), ("Ben", "person"), ("Bot", "random"),
+                                              ("Max", "heuristic"))):
+            rows.nth(index).locator("input").fill(name)
+            rows.nth(index).locator("select").select_option(kind)
+        page.click("#deal")
+        page.wait_for_selector(".links li")
+        assert page.inner_text(".links li").startswith("Ben: http://127.0.0.1:")
+        assert [entry.name for entry in table.session.plan] == ["Ann", "Ben", "Bot", "Max"]
+        ben = Person(chromium.new_context(), table, 1, seed=2).open(page.get_attribute(".links li a", "href"))
+        assert ben.state()["you"]["name"] == "Ben" and "owner" not in ben.state()
+        play_until([owner, ben], lambda: table.session.table.state.round >= 1)
+        assert check_answers(owner.answers, table.session.table, 1) and check_answers(ben.answers, table.session.table, 1)
+        owner.close()
+        ben.close()
+    finally:
+        table.stop()
+
+
+def test_hot_seat_hides_each_hand_until_the_device_is_handed_over(chromium, table_for):
+    table = table_for("wizard", "person,person,heuristic", seed=5, hot_seat=True)
+    assert table.seat_urls() == {}
+    device = Person(chromium.new_context(), table, 0, seed=3).open(table.owner_url)
+    page = device.page
+    played = table.session.table
+    handed = 0
+    while played.state.round < 2:
+        page.wait_for_function("() => !document.getElementById('cover').hidden"
+                               " || (window.deckgenTable.state.game && window.deckgenTable.state.game.your_turn)")
+        game = device.game()
+        if game["pass_to"]:
+            name = game["pass_to"]["name"]
+            assert page.inner_text("#cover h2") == f"Pass the device to {name}"
+            assert game["view"]["hand"] == [] and device.hand_in_page() == {} and game["moves"] == []
+            if handed == 1:
+                screenshot(chromium, table.owner_url, "hot-seat-cover")
+            page.click("#hand-over")
+            page.wait_for_function("name => window.deckgenTable.state.you.name === name", arg=name)
+            handed += 1
+            continue
+        seat = device.state()["you"]["seat"]
+        assert game["view"] == plain(played.state.view(seat))
+        device.seat = seat
+        device.play()
+    assert handed >= 4
+    assert check_answers(device.answers, played, 1) > 10
+    device.close()
+
+
+def test_new_rules_are_offered_for_the_next_game(chromium, table_for):
+    table = table_for("wizard", "person,heuristic,heuristic", seed=9, watch=True)
+    owner = Person(chromium.new_context(), table, 0, seed=8).open(table.owner_url)
+    play_until([owner], lambda: table.session.table.state.round >= 1)
+    deck = table.session.deck_path
+    deck.write_text(deck.read_text().replace('bid_restriction = "every-round"', 'bid_restriction = "never-even"')
+                    .replace('name = "Wizard"', 'name = "Wizard, house rules"', 1))
+    owner.page.wait_for_selector("#new-rules")
+    screenshot(chromium, table.owner_url, "new-rules")
+    first = table.session.table
+    owner.page.click("#deal-new-rules")
+    owner.page.wait_for_function("() => window.deckgenTable.state.game.number === 2")
+    assert owner.page.inner_text("#title").startswith("Wizard, house rules")
+    assert table.session.table.game.params["bid_restriction"] == "never-even"
+    assert first.game.params["bid_restriction"] == "every-round"
+    assert referee_scores(deck, first.log_path)["status"] == "incomplete"
+    owner.close()
+
+
+def test_a_whole_quidditch_v2_game_with_a_person_and_two_bots(chromium, table_for):
+    table = table_for("quidditch-v2", "person,heuristic,heuristic", seed=2)
+    ida = Person(chromium.new_context(), table, 0, seed=9).open(table.owner_url)
+    played = table.session.table
+    play_until([ida], lambda: played.state.turn_slots >= 7)
+    screenshot(chromium, table.owner_url, "quidditch-v2")
+    shown = ida.page.locator("#areas [data-code]").first
+    code = shown.get_attribute("data-code")
+    shown.click()  # a card on the table, larger, to read its text
+    assert ida.page.locator("#zoom").is_visible()
+    assert ida.page.get_attribute("#zoom-body [data-code]", "data-code") == code
+    ida.page.wait_for_function("() => document.querySelector('#zoom img').complete")
+    assert ida.page.eval_on_selector("#zoom img", "img => img.naturalWidth") > 100
+    ida.page.click("#zoom-close")
+    play_until([ida], lambda: played.over, seconds=600)
+    scores = final_scores(ida)
+    report = referee_scores(table.session.deck_path, played.log_path)
+    assert report["status"] == "legal" and report["scores"] == scores
+    assert check_answers(ida.answers, played, 1) > 20
+    assert ida.errors == []
+    ida.close()
