@@ -2,8 +2,9 @@
 (`generator.faces.images.card_pngs`), a few at a time on a thread of their own, kept per deck
 version (a game under the old rules still shows the old cards after a save).
 
-A picture is asked for by deck version and card index (or "back"); the request waits until
-it is drawn.
+A picture is asked for by deck version and card index (or "back"); the first request for a
+version starts its drawing (a table nobody looks at draws nothing), and each request waits
+until its picture is drawn.
 """
 
 from __future__ import annotations
@@ -31,17 +32,16 @@ class CardImages:
         self._pictures: dict[int, dict[str, bytes]] = {}  # deck version -> key ("3", "back") -> PNG
         self._decks: dict[int, "Deck"] = {}
         self._failed: dict[int, str] = {}
+        self._started: set[int] = set()
         self._lock = threading.Lock()
         self._drawn = threading.Condition(self._lock)
 
     def add(self, version: int, deck: "Deck") -> None:
-        """Start drawing a deck version's pictures (once per version)."""
+        """A deck version whose pictures may be asked for."""
         with self._lock:
-            if version in self._decks:
-                return
-            self._decks[version] = deck
-            self._pictures[version] = {}
-        threading.Thread(target=self._draw, args=(version, deck), name="deckgen-play-cards", daemon=True).start()
+            if version not in self._decks:
+                self._decks[version] = deck
+                self._pictures[version] = {}
 
     def keep_only(self, versions: set[int]) -> None:
         """Forget the pictures of deck versions no game shows any more."""
@@ -56,6 +56,10 @@ class CardImages:
             deck = self._decks.get(version)
             if deck is None or not (key == BACK or key.isdigit() and int(key) < len(deck.cards)):
                 return None
+            if version not in self._started:
+                self._started.add(version)
+                threading.Thread(target=self._draw, args=(version, deck), name="deckgen-play-cards",
+                                 daemon=True).start()
             self._drawn.wait_for(lambda: key in self._pictures.get(version, {}) or version in self._failed
                                  or version not in self._decks, timeout=DRAWING_WAIT_SECONDS)
             return self._pictures.get(version, {}).get(key)

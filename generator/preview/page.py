@@ -27,4 +27,4 @@ def _template():
 
 def page_html(state: dict) -> str:
     title = state["deck"]["name"] if state.get("deck") else "deckgen preview"
-    return _template().render(title=title, state=Markup(script_json(state)))
+    return _template().render(title=title, state=Markup(script_json(state)), links=state.get("links", []))

@@ -18,7 +18,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..core.errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
 from ..deck.loader import check_deck
@@ -67,8 +67,9 @@ class PreviewSession:
     """The preview state of one deck file, safe to use from the server's and the watcher's threads."""
 
     def __init__(self, deck_path: Path, output_dir: Path, dpi: int = 100, bleed_mm: float = 3.0,
-                 simulate: int = 0):
+                 simulate: int = 0, links: Sequence[tuple[str, str]] = ()):
         self.deck_path = Path(deck_path)
+        self.links = [{"title": title, "url": url} for title, url in links]  # tabs beside the cards (Play)
         self.output_dir = Path(output_dir)
         self.dpi, self.bleed_mm = dpi, bleed_mm
         self.simulate = simulate  # games per setting in each check's playtest; 0: none
@@ -219,7 +220,7 @@ class PreviewSession:
             return {"deck": {"id": deck.id, "name": deck.name, "file": str(self.deck_path)} if deck else None,
                     "geometry": geometry, "cards": [asdict(card) for card in self.cards],
                     "problems": self.problems, "checks": self.checks, "error": self.error,
-                    "version": self.version}
+                    "version": self.version, "links": self.links}
 
     def image(self, digest: str, dpi: int) -> bytes | None:
         """A current card's PNG by content hash, at the preview dpi or (the zoom) print dpi."""

@@ -33,7 +33,9 @@ class Person:
         self.bot_game = None
         self.answers: list[dict] = []  # every JSON the server sent this page
         self.errors: list[str] = []
+        self.requests: list[str] = []  # every address the page asked for
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.route(ANSWERS, self._keep)
 
     def _keep(self, route) -> None:

@@ -6,14 +6,18 @@ finished log replays through `deckgen referee` to the scores the table showed.""
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from generator.play.app import parse_seats, start_table
 from tests.browser import external_requests
-from tests.conftest import DECKS
+from tests.conftest import DECKS, ROOT
 from tests.play.checks import check_answers, plain, referee_scores
 from tests.play.people import Person, play_until
 
@@ -108,7 +112,8 @@ def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
     assert check_answers(ann.answers, played, 1) > 200 and check_answers(ben.answers, played, 1) > 200
     assert {answer["you"]["seat"] for answer in ben.answers} == {1}
     assert ann.errors == [] and ben.errors == []
-    assert external_requests([request for request in []]) == []
+    assert external_requests(ann.requests + ben.requests) == []
+    assert all("/t/" in url for url in ann.requests + ben.requests)
     ann.close()
     ben.close()
 
@@ -276,3 +281,32 @@ def test_a_whole_quidditch_v2_game_with_a_person_and_two_bots(chromium, table_fo
     assert check_answers(ida.answers, played, 1) > 20
     assert ida.errors == []
     ida.close()
+
+
+def test_deckgen_watch_has_a_play_tab(chromium, tmp_path):
+    deck = tmp_path / "wizard.toml"
+    shutil.copy(DECKS / "wizard.toml", deck)
+    process = subprocess.Popen([sys.executable, "-m", "generator", "watch", str(deck), "--port", "0", "--dpi", "30",
+                                "--output", str(tmp_path / "out")], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    context = chromium.new_context()
+    try:
+        play_url = process.stdout.readline().split(": ", 1)[1].strip()
+        preview_url = re.search(r"at (http://\S+) \(Ctrl-C stops\)", process.stdout.readline()).group(1)
+        page = context.new_page()
+        page.goto(preview_url)
+        assert page.inner_text(".tabs").split() == ["Cards", "Play"]
+        with context.expect_page() as opened:
+            page.click("#tab-play")
+        table = opened.value
+        table.wait_for_selector(".live.on")
+        assert table.url == play_url and table.locator("#setup").is_visible()
+        table.click("#deal")  # the suggested seats: you and heuristic bots
+        table.wait_for_function("() => window.deckgenTable.state.game && window.deckgenTable.state.game.your_turn")
+        assert table.locator(".hand button.card").count() == 1
+    finally:
+        context.close()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+    assert process.returncode == 0 and "Traceback" not in err
+    assert list((tmp_path / "out" / "play").glob("game-*.toml"))
