@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,7 @@ def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
     refusal = ann.page.inner_text("#refusal")
     assert "wizard.play.follow" in refusal and wrong in refusal and "Legal here:" in refusal
     assert ann.game()["step"] == game["step"] and wrong in ann.game()["view"]["hand"]
-    assert ann.hand_in_page() == __import__("collections").Counter(game["view"]["hand"])
+    assert ann.hand_in_page() == Counter(game["view"]["hand"])
     screenshot(chromium, table.owner_url, "wizard-refusal")
 
     # Ben reloads his page in the middle of a round and carries on with the same hand.
@@ -98,7 +99,7 @@ def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
     before = ben.game()["view"]["hand"]
     ben.page.reload()
     ben.page.wait_for_selector(".live.on")
-    assert ben.game()["view"]["hand"] == before and ben.hand_in_page() == __import__("collections").Counter(before)
+    assert ben.game()["view"]["hand"] == before and ben.hand_in_page() == Counter(before)
 
     moves = play_until([ann, ben], lambda: played.over, seconds=600)
     assert moves > 150
