@@ -13,14 +13,20 @@ first) and a body of at most `MAX_BODY_BYTES`.
 from __future__ import annotations
 
 import json
+import queue
 import sys
 import threading
+import time
+import webbrowser
+from functools import lru_cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Callable
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 MAX_BODY_BYTES = 16 * 1024  # a move, a seating plan: a few hundred bytes
+KEEPALIVE_SECONDS = 10.0  # an event stream says it is alive this often
 
 
 def contained(root: Path, relative: str) -> Path | None:
@@ -38,14 +44,69 @@ def script_json(data) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
+@lru_cache(maxsize=8)
+def page_template(folder: Path, name: str):
+    """A Jinja template of a page deckgen serves, HTML-escaped, from one of its template folders."""
+    import jinja2
+
+    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=True,
+                                     trim_blocks=True, lstrip_blocks=True)
+    return environment.get_template(name)
+
+
+def serve_until_interrupted(url: str, open_browser: bool, stop: Callable[[], None], say: Callable[[str], None]) -> None:
+    """Open `url` in the browser if asked, wait for Ctrl-C, then `stop()` the server."""
+    if open_browser:
+        webbrowser.open(url)
+    try:
+        while True:
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        say("stopped")
+    finally:
+        stop()
+
+
+class Listeners:
+    """The open pages' event queues: every message goes to each; a page that stopped reading is
+    dropped (it asks for the whole state again when it reconnects)."""
+
+    def __init__(self) -> None:
+        self._queues: list[queue.Queue] = []
+        self._lock = threading.Lock()
+
+    def subscribe(self) -> queue.Queue:
+        listener: queue.Queue = queue.Queue(maxsize=64)
+        with self._lock:
+            self._queues.append(listener)
+        return listener
+
+    def unsubscribe(self, listener: queue.Queue) -> None:
+        with self._lock:
+            if listener in self._queues:
+                self._queues.remove(listener)
+
+    def publish(self, message: str) -> None:
+        with self._lock:
+            queues = list(self._queues)
+        for listener in queues:
+            try:
+                listener.put_nowait(message)
+            except queue.Full:
+                self.unsubscribe(listener)
+
+
 class LocalServer(ThreadingHTTPServer):
-    """A threading server that knows its own address and stops cleanly."""
+    """A threading server of one session (`handler_class` answers its requests) that knows its
+    own address and stops cleanly."""
 
     daemon_threads = True
     allow_reuse_address = True
+    handler_class: type[BaseHTTPRequestHandler]
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]):
-        super().__init__(address, handler)
+    def __init__(self, session, host: str = "127.0.0.1", port: int = 8000):
+        super().__init__((host, port), self.handler_class)
+        self.session = session
         self.stopping = threading.Event()
 
     @property
@@ -130,6 +191,24 @@ class LocalHandler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "keep-alive")
         self.end_headers()
+
+    def stream_events(self, listeners: Listeners, hello: str) -> None:
+        """Answer with an event stream: `hello` first, then each message published, until the
+        page goes or the server stops."""
+        listener = listeners.subscribe()
+        try:
+            self.start_events()
+            self.event(hello)
+            while not self.server.stopping.is_set():
+                try:
+                    self.event(listener.get(timeout=KEEPALIVE_SECONDS))
+                except queue.Empty:
+                    self.keep_alive()
+        except ConnectionError:
+            pass
+        finally:
+            listeners.unsubscribe(listener)
+            self.close_connection = True
 
     def event(self, data: str) -> None:
         self.wfile.write(b"retry: 500\ndata: " + data.encode() + b"\n\n")

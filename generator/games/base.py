@@ -352,6 +352,18 @@ def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
     return engine_class(deck)(deck, params)
 
 
+def variant_params(deck: Deck, variants: Sequence[str]) -> dict:
+    """The engine parameters of the named variants of the deck, later ones over earlier ones."""
+    params: dict = {}
+    for name in variants:
+        try:
+            params.update(deck.variant(name).params)
+        except KeyError:
+            known = ", ".join(v.id for v in deck.variants) or "none"
+            raise DeckgenError(f"deck {deck.id!r} has no variant {name!r}; known: {known}") from None
+    return params
+
+
 @dataclass
 class Bot:
     """A player program: picks one of the legal actions."""

@@ -7,14 +7,12 @@ it starts one, prints the owner's link (and each other person's), and waits for 
 from __future__ import annotations
 
 import threading
-import time
-import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..core.errors import OptionError
-from ..core.localweb import LOOPBACK
+from ..core.localweb import LOOPBACK, serve_until_interrupted
 from ..core.watching import FileWatcher
 from ..deck.files import resolve_deck_path
 from ..deck.loader import DECKS_DIR
@@ -120,12 +118,4 @@ def serve(deck: str | Path, decks_dir: Path, logs_dir: Path | None, output_dir: 
     for seat, url in sorted(table.seat_urls().items()):
         say(f"  {session.plan[seat].name}'s link: {url}")
     say("Ctrl-C stops")
-    if open_browser:
-        webbrowser.open(table.owner_url)
-    try:
-        while True:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        say("stopped")
-    finally:
-        table.stop()
+    serve_until_interrupted(table.owner_url, open_browser, table.stop, say)

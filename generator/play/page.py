@@ -5,23 +5,14 @@ state it asks for after each change the server announces.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-import jinja2
 from markupsafe import Markup
 
-from ..core.localweb import script_json
+from ..core.localweb import page_template, script_json
 from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
 
 TEMPLATES = SHIPPED_TEMPLATES / "play"
 
 
-@lru_cache(maxsize=1)
-def _template():
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                                     trim_blocks=True, lstrip_blocks=True)
-    return environment.get_template("page.html.j2")
-
-
 def page_html(state: dict) -> str:
-    return _template().render(title=state["deck"]["name"], state=Markup(script_json(state)))
+    return page_template(TEMPLATES, "page.html.j2").render(title=state["deck"]["name"],
+                                                            state=Markup(script_json(state)))

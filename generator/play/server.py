@@ -16,7 +16,6 @@ moves), 409 when it is not that seat's turn or the table moved on.
 from __future__ import annotations
 
 import json
-import queue
 import re
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -29,7 +28,6 @@ from .seen import link_state
 from .session import PlaySession
 from .table import SeatPlan, TableError
 
-KEEPALIVE_SECONDS = 10.0
 _ROUTE = re.compile(r"^/t/(?P<token>[A-Za-z0-9_-]{16,64})/(?P<rest>.*)$")
 _CARD = re.compile(r"^card/(?P<version>\d{1,9})/(?P<key>\d{1,5}|back)\.png$")
 # The page's script and style are inline, its pictures and requests this server's own; nothing
@@ -39,14 +37,8 @@ PAGE_POLICY = ("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inli
 NOT_FOUND = "nothing here: open a link `deckgen play` printed, or one the table's owner gave you"
 
 
-class PlayServer(LocalServer):
-    def __init__(self, session: PlaySession, host: str = "127.0.0.1", port: int = 8000):
-        super().__init__((host, port), PlayHandler)
-        self.session = session
-
-
 class PlayHandler(LocalHandler):
-    server: PlayServer
+    server: "PlayServer"
     extra_headers = {"Content-Security-Policy": PAGE_POLICY, "Referrer-Policy": "no-referrer"}
 
     def _link(self) -> tuple[bool, int | None, str] | None:
@@ -127,20 +119,12 @@ class PlayHandler(LocalHandler):
 
     def _events(self) -> None:
         session = self.server.session
-        listener = session.subscribe()
-        try:
-            self.start_events()
-            self.event(json.dumps({"version": session.version}))
-            while not self.server.stopping.is_set():
-                try:
-                    self.event(json.dumps({"version": listener.get(timeout=KEEPALIVE_SECONDS)}))
-                except queue.Empty:
-                    self.keep_alive()
-        except ConnectionError:
-            pass
-        finally:
-            session.unsubscribe(listener)
-            self.close_connection = True
+        self.stream_events(session.listeners, json.dumps({"version": session.version}))
+
+
+class PlayServer(LocalServer):
+    handler_class = PlayHandler
+    session: PlaySession
 
 
 def _whole(value, what: str) -> int:

@@ -12,17 +12,18 @@ the engine's own account of that seat's knowledge, never from the whole state.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
-import queue
 import re
 import secrets
 import threading
 from hmac import compare_digest
 from pathlib import Path
 
-from ..core.errors import DeckgenError, InvalidDeck, OptionError
+from ..core.errors import DeckgenError, InvalidDeck
+from ..core.localweb import Listeners
 from ..deck.loader import check_deck, load_deck
-from ..games.base import CHANCE, Game, IllegalAction, game_for
+from ..games.base import CHANCE, Game, IllegalAction, game_for, variant_params
 from ..games.bots import BOT_KINDS
 from ..games.referee import rule_citation
 from .images import CardImages
@@ -84,7 +85,7 @@ class PlaySession:
         self.failure = ""  # why the runner stopped, if it did
         self.lock = threading.RLock()
         self._changed = threading.Condition(self.lock)
-        self._listeners: list[queue.Queue] = []
+        self.listeners = Listeners()  # the open pages, told each new version
         self._stopping = False
         self._runner = threading.Thread(target=self._run, name="deckgen-play-runner", daemon=True)
 
@@ -103,14 +104,7 @@ class PlaySession:
         self._runner.join(timeout=5)
 
     def _make_game(self, deck) -> Game:
-        params: dict = {}
-        for name in self.variants:
-            try:
-                params.update(deck.variant(name).params)
-            except KeyError:
-                known = ", ".join(v.id for v in deck.variants) or "none"
-                raise OptionError(f"deck {deck.id!r} has no variant {name!r}; known: {known}") from None
-        return game_for(deck, params)
+        return game_for(deck, variant_params(deck, self.variants))
 
     # -- who holds a link ------------------------------------------------------------------------
 
@@ -276,24 +270,11 @@ class PlaySession:
             self.images.keep_only(set(self.decks))
             self._bump()
 
-    # -- listeners (one per open page) ---------------------------------------------------------------
+    # -- telling the pages ------------------------------------------------------------------------
 
     def _bump(self) -> None:
+        """Something changed: wake the runner and tell every page the new version (each then asks
+        for what its own link may see)."""
         self.version += 1
         self._changed.notify_all()
-        for listener in list(self._listeners):
-            try:
-                listener.put_nowait(self.version)
-            except queue.Full:  # a page that stopped reading: it reloads its state on reconnecting
-                self.unsubscribe(listener)
-
-    def subscribe(self) -> queue.Queue:
-        listener: queue.Queue = queue.Queue(maxsize=64)
-        with self.lock:
-            self._listeners.append(listener)
-        return listener
-
-    def unsubscribe(self, listener: queue.Queue) -> None:
-        with self.lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
+        self.listeners.publish(json.dumps({"version": self.version}))

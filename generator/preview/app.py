@@ -7,13 +7,12 @@
 from __future__ import annotations
 
 import threading
-import time
-import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..core.errors import OptionError
+from ..core.localweb import serve_until_interrupted
 from ..deck.loader import DECKS_DIR, resolve_deck_path
 from .server import PreviewServer
 from .session import PreviewSession
@@ -75,12 +74,4 @@ def serve(deck: str | Path, decks_dir: Path, output_dir: Path, host: str, port: 
     say(f"previewing {preview.session.deck_path} at {preview.url} (Ctrl-C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: --host {host} lets other computers on the network see this preview")
-    if open_browser:
-        webbrowser.open(preview.url)
-    try:
-        while True:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        say("stopped")
-    finally:
-        preview.stop()
+    serve_until_interrupted(preview.url, open_browser, preview.stop, say)

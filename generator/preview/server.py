@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import mimetypes
-import queue
 import re
 from http import HTTPStatus
 from pathlib import Path
@@ -29,18 +28,11 @@ from ..core.localweb import LocalHandler, LocalServer, contained
 from .page import page_html
 from .session import PreviewSession
 
-KEEPALIVE_SECONDS = 10.0
 _IMAGE = re.compile(r"^/img/(?P<dpi>\d{2,4})/(?P<hash>[0-9a-f]{8,64})\.png$")
 
 
-class PreviewServer(LocalServer):
-    def __init__(self, session: PreviewSession, host: str = "127.0.0.1", port: int = 8000):
-        super().__init__((host, port), PreviewHandler)
-        self.session = session
-
-
 class PreviewHandler(LocalHandler):
-    server: PreviewServer
+    server: "PreviewServer"
 
     def do_GET(self) -> None:
         if self.host_refused():
@@ -76,18 +68,10 @@ class PreviewHandler(LocalHandler):
 
     def _events(self) -> None:
         session = self.server.session
-        listener = session.subscribe()
-        try:
-            self.start_events()
-            # The page may have loaded before the last update: it compares versions.
-            self.event(f'{{"type": "hello", "version": {session.version}}}')
-            while not self.server.stopping.is_set():
-                try:
-                    self.event(listener.get(timeout=KEEPALIVE_SECONDS))
-                except queue.Empty:
-                    self.keep_alive()
-        except ConnectionError:
-            pass
-        finally:
-            session.unsubscribe(listener)
-            self.close_connection = True
+        # The page may have loaded before the last update: it compares versions.
+        self.stream_events(session.listeners, f'{{"type": "hello", "version": {session.version}}}')
+
+
+class PreviewServer(LocalServer):
+    handler_class = PreviewHandler
+    session: PreviewSession

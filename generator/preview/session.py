@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import re
 import threading
 from collections import OrderedDict
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from ..core.errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
+from ..core.localweb import Listeners
 from ..deck.loader import check_deck
 from ..faces.art import art_problems
 from ..faces.images import card_pngs
@@ -85,7 +85,7 @@ class PreviewSession:
         self._drawn = threading.Condition(self._lock)  # signalled as pictures are drawn
         self._pending: set[str] = set()  # hashes of published pictures still being drawn
         self._reloading = threading.Lock()  # one reload at a time
-        self._listeners: list[queue.Queue] = []
+        self.listeners = Listeners()  # the open pages
         self._art: set[Path] = set()  # the art and other files the latest readable save reads
 
     # -- watching ------------------------------------------------------------------------------
@@ -245,26 +245,8 @@ class PreviewSession:
                 self._zooms.popitem(last=False)
         return png
 
-    # -- listeners (one per open page) ---------------------------------------------------------
-
-    def subscribe(self) -> queue.Queue:
-        listener: queue.Queue = queue.Queue(maxsize=64)
-        with self._lock:
-            self._listeners.append(listener)
-        return listener
-
-    def unsubscribe(self, listener: queue.Queue) -> None:
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
     def _publish(self, update: dict) -> None:
-        message = json.dumps(update, ensure_ascii=False)
-        for listener in list(self._listeners):
-            try:
-                listener.put_nowait(message)
-            except queue.Full:  # a page that stopped reading: it reloads its state on reconnecting
-                self.unsubscribe(listener)
+        self.listeners.publish(json.dumps(update, ensure_ascii=False))
 
 
 def _cli_lines(error: DeckgenError) -> list[str]:

@@ -105,6 +105,15 @@ class Person:
         return self.page.eval_on_selector_all("#areas [data-code]", "cards => cards.map(c => c.dataset.code)")
 
 
+def seat_people(chromium, running, seeds: list[int]) -> list["Person"]:
+    """A person in a browser context of their own at each person's seat, in seat order: the first
+    on the owner's link, the others on theirs; `seeds` seed their choices."""
+    links = {seat: url for seat, url in running.seat_urls().items()}
+    seats = [seat for seat, entry in enumerate(running.session.plan) if entry.person]
+    return [Person(chromium.new_context(), running, seat, seed).open(links.get(seat, running.owner_url))
+            for seat, seed in zip(seats, seeds)]
+
+
 def play_until(people: list[Person], done, seconds: float = 300) -> int:
     """Let each person move whenever it is their turn (bots and chance move by themselves)
     until `done()`; return the number of moves the people made."""

@@ -20,7 +20,7 @@ from generator.play.app import parse_seats, start_table
 from tests.browser import external_requests
 from tests.conftest import DECKS, ROOT
 from tests.play.checks import check_answers, plain, referee_scores
-from tests.play.people import Person, play_until
+from tests.play.people import Person, play_until, seat_people
 
 SCREENSHOTS = Path(os.environ.get("DECKGEN_SCREENSHOTS", "/tmp/deckgen-play-shots"))
 BOT_DELAY = 0.01  # bots at test speed; people wait for them all the same
@@ -63,6 +63,15 @@ def screenshot(chromium, url: str, name: str) -> None:
             context.close()
 
 
+def leave(people: list[Person], played, least: int) -> None:
+    """Every answer each person's page got about the game was their seat's view and no more (at
+    least `least` answers each), the pages raised no script error; then they leave."""
+    for person in people:
+        assert check_answers(person.answers, played, 1) > least
+        assert person.errors == []
+        person.close()
+
+
 def final_scores(person: Person) -> list[int]:
     person.page.wait_for_function("() => window.deckgenTable.state.game.over")
     game = person.game()
@@ -72,8 +81,7 @@ def final_scores(person: Person) -> list[int]:
 
 def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
     table = table_for("wizard", "person,person,heuristic", seed=11)
-    ann = Person(chromium.new_context(), table, 0, seed=1).open(table.owner_url)
-    ben = Person(chromium.new_context(), table, 1, seed=2).open(table.seat_urls()[1])
+    ann, ben = seat_people(chromium, table, [1, 2])
     session = table.session
     played = session.table
 
@@ -110,19 +118,15 @@ def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
 
     report = referee_scores(session.deck_path, played.log_path)
     assert report["status"] == "legal" and report["finished"] and report["scores"] == scores
-    assert check_answers(ann.answers, played, 1) > 200 and check_answers(ben.answers, played, 1) > 200
     assert {answer["you"]["seat"] for answer in ben.answers} == {1}
-    assert ann.errors == [] and ben.errors == []
     assert external_requests(ann.requests + ben.requests) == []
     assert all("/t/" in url for url in ann.requests + ben.requests)
-    ann.close()
-    ben.close()
+    leave([ann, ben], played, least=200)
 
 
 def test_muggle_quidditch_to_the_snitch(chromium, table_for):
     table = table_for("muggle-quidditch", "person,person", seed=3)
-    alice = Person(chromium.new_context(), table, 0, seed=4).open(table.owner_url)
-    bob = Person(chromium.new_context(), table, 1, seed=5).open(table.seat_urls()[1])
+    alice, bob = seat_people(chromium, table, [4, 5])
     played = table.session.table
     screenshot_taken = False
 
@@ -138,16 +142,12 @@ def test_muggle_quidditch_to_the_snitch(chromium, table_for):
     scores = final_scores(bob)
     report = referee_scores(table.session.deck_path, played.log_path)
     assert report["status"] == "legal" and report["scores"] == scores
-    assert check_answers(alice.answers, played, 1) > 30 and check_answers(bob.answers, played, 1) > 30
-    assert alice.errors == [] and bob.errors == []
-    alice.close()
-    bob.close()
+    leave([alice, bob], played, least=30)
 
 
 def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
     table = table_for("wizard-hearts", "person,person,heuristic,heuristic", seed=8)
-    cleo = Person(chromium.new_context(), table, 0, seed=6).open(table.owner_url)
-    dan = Person(chromium.new_context(), table, 1, seed=7).open(table.seat_urls()[1])
+    cleo, dan = seat_people(chromium, table, [6, 7])
     played = table.session.table
     play_until([cleo, dan], lambda: cleo.my_turn())
     game = cleo.game()
@@ -179,9 +179,7 @@ def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
     assert 'passes.P1 = [' in log and log.count("[[rounds]]") >= 1
     report = referee_scores(table.session.deck_path, played.log_path)
     assert report["status"] in ("legal", "incomplete") and report["rounds"][0]["columns"]["points"] == hand_points
-    assert check_answers(cleo.answers, played, 1) > 20 and check_answers(dan.answers, played, 1) > 20
-    cleo.close()
-    dan.close()
+    leave([cleo, dan], played, least=20)
 
 
 def test_the_owner_seats_the_players_on_the_page(chromium, tmp_path):
@@ -205,9 +203,7 @@ def test_the_owner_seats_the_players_on_the_page(chromium, tmp_path):
         ben = Person(chromium.new_context(), table, 1, seed=2).open(page.get_attribute(".links li a", "href"))
         assert ben.state()["you"]["name"] == "Ben" and "owner" not in ben.state()
         play_until([owner, ben], lambda: table.session.table.state.round >= 1)
-        assert check_answers(owner.answers, table.session.table, 1) and check_answers(ben.answers, table.session.table, 1)
-        owner.close()
-        ben.close()
+        leave([owner, ben], table.session.table, least=3)
     finally:
         table.stop()
 
@@ -238,8 +234,7 @@ def test_hot_seat_hides_each_hand_until_the_device_is_handed_over(chromium, tabl
         device.seat = seat
         device.play()
     assert handed >= 4
-    assert check_answers(device.answers, played, 1) > 10
-    device.close()
+    leave([device], played, least=10)
 
 
 def test_new_rules_are_offered_for_the_next_game(chromium, table_for):
@@ -263,7 +258,7 @@ def test_new_rules_are_offered_for_the_next_game(chromium, table_for):
 
 def test_a_whole_quidditch_v2_game_with_a_person_and_two_bots(chromium, table_for):
     table = table_for("quidditch-v2", "person,heuristic,heuristic", seed=2)
-    ida = Person(chromium.new_context(), table, 0, seed=9).open(table.owner_url)
+    ida, = seat_people(chromium, table, [9])
     played = table.session.table
     play_until([ida], lambda: played.state.turn_slots >= 7)
     screenshot(chromium, table.owner_url, "quidditch-v2")
@@ -279,9 +274,7 @@ def test_a_whole_quidditch_v2_game_with_a_person_and_two_bots(chromium, table_fo
     scores = final_scores(ida)
     report = referee_scores(table.session.deck_path, played.log_path)
     assert report["status"] == "legal" and report["scores"] == scores
-    assert check_answers(ida.answers, played, 1) > 20
-    assert ida.errors == []
-    ida.close()
+    leave([ida], played, least=20)
 
 
 def test_deckgen_watch_has_a_play_tab(chromium, tmp_path):

@@ -252,17 +252,18 @@ def test_sharing_on_the_network_is_said_out_loud(tmp_path):
         process.communicate(timeout=20)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--seats", "person,wizardly,heuristic"], "seat 2: 'wizardly' is neither a person nor a bot"),
-    (["--seats", "person"], "wizard is for 3-6 players, not 1"),
-    (["--players", "3", "--names", "Ann,Ann,Bo"], "seat 2: 'Ann' sits at the table already"),
-    (["--players", "3", "--names", "Ann,Bo"], "--names gives 2 names for 3 seats"),
-    (["--players", "3", "--names", "Ann,B o,Cy"], "seat 2: the name 'B o' must be one word"),
-    (["--variant", "nope", "--players", "3"], "deck 'wizard' has no variant 'nope'"),
+@pytest.mark.parametrize("args, code, message", [
+    (["--seats", "person,wizardly,heuristic"], 2, "seat 2: 'wizardly' is neither a person nor a bot"),
+    (["--seats", "person"], 2, "wizard is for 3-6 players, not 1"),
+    (["--players", "3", "--names", "Ann,Ann,Bo"], 2, "seat 2: 'Ann' sits at the table already"),
+    (["--players", "3", "--names", "Ann,Bo"], 2, "--names gives 2 names for 3 seats"),
+    (["--players", "3", "--names", "Ann,B o,Cy"], 2, "seat 2: the name 'B o' must be one word"),
+    (["--names", "Ann,Bo,Cy"], 2, "--names needs --seats or --players"),
+    (["--variant", "nope", "--players", "3"], 1, "deck 'wizard' has no variant 'nope'; known: no-restriction"),
 ])
-def test_bad_options_are_refused_with_a_reason(run_cli, args, message):
+def test_bad_options_are_refused_with_a_reason(run_cli, args, code, message):
     result = run_cli("play", "wizard", "--port", "0", *args)
-    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.stderr
+    assert result.exit_code == code and message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_a_deck_without_an_engine_cannot_be_played(run_cli, tmp_path):
