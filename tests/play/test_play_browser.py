@@ -171,6 +171,7 @@ def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
     assert set(held) - set(sent) <= set(cleo.game()["view"]["hand"])
 
     play_until([cleo, dan], lambda: played.state.round >= 1 or played.over)
+    cleo.page.wait_for_function("() => document.getElementById('sheet').textContent.includes('Hand 1: dealer')")
     sheet = cleo.page.inner_text("#sheet")
     assert "Hand 1: dealer" in sheet and "passing left" in sheet
     hand_points = played.state.history[0]["points"]
