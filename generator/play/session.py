@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import random
 import re
 import secrets
 import threading
@@ -24,7 +25,7 @@ from ..core.errors import DeckgenError, InvalidDeck
 from ..core.localweb import Listeners
 from ..deck.loader import check_deck, load_deck
 from ..games.base import CHANCE, Game, IllegalAction, game_for, variant_params
-from ..games.bots import BOT_KINDS
+from ..games.bots import BOT_KINDS, make_bot
 from ..games.referee import rule_citation
 from .images import CardImages
 from .table import PERSON, SeatPlan, Table, TableError
@@ -42,12 +43,14 @@ def new_token() -> str:
 def check_plan(game: Game, plan: list[SeatPlan]) -> None:
     """Refuse a seating plan the game or its log cannot take, saying what is allowed."""
     game.check_players(len(plan))
-    kinds = (PERSON, *BOT_KINDS)
     seen: set[str] = set()
     for seat, entry in enumerate(plan):
-        if entry.kind not in kinds:
-            raise TableError(f"seat {seat + 1}: {entry.kind!r} is neither a person nor a bot; choose one of "
-                             f"{', '.join(kinds)}")
+        if not entry.person:
+            try:  # any player program the engines make (a level the bots module or the engine knows)
+                make_bot(game, entry.kind, random.Random(0))
+            except DeckgenError:
+                raise TableError(f"seat {seat + 1}: {entry.kind!r} is neither a person nor a bot; choose one of "
+                                 f"{', '.join((PERSON, *BOT_KINDS))}") from None
         if not NAME.fullmatch(entry.name) or (SEAT_LIKE.fullmatch(entry.name) and entry.name.upper() != f"P{seat + 1}"):
             raise TableError(f"seat {seat + 1}: the name {entry.name!r} must be one word of up to 24 letters, digits, "
                              f"', . or -, and not another seat's P-number")

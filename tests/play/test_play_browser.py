@@ -100,7 +100,11 @@ def test_a_whole_wizard_game_two_people_and_a_bot(chromium, table_for):
     assert "wizard.play.follow" in refusal and wrong in refusal and "Legal here:" in refusal
     assert ann.game()["step"] == game["step"] and wrong in ann.game()["view"]["hand"]
     assert ann.hand_in_page() == Counter(game["view"]["hand"])
-    screenshot(chromium, table.owner_url, "wizard-refusal")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for width in (1280, 400):  # Ann's own page, the refusal on it
+        ann.page.set_viewport_size({"width": width, "height": 900})
+        assert ann.page.evaluate("() => document.documentElement.scrollWidth") <= width
+        ann.page.screenshot(path=str(SCREENSHOTS / f"wizard-refusal-{width}.png"), full_page=True)
 
     # Ben reloads his page in the middle of a round and carries on with the same hand.
     play_until([ann, ben], lambda: played.state.round >= 6 and played.state.trick_number >= 2)
