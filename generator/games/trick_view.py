@@ -3,6 +3,10 @@ hands, the trick on the table, the trick just taken and by whom, and counters th
 describe one round: between the last trick of a round and the next deal they are the
 finished round's, not a mix of the next round's number with the old trump or Shun suit.
 
+It also says what one seat may see at a table (`deckgen play`): its own hand, the trick with
+who played each card, tricks won, the finished rounds' score sheet, and what the game adds
+(trump and bids, the Shun suit) through `view_extras`.
+
 `TrickView` is mixed into `generator.games.tricks.TrickState`. It reads the attributes every
 trick engine keeps (`round`, `dealer`, `hands`, `trick`, `leader`, `trick_number`, `won`,
 `phase`, `chance`: which chance step is due) and `history`, one dict per finished round with
@@ -11,7 +15,7 @@ at least its `dealer`. `ROUND_OPENS` is the chance step that opens a round.
 
 from __future__ import annotations
 
-from .base import CHANCE, TERMINAL
+from .base import CHANCE, TERMINAL, seat_view, view_area
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -41,6 +45,29 @@ class TrickView:
                 "areas": [{"title": f"Trick {self.trick_number + 1}" if self.phase == PLAY else "Table",
                            "cards": trick}],
                 "counters": counters, "scores": list(self.summary().get("scores", []))}
+
+    def view(self, seat: int | None) -> dict:
+        table = self.table
+        n = self.num_players
+        hand = table.codes(table.sorted(self.hands[seat])) if seat is not None else []
+        areas = []
+        if self.phase == PLAY:
+            areas.append(view_area(f"Trick {self.trick_number + 1}", table.codes(self.trick),
+                                   [(self.leader + i) % n for i in range(len(self.trick))], kind="trick"))
+        extras = self.view_extras(seat)
+        areas += extras.get("areas", [])
+        counters = {"Round": self.round + 1, "Dealer": self.player_name(self.dealer), **extras.get("counters", {})}
+        columns = {**extras.get("columns", {}), "Tricks": list(self.won)}
+        summary = self.summary()
+        # an unfinished round's row may hold what is not yet shown (hidden bids): the view's columns show it
+        rounds = [entry for entry in summary.get("rounds", []) if not entry.get("in_progress")]
+        return seat_view(hand, [len(held) for held in self.hands], areas, counters, columns, rounds,
+                         summary.get("scores", []))
+
+    def view_extras(self, seat: int | None) -> dict[str, Any]:
+        """Hook: the game's own `areas`, `counters` and `columns` as `seat` may see them."""
+        return {}
+
 
     def between_rounds(self) -> bool:
         """A round has been played out and nothing of the next has happened yet (its round
@@ -75,3 +102,19 @@ class TrickView:
         return {"note": f"{name} wins trick {number + 1} with {card}",
                 "areas": [{"title": f"Round {round_index + 1}, trick {number + 1}: won by {name} ({card})",
                            "cards": played}]}
+
+
+def card_played_view(before, card: int, after) -> dict:
+    """A card played to a trick as everyone sees it, with the whole trick and its winner when
+    the card ends it (the winner leads the next trick, or the round is over)."""
+    seat = before.turn
+    code = before.table.code[card]
+    event: dict[str, Any] = {"seat": seat, "text": f"plays {code}"}
+    if len(before.trick) + 1 == before.num_players:
+        cards = [*before.trick, card]
+        seats = [(before.leader + i) % before.num_players for i in range(len(cards))]
+        winner = after.leader
+        event["trick"] = {"cards": [{"code": before.table.code[c], "seat": s} for c, s in zip(cards, seats)],
+                          "winner": winner}
+        event["text"] += f"; {before.player_name(winner)} takes trick {before.trick_number + 1}"
+    return event

@@ -16,7 +16,7 @@ from ...deck.trickrules.expr import calls_in, names_in
 from ...deck.trickrules.selectors import select
 from ..base import Game
 from ..tricks import NO_SUIT, CardTable, CardTables, ChooseSeat, Deal, words
-from . import bounds, declarations, logs
+from . import bounds, declarations, logs, view
 from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 from .bidding import BiddingRules
 from .bot import RulesHeuristicBot
@@ -219,6 +219,9 @@ class RulesGame(Game):
 
     def log_body(self, players: Sequence[str], actions: Sequence[Any]) -> dict:
         return logs.log_body(self, players, actions)
+
+    def action_view(self, before: RulesState, action: Any, after: RulesState, seat: int | None) -> dict | None:
+        return view.action_view(self, before, action, after, seat)
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":

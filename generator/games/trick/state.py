@@ -15,7 +15,7 @@ from operator import itemgetter
 
 from ..base import CHANCE, IllegalAction, Outcome, Pending
 from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
-from . import report
+from . import report, view
 from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
 from .flow import apply_chance, choose_trump, pass_card, start_round
 from .worlds import sample_world
@@ -278,3 +278,6 @@ class RulesState(TrickState):
 
     def view_counters(self) -> dict:
         return report.view_counters(self)
+
+    def view_extras(self, seat: int | None) -> dict:
+        return view.view_extras(self, seat)
