@@ -63,11 +63,11 @@ def screenshot(chromium, url: str, name: str) -> None:
             context.close()
 
 
-def leave(people: list[Person], played, least: int) -> None:
-    """Every answer each person's page got about the game was their seat's view and no more (at
-    least `least` answers each), the pages raised no script error; then they leave."""
+def leave(people: list[Person], played, least: int, number: int = 1) -> None:
+    """Every answer each person's page got about game `number` was their seat's view and no more
+    (at least `least` answers each), the pages raised no script error; then they leave."""
     for person in people:
-        assert check_answers(person.answers, played, 1) > least
+        assert check_answers(person.answers, played, number) > least
         assert person.errors == []
         person.close()
 
@@ -155,7 +155,7 @@ def test_a_wizard_hearts_hand_with_passing(chromium, table_for):
     played = table.session.table
     play_until([cleo, dan], lambda: cleo.my_turn())
     game = cleo.game()
-    assert game["owes"].startswith("P1 to pass 3 more card(s) to P2")
+    assert game["owes"].startswith("P1 to pass 3 more cards to P2")
     held = list(game["view"]["hand"])
     passed = [cleo.play(), cleo.play()]
     assert [text.split()[1] for text in passed] == [card["code"] for area in cleo.game()["view"]["areas"]
@@ -259,6 +259,39 @@ def test_new_rules_are_offered_for_the_next_game(chromium, table_for):
     assert first.game.params["bid_restriction"] == "every-round"
     assert referee_scores(deck, first.log_path)["status"] == "incomplete"
     owner.close()
+
+
+def test_a_designers_own_game_is_played_and_a_rule_change_takes_the_next_game(chromium, run_cli, tmp_path):
+    """`deckgen new --kind trick`, played; then its [rules] changed in the TOML alone (Suns made
+    trump, two points a trick) and the next game played to the end under them, and refereed."""
+    assert run_cli("new", str(tmp_path / "mine"), "--kind", "trick").exit_code == 0
+    deck = tmp_path / "mine" / "mine.toml"
+    table = start_table(deck, logs_dir=tmp_path / "logs", bot_delay=BOT_DELAY, seed=4, dpi=60,
+                        seats=parse_seats("person,heuristic,heuristic"))
+    try:
+        eve, = seat_people(chromium, table, [3])
+        first = table.session.table
+        play_until([eve], lambda: first.state.round >= 1)
+        assert first.game.rules.trump.kind == "none"
+        text = deck.read_text()
+        changed = text.replace('kind = "none"', 'kind = "fixed"\nsuit = "suns"\nrule = "mine.play.winner"', 1) \
+            .replace('round = "tricks"', 'round = "tricks * 2"', 1)
+        assert changed != text
+        deck.write_text(changed)
+        eve.page.wait_for_selector("#new-rules")
+        eve.page.click("#deal-new-rules")
+        eve.page.wait_for_function("() => window.deckgenTable.state.game.number === 2")
+        second = table.session.table
+        play_until([eve], lambda: eve.my_turn())
+        assert second.game.rules.trump.kind == "fixed" and eve.game()["view"]["counters"]["Trump"] == "Suns"
+        play_until([eve], lambda: second.over, seconds=600)
+        scores = final_scores(eve)
+        assert all(score % 2 == 0 for score in scores) and sum(scores) == 2 * 13 * 3  # 13 tricks a deal, 3 deals
+        report = referee_scores(deck, second.log_path)
+        assert report["status"] == "legal" and report["finished"] and report["scores"] == scores
+        leave([eve], second, least=20, number=2)
+    finally:
+        table.stop()
 
 
 def test_a_whole_quidditch_v2_game_with_a_person_and_two_bots(chromium, table_for):
