@@ -289,6 +289,16 @@ def test_a_designers_own_game_is_played_and_a_rule_change_takes_the_next_game(ch
         assert all(score % 2 == 0 for score in scores) and sum(scores) == 2 * 13 * 3  # 13 tricks a deal, 3 deals
         report = referee_scores(deck, second.log_path)
         assert report["status"] == "legal" and report["finished"] and report["scores"] == scores
+        # the HTML replay steps through the game the table wrote, to the same standings
+        replay = tmp_path / "replay.html"
+        assert run_cli("referee", deck, second.log_path, "--html", "--output", replay).exit_code == 0
+        page = eve.page.context.new_page()
+        page.goto(replay.as_uri())
+        page.keyboard.press("End")
+        assert page.is_visible("#result") and page.is_hidden("#violation")
+        standings = page.locator("#r-list li").all_inner_texts()
+        assert sorted(int(re.search(r"-?\d+", line.split(":")[-1]).group()) for line in standings) == sorted(scores)
+        page.close()
         leave([eve], second, least=20, number=2)
     finally:
         table.stop()
