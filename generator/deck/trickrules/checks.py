@@ -38,6 +38,7 @@ def check_game(rules: TrickRules, deck: Deck, problems: Any) -> None:
     _check_roles(rules, deck, problems)
     for n in counts:
         _check_deal(rules, deck, n, problems)
+    _check_top_trumps(rules, deck, problems)
     _check_passing(rules, counts, problems)
     _check_first_lead(rules, deck, problems)
     _check_round_suit(rules, deck, problems)
@@ -87,6 +88,8 @@ def _check_deal(rules: TrickRules, deck: Deck, n: int, problems: Any) -> None:
                                             f"{size * n} in all, from a deck of {total}; each hand may be {allowed}",
                          hint="change the hand sizes, the number of rounds, or [rules] players")
             return
+        if rules.deal.packets and not _packets_fit(rules.deal.packets, n, size, number, problems):
+            return
         if rules.passing is not None and rules.passing.count > size:
             problems.add("rules.passing.count", f"each player passes {rules.passing.count} cards, but round {number} "
                                                 f"with {n} players deals only {size}")
@@ -97,6 +100,51 @@ def _check_deal(rules: TrickRules, deck: Deck, n: int, problems: Any) -> None:
                 problems.add("rules.bidding.max", f"round {number} with {n} players allows bids from {low(names)} to "
                                                   f"{high(names)}: no bid at all")
                 return
+
+
+def packet_sizes(packets: tuple[tuple[int, ...], ...], n: int) -> list[int]:
+    """The cards each seat position (from the dealer's left) is given in all by these packets."""
+    return [sum(lap[position % len(lap)] for lap in packets) for position in range(n)]
+
+
+def _packets_fit(packets: tuple[tuple[int, ...], ...], n: int, size: int, number: int, problems: Any) -> bool:
+    given = packet_sizes(packets, n)
+    wrong = next((position for position, count in enumerate(given) if count != size), None)
+    if wrong is None:
+        return True
+    problems.add("rules.deal.packets", f"with {n} players the packets give the {_ordinal(wrong + 1)} seat from the "
+                                       f"dealer's left {given[wrong]} card(s), but round {number} deals {size} each",
+                 hint="the packets each seat gets must add up to its hand in every round and player count")
+    return False
+
+
+def _ordinal(number: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
+def _check_top_trumps(rules: TrickRules, deck: Deck, problems: Any) -> None:
+    """Cards above the trumps: each is some trump's card, none has a role that beats or loses to
+    everything, and a pairing they read (suit:opposite-trump) exists for every suit that can be trump."""
+    roles = set()
+    for role in (rules.always_wins, rules.always_loses):
+        if role is not None:
+            roles |= _cards(role.cards, deck)
+    suits = range(len(deck.suits)) if rules.trump.kind != "fixed" else (rules.trump.suit,)
+    for index, selector in enumerate(rules.trump.top):
+        field = f"rules.trump.top[{index}]"
+        chosen = set().union(*(select(selector, deck, trump) for trump in suits))
+        if not chosen:
+            problems.add(field, f"{selector.text!r} selects no card whatever the trump")
+        both = chosen & roles
+        if both:
+            problems.add(field, f"{', '.join(sorted(deck.cards[card].name for card in both))} already always win or "
+                                "always lose, so it cannot rank among the trumps", hint="give each card one role")
+        pairs = any(key == "suit" and value == "opposite-trump" for terms in selector.alternatives for key, value in terms)
+        lonely = [deck.suits[suit].name for suit in suits if pairs and not deck.suits[suit].opposite]
+        if lonely:
+            problems.add(field, f"it reads the suit paired with trump, but {', '.join(lonely)} can be trump and has "
+                                "no pair", hint="give every suit an opposite in [[suits]] (Euchre: hearts with "
+                                                "diamonds, spades with clubs)")
 
 
 def _check_passing(rules: TrickRules, counts: range, problems: Any) -> None:

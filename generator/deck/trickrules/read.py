@@ -264,12 +264,28 @@ class _Reader:
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card", "first-seat"),
                                              "any"),
                     leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
+                    rotation=1 if self.choice(raw, "rotation", f"{field}.rotation", ("left", "right"), "left") == "left"
+                    else -1,
+                    packets=self.packets(raw, f"{field}.packets"),
                     leftover_name=raw.get("leftover_name", "the cards left over"),
                     leftover_key=raw.get("leftover_key", "aside"),
                     rule=rule,
                     dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or rule,
                     first_dealer_rule=self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False) or rule,
                     deck_rule=self.rule(raw, "deck_rule", f"{field}.deck_rule"))
+
+    def packets(self, raw, field: str) -> tuple[tuple[int, ...], ...]:
+        """[rules.deal] packets: per lap of the deal, the cards each seat in turn is given at once."""
+        laps = self.value(raw, "packets", field, [])
+        found = []
+        for index, lap in enumerate(laps if isinstance(laps, list) else [laps]):
+            sizes = lap if isinstance(lap, list) else [lap]
+            if not sizes or not all(isinstance(size, int) and not isinstance(size, bool) and size >= 1 for size in sizes):
+                self.problems.add(f"{field}[{index}]", f"{lap!r} is not a packet size: give a whole number of cards "
+                                                       "(1 or more), or a list of them taken seat by seat")
+                return ()
+            found.append(tuple(sizes))
+        return tuple(found)
 
     def round_suit(self, raw) -> RoundSuit | None:
         if raw is None:
@@ -306,8 +322,18 @@ class _Reader:
         for key in ("no_trump", "dealer_chooses"):
             if key in raw and not turned:
                 self.problems.add(f"{field}.{key}", "only a turned-up trump card can do this; set kind = \"turn-up\"")
-        return Trump(kind, suit, self.selector(raw, "no_trump", f"{field}.no_trump"),
-                     self.selector(raw, "dealer_chooses", f"{field}.dealer_chooses"),
+        dealer_chooses = self.selector(raw, "dealer_chooses", f"{field}.dealer_chooses")
+        may_name_none = self.flag(raw, "may_name_none", f"{field}.may_name_none")
+        if may_name_none and kind != "highest-bidder" and dealer_chooses.empty:
+            self.problems.add(f"{field}.may_name_none", "nobody names trump in this game: no trump may be named only "
+                                                        "where the highest bidder (kind = \"highest-bidder\") or the "
+                                                        "dealer (dealer_chooses) names it")
+        top = tuple(self.selector({"cards": text}, "cards", f"{field}.top[{index}]")
+                    for index, text in enumerate(raw.get("top", ())))
+        if top and kind == "none":
+            self.problems.add(f"{field}.top", "cards above the other trumps need a trump suit; this game has none "
+                                              "(kind = \"none\")")
+        return Trump(kind, suit, self.selector(raw, "no_trump", f"{field}.no_trump"), dealer_chooses, may_name_none, top,
                      self.rule(raw, "rule", f"{field}.rule", required=kind != "none"),
                      self.ruling(raw, "choose_ruling", f"{field}.choose_ruling"))
 

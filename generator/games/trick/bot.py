@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..bots import HeuristicBot
 from ..tricks import NO_SUIT
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP
 from .tables import LOSE
 
 # How far the earlier bids the seat sees may move its estimate.
@@ -34,7 +34,11 @@ class RulesHeuristicBot(HeuristicBot):
             top = state.game.top_rank or 1
             strength = [sum(1 + rank_of[c] / top for c in hand if suit_of[c] == suit)
                         for suit in range(state.game.num_suits)]
-            return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
+            best = max(range(len(strength)), key=lambda s: (strength[s], -s))
+            longest = max(sum(1 for c in hand if suit_of[c] == suit) for suit in range(state.game.num_suits))
+            if NO_TRUMP in legal and longest * state.game.num_suits <= len(hand):  # no long suit: no trump
+                return NO_TRUMP
+            return TRUMP + best
         if phase == BIDDING:
             wanted = round(bid_estimate(state, state.turn))
             return min(legal, key=lambda action: (abs(action - BID - wanted), action))

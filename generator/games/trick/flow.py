@@ -9,7 +9,7 @@ from itertools import chain, repeat
 from ..base import CHANCE, IllegalAction
 from ..deal_checks import card_count, check_hand_sizes, overdealt
 from ..tricks import NO_SUIT, PLAY, Deal, cards_left
-from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, RoundSuit, TurnUp
+from .actions import BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, RoundSuit, TurnUp
 from .tables import FREE, OTHER
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -155,11 +155,15 @@ def choose_trump(state, action: Any) -> None:
     game = state.game
     suits = game.deck.suits
     suit = action - TRUMP if type(action) is int else -1
-    if not 0 <= suit < len(suits):
+    none_allowed = game.rules.trump.may_name_none
+    if none_allowed and action == NO_TRUMP:
+        suit = NO_SUIT
+    elif not 0 <= suit < len(suits):
         who = "the highest bidder" if game.trump_kind == "highest-bidder" else "the dealer"
-        raise IllegalAction(f"{who} must name one of the {len(suits)} suits as trump", game.rules.trump.rule,
-                            [s.name for s in suits], state.where(state.turn),
-                            ruling=game.rules.trump.choose_ruling)
+        choices = [s.name for s in suits] + (["no trump"] if none_allowed else [])
+        what = f"one of the {len(suits)} suits" + (" or no trump" if none_allowed else "")
+        raise IllegalAction(f"{who} must name {what} as trump", game.rules.trump.rule, choices,
+                            state.where(state.turn), ruling=game.rules.trump.choose_ruling)
     state.trump = suit
     if game.trump_kind == "highest-bidder":
         state.tables = game.round_tables[suit, state.info.round_suit]
@@ -236,7 +240,7 @@ def start_play(state) -> None:
     game, table = state.game, state.table
     lead = game.rules.play.first_lead
     n = state.num_players
-    bucket = game.bucket
+    bucket = state.bucket = state.tables.bucket  # this round's: a card above the trumps is kept with them
     # the round before played every card, so the lists are empty and are filled again
     for split, hand in zip(state.by_suit, state.hands):
         for card in hand:

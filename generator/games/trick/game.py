@@ -15,9 +15,9 @@ from ...deck.trickrules.compile import compile_expr, fold
 from ...deck.trickrules.expr import calls_in, names_in
 from ...deck.trickrules.selectors import select
 from ..base import Game
-from ..tricks import NO_SUIT, CardTable, CardTables, ChooseSeat, Deal, words
+from ..tricks import NO_SUIT, CardTable, CardTables, ChooseSeat, Deal, deal_hands, words
 from . import bounds, declarations, logs
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 from .bidding import BiddingRules
 from .bot import RulesHeuristicBot
 from .scoring import PLAIN_COLUMNS, PLAIN_VALUES
@@ -132,6 +132,21 @@ class RulesGame(Game):
     def hand(self, num_players: int, round_number: int) -> int:
         return self._hand({"round": round_number, "players": num_players, "cards": self.table.total})
 
+    def deal_out(self, order: tuple[int, ...], num_players: int, size: int, first: int) -> list[tuple[int, ...]]:
+        """The hands dealt from `order` (top card first), clockwise from seat `first`: one card at
+        a time, or in the rules' packets (each lap round the table gives each seat in turn its packet)."""
+        packets = self.rules.deal.packets
+        if not packets:
+            return deal_hands(order, num_players, size, first)
+        hands: list[tuple[int, ...]] = [()] * num_players
+        taken = 0
+        for lap in packets:
+            for position in range(num_players):
+                seat, count = (first + position) % num_players, lap[position % len(lap)]
+                hands[seat] += order[taken:taken + count]
+                taken += count
+        return hands
+
     def hand_size(self, num_players: int) -> int:
         """The hand of the first round."""
         return self.hand(num_players, 1)
@@ -172,6 +187,8 @@ class RulesGame(Game):
         if isinstance(action, int):
             if action == PASS_DONE:
                 return "pass no more"
+            if action == NO_TRUMP:
+                return "trump none"
             if action >= PASS:
                 return f"pass {table.code[action - PASS]}"
             if action >= TRUMP:
@@ -200,7 +217,10 @@ class RulesGame(Game):
         if state.phase == CHOOSE_TRUMP:
             if tokens and tokens[0] == "trump":
                 tokens = tokens[1:]
-            suit = self.table.suit_from_text(" ".join(tokens))
+            text = " ".join(tokens)
+            if self.rules.trump.may_name_none and text in ("none", "no trump", "no-trump", "notrump", "no"):
+                return NO_TRUMP
+            suit = self.table.suit_from_text(text)
             if suit is None:
                 raise ValueError(f"expected a suit ({', '.join(s.name for s in self.deck.suits)}), not {text!r}")
             return TRUMP + suit

@@ -14,7 +14,7 @@ from ..logs import Entry, GameLog, LogStep, field_path
 from ..deal_checks import card_count
 from ..tricks import (NO_SUIT, ChooseSeat, Deal, cards_left, count_cards, log_played_card, read_dealer, read_hands,
                       read_tricks)
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -225,6 +225,9 @@ def _read_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator
                 return
             raise log.error(entry.at("trump"), f"a {table.name[state.info.turned]} was turned, so the dealer's trump "
                                                "choice is needed")
+        if name.strip().casefold() in NO_TRUMP_WORDS and rules.trump.may_name_none:
+            yield LogStep(NO_TRUMP, entry.at("trump"))
+            return
         if name.strip().casefold() in NO_TRUMP_WORDS:
             raise IllegalAction(f"a {table.name[state.info.turned]} was turned, so {log.players[state.dealer]}, the dealer, "
                                 f"must name one of the {number_word(len(suits))} suits as trump; \"no trump\" is not a "
@@ -251,6 +254,9 @@ def _read_named_trump(game, log: GameLog, entry: Entry, state, last: bool) -> It
         if last and not entry.has("tricks"):
             return
         raise log.error(entry.at("trump"), f"{chooser} bid the most, so their choice of trump is needed")
+    if name.strip().casefold() in NO_TRUMP_WORDS and game.rules.trump.may_name_none:
+        yield LogStep(NO_TRUMP, entry.at("trump"))
+        return
     if name.strip().casefold() in NO_TRUMP_WORDS:
         raise IllegalAction(f"{chooser} bid the most and must name one of the {number_word(len(suits))} suits as "
                             "trump; \"no trump\" is not a choice", game.rules.trump.rule, [suit.name for suit in suits],
@@ -344,6 +350,8 @@ def log_body(game, players: Sequence[str], actions: Sequence[Any]) -> dict:
                 current[rules.deal.leftover_key] = table.codes(table.sorted(action.aside))
         elif isinstance(action, TurnUp):
             current["turned"] = table.code[action.card]
+        elif isinstance(action, int) and action == NO_TRUMP:
+            current["trump"] = "none"
         elif isinstance(action, int) and action == PASS_DONE:
             current.setdefault("passes", {}).setdefault(players[state.turn], [])
         elif isinstance(action, int) and action >= PASS:

@@ -196,7 +196,7 @@ def play_question(game, tokens: list[str]) -> dict:
             first_card, instead = min(own, key=table.rank.__getitem__), True  # taking it that it is the lowest in play
     by_suit = [[] for _ in range(game.num_suits + 2)]
     for card in hand:
-        by_suit[game.bucket[card]].append(card)
+        by_suit[tables.bucket[card]].append(card)
     seat = SimpleNamespace(
         game=game, table=table, hands=[hand], by_suit=[by_suit], trick=list(asked.trick),
         trick_number=0 if first else 1, led=_led(tables, asked.trick), trump=trump, tables=tables,

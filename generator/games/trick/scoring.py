@@ -98,7 +98,7 @@ def end_round(state) -> None:
         state.phase = TERMINAL
         return
     state.round += 1
-    state.dealer = (state.dealer + 1) % state.num_players
+    state.dealer = (state.dealer + rules.deal.rotation) % state.num_players
     state.phase = CHANCE
     start_round(state)
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from ..base import CHANCE, IllegalAction, Outcome, Pending
-from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
+from ..tricks import NO_SUIT, PLAY, Deal, TrickState, draw_cards, random_below, shuffled
 from . import report
-from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
+from .actions import BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
 from .flow import apply_chance, choose_trump, pass_card, start_round
 from .worlds import sample_world
 from .moves import Options, play_options, refuse_card
@@ -116,7 +116,8 @@ class RulesState(TrickState):
             passes = list(itemgetter(*cards)(self.game.pass_actions)) if len(cards) > 1 else [PASS + c for c in cards]
             return passes + [PASS_DONE] if self.game.rules.passing.optional else passes
         if phase == CHOOSE_TRUMP:
-            return [TRUMP + suit for suit in range(self.game.num_suits)]
+            suits = [TRUMP + suit for suit in range(self.game.num_suits)]
+            return suits + [NO_TRUMP] if self.game.rules.trump.may_name_none else suits
         return []
 
     def options(self, seat: int) -> Options:
@@ -216,10 +217,10 @@ class RulesState(TrickState):
                 drawn, left = draw_cards(physical, size * n, rng)
                 left.sort()
                 self.info.sampled_left = left
-                deal = Deal(tuple(deal_hands(tuple(drawn), n, size, first)))
+                deal = Deal(tuple(game.deal_out(tuple(drawn), n, size, first)))
             else:  # the whole deck shuffled: what is not dealt is left over in its shuffled order
                 order = tuple(shuffled(physical, rng))
-                deal = Deal(tuple(deal_hands(order, n, size, first)), order[size * n:])
+                deal = Deal(tuple(game.deal_out(order, n, size, first)), order[size * n:])
             self.sampled = deal
             return deal
         if chance == "turn":

@@ -38,7 +38,8 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     holders = [(len(state.hands[other]) - len(known[other]), voids[other]) for other in others]
     holders += [(len(info.passed[other]), 0) for other in others] if in_transit else []
     holders.append((len(hidden_aside), 0))
-    places = deal_unseen(sorted(unseen), holders, state.table.suit, rng)
+    suit_of = state.tables.suit if state.tables is not None else state.table.suit  # this round's suits
+    places = deal_unseen(sorted(unseen), holders, suit_of, rng)
     for other, hand in zip(others, places):
         world.hands[other] = known[other] + hand
     if in_transit:
@@ -81,7 +82,7 @@ def _without(hand: list[int], cards: list[int]) -> list[int]:
 
 
 def _sort_hands(world: "RulesState", seats: list[int]) -> None:
-    bucket, table = world.game.bucket, world.table
+    bucket, table = world.bucket, world.table
     for seat in seats:
         split = world.by_suit[seat] = [[] for _ in world.by_suit[seat]]
         for card in world.hands[seat]:
