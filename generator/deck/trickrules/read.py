@@ -18,7 +18,7 @@ from .checks import check_game
 from .selectors import NOTHING, Selector, parse_selector, unknown_values
 from .spec import (Bidding, CardPoints, Deal, End, FirstLead, Forbid, Passing, Play, Restriction, Role, RoundSuit,
                    Scoring, TrickRules, Trump)
-from .vocabulary import (DEAL_NAMES, END_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, STATIC_NAMES, bid_context,
+from .vocabulary import (DEAL_NAMES, END_NAMES, MAKER_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, STATIC_NAMES, bid_context,
                          param_names, score_functions)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -240,7 +240,8 @@ class _Reader:
         always_wins = self.role(roles.get("always_wins"), "rules.cards.always_wins")
         always_loses = self.role(roles.get("always_loses"), "rules.cards.always_loses")
         any_time = self.selector(roles, "any_time", "rules.cards.any_time")
-        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]))
+        named = parts["trump"].kind == "highest-bidder"  # the scoring may read who named trump, and the bid
+        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]), named)
         end = self.end(raw["end"], parts["bidding"] is not None, scoring)
         if parts["trump"].kind == "highest-bidder" and parts["bidding"] is None:
             self.problems.add("rules.trump.kind", "a trump named by the highest bidder needs bids: add [rules.bidding], "
@@ -281,8 +282,8 @@ class _Reader:
         for index, lap in enumerate(laps if isinstance(laps, list) else [laps]):
             sizes = lap if isinstance(lap, list) else [lap]
             if not sizes or not all(isinstance(size, int) and not isinstance(size, bool) and size >= 1 for size in sizes):
-                self.problems.add(f"{field}[{index}]", f"{lap!r} is not a packet size: give a whole number of cards "
-                                                       "(1 or more), or a list of them taken seat by seat")
+                self.problems.add(field, f"lap {index + 1}: {lap!r} is not a packet size: give a whole number of "
+                                         "cards (1 or more), or a list of them taken seat by seat")
                 return ()
             found.append(tuple(sizes))
         return tuple(found)
@@ -442,7 +443,7 @@ class _Reader:
             found.append(CardPoints(self.selector(item, "cards", f"{where}.cards"), value or 0))
         return tuple(found)
 
-    def scoring(self, raw, bidding: bool, teams: str, points: bool) -> Scoring:
+    def scoring(self, raw, bidding: bool, teams: str, points: bool, named: bool = False) -> Scoring:
         """The scoring; its rule is cited only by answers that show a trick's points, so it is
         needed only where cards are worth points."""
         field = "rules.scoring"
@@ -450,8 +451,9 @@ class _Reader:
         if by == "team" and teams == "none":
             self.problems.add(f"{field}.by", "teams score only when there are teams; set [rules] teams = \"partners\"")
         carries = dict(raw.get("carry", {}))
-        names = {**SCORE_NAMES, **({"bid": "int"} if bidding else {}), **{name: "int" for name in carries}}
-        members = expr.Context({**self.param_types, **MEMBER_NAMES, **({"bid": "int"} if bidding else {})},
+        maker = MAKER_NAMES if named else {}
+        names = {**SCORE_NAMES, **({"bid": "int"} if bidding else {}), **maker, **{name: "int" for name in carries}}
+        members = expr.Context({**self.param_types, **MEMBER_NAMES, **({"bid": "int"} if bidding else {}), **maker},
                                score_functions(), None)
         groups = {"members": members}
         lets = []

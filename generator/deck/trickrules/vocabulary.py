@@ -35,6 +35,9 @@ SCORE_NAMES = {
     "score": INT,  # the total before this round
     "hand": INT, "round": INT, "players": INT,
 }
+# rules.scoring.*, where the highest bidder names trump: whether the scorer (or a member of the
+# team) named it, and the bid that let them (the "contract")
+MAKER_NAMES = {"maker": BOOL, "contract": INT}
 # inside sum_members(...) and the like: one member of the team
 MEMBER_NAMES = {"tricks": INT, "points": INT, "hand": INT, "round": INT, "players": INT}
 # rules.end.tie_break: one player at the end

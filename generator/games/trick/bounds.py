@@ -96,6 +96,9 @@ def round_ranges(game, num_players: int, totals: bool = False):
         if game.bidding is not None:
             env = {"hand": hand, "round": number, "players": num_players}
             names["bid"] = (game.bidding.low(env) * members, game.bidding.high(env) * members)
+        if game.trump_kind == "highest-bidder":  # who named trump, and their bid
+            names["maker"] = (0, 1)
+            names["contract"] = (game.bidding.low(env), game.bidding.high(env))
         member = {**names, "tricks": (0, hand), "points": points}
         if game.bidding is not None:
             member["bid"] = (names["bid"][0] // members, names["bid"][1] // members)

@@ -111,9 +111,10 @@ class RulesGame(Game):
         # scoring of each player alone from plain counts (no lets, carries, teams, caught cards or
         # aggregates): the names its expression reads; None where the general scoring is needed
         folded = fold(scoring.round, params)
-        plain = (scoring.by == "player" and not scoring.lets and not scoring.carries
-                 and not calls_in(folded) - {"if", "min", "max", "abs"})
         names = sorted(names_in(folded))
+        plain = (scoring.by == "player" and not scoring.lets and not scoring.carries
+                 and not calls_in(folded) - {"if", "min", "max", "abs"}
+                 and all(name in PLAIN_COLUMNS or name in PLAIN_VALUES for name in names))
         self.plain_scoring = ((tuple((name, PLAIN_COLUMNS[name]) for name in names if name in PLAIN_COLUMNS),
                                tuple((name, PLAIN_VALUES[name]) for name in names if name in PLAIN_VALUES))
                               if plain else None)

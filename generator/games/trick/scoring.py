@@ -11,7 +11,7 @@ compare scorers (Hearts' shooting the moon reads whether anyone else shot it).
 from __future__ import annotations
 
 from ..base import CHANCE, TERMINAL, Outcome
-from .flow import start_round
+from .flow import highest_bidder, start_round
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ def _member_env(state, seat: int, base: dict) -> dict:
     env = {**base, "tricks": state.won[seat], "points": state.hand_points[seat]}
     if game.bidding is not None:
         env["bid"] = state.bids[seat]
+    if game.trump_kind == "highest-bidder":
+        env["maker"] = seat == base["*maker"]
     if game.counted:
         caught = set(state.caught[seat]) if state.table.unique else None
         for key, cards in zip(game.counted_keys, state.tables.counted):
@@ -48,6 +50,9 @@ def round_points(state) -> list[int]:
         return points
     n = state.num_players
     base = {"hand": state.hand_size, "round": state.round + 1, "players": n}
+    if game.trump_kind == "highest-bidder":
+        base["*maker"] = maker = highest_bidder(state)
+        base["contract"] = state.bids[maker]
     members = [_member_env(state, seat, base) for seat in range(n)]
     envs = []
     for seats in game.scorer_seats(n):
@@ -56,6 +61,8 @@ def round_points(state) -> list[int]:
             if key in members[seats[0]]:
                 env[key] = sum(members[seat][key] for seat in seats)
         env["score"] = state.totals[seats[0]]
+        if "*maker" in base:
+            env["maker"] = base["*maker"] in seats
         for name in state.info.carried:
             env[name] = state.info.carried[name][seats[0]]
         env["*members"] = [members[seat] for seat in seats]
