@@ -49,8 +49,9 @@ def _same(tree: tuple | None, text: str, params) -> bool:
 
 def _shaped_deal(rules) -> bool:
     """The deal and trump the extension plays: dealt one card at a time, the deal passing left, no
-    card above the trumps and no "no trump" named."""
-    return rules.deal.rotation == 1 and not rules.deal.packets and not rules.trump.top and not rules.trump.may_name_none
+    stock to draw from, no card above the trumps and no "no trump" named."""
+    return (rules.deal.rotation == 1 and not rules.deal.packets and rules.deal.leftover != "stock" and not rules.trump.top
+            and not rules.trump.may_name_none)
 
 
 def _plain_table(game) -> bool:

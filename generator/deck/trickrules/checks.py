@@ -88,6 +88,11 @@ def _check_deal(rules: TrickRules, deck: Deck, n: int, problems: Any) -> None:
                                             f"{size * n} in all, from a deck of {total}; each hand may be {allowed}",
                          hint="change the hand sizes, the number of rounds, or [rules] players")
             return
+        if rules.deal.leftover == "stock" and (total - size * n) % n:
+            problems.add("rules.deal.leftover", f"round {number} with {n} players leaves a stock of {total - size * n} "
+                                                f"card(s), which does not share out one card each after every trick",
+                         hint="change the hand size so the cards left over divide by the players")
+            return
         if rules.deal.packets and not _packets_fit(rules.deal.packets, n, size, number, problems):
             return
         if rules.passing is not None and rules.passing.count > size:

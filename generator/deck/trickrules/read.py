@@ -260,16 +260,22 @@ class _Reader:
         field = "rules.deal"
         hand = self.expression(raw, "hand", f"{field}.hand", DEAL_NAMES)
         rule = self.rule(raw, "rule", f"{field}.rule")
+        leftover = self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick", "stock"), "set-aside")
+        stock = leftover == "stock"
+        if "turned_in_stock" in raw and not stock:
+            self.problems.add(f"{field}.turned_in_stock", "only a stock holds the turned card; set leftover = \"stock\"")
         return Deal(hand=hand or ("int", 1),
                     last_round_deals_all=self.flag(raw, "last_round_deals_all", f"{field}.last_round_deals_all"),
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card", "first-seat"),
                                              "any"),
-                    leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
+                    leftover=leftover,
+                    turned_in_stock=self.choice(raw, "turned_in_stock", f"{field}.turned_in_stock", ("top", "bottom"),
+                                                "bottom"),
                     rotation=1 if self.choice(raw, "rotation", f"{field}.rotation", ("left", "right"), "left") == "left"
                     else -1,
                     packets=self.packets(raw, f"{field}.packets"),
-                    leftover_name=raw.get("leftover_name", "the cards left over"),
-                    leftover_key=raw.get("leftover_key", "aside"),
+                    leftover_name=raw.get("leftover_name", "the stock" if stock else "the cards left over"),
+                    leftover_key=raw.get("leftover_key", "stock" if stock else "aside"),
                     rule=rule,
                     dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or rule,
                     first_dealer_rule=self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False) or rule,

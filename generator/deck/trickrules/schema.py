@@ -100,7 +100,11 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "last_round_deals_all": _flag("The last round deals every card, so the deck must divide by every "
                                       "player count (`deckgen validate` checks it)."),
         "first_dealer": _choice("How the first dealer is found.", ["any", "high-card", "first-seat"]),
-        "leftover": _choice("What happens to undealt cards.", ["set-aside", "first-trick"]),
+        "leftover": _choice("What happens to undealt cards: set aside, taken by the first trick's winner, or a "
+                            "stock every player draws from after each trick, the winner first.",
+                            ["set-aside", "first-trick", "stock"]),
+        "turned_in_stock": _choice("Where a card turned for trump lies in the stock: on top (the first trick's "
+                                   "winner draws it) or at the bottom (the last card drawn).", ["top", "bottom"]),
         "rotation": _choice("Who deals the next round: the player on the dealer's left (clockwise) or right.",
                             ["left", "right"]),
         "packets": {"type": "array", "items": {"type": ["integer", "array"], "items": {"type": "integer"}},

@@ -19,7 +19,8 @@ class Deal:
     hand: tuple  # expression: cards each in round `round`
     last_round_deals_all: bool  # the deck must divide by every player count (validate checks it)
     first_dealer: str  # "any" (chosen, by chance) | "high-card" (a draw, by chance) | "first-seat" (fixed)
-    leftover: str  # "set-aside" | "first-trick"
+    leftover: str  # "set-aside" | "first-trick" | "stock" (drawn from after each trick, the winner first)
+    turned_in_stock: str  # where a card turned for trump lies in the stock: "top" (drawn first) | "bottom" (last)
     rotation: int  # who deals next: +1 the player on the dealer's left (clockwise), -1 on the right
     packets: tuple[tuple[int, ...], ...]  # by lap of the deal, the cards given at once to each seat in
     # turn (cycling), from the dealer's left; () deals one card at a time

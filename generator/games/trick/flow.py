@@ -78,6 +78,7 @@ def _deal(state, deal: Deal) -> None:
         aside = tuple(chain.from_iterable(map(repeat, range(len(left)), left)))
     state.hands = list(map(list, hands))
     state.info.aside = aside
+    state.info.stock = list(aside) if game.stock else []
     state.info.voids = [0] * n
     state.trump = game.rules.trump.suit if game.trump_kind == "fixed" else NO_SUIT
     state.info.turned = None
@@ -131,7 +132,14 @@ def _turn_up(state, action: TurnUp) -> None:
     rules = game.rules
     card = action.card
     sampled, state.sampled = state.sampled, None
-    if action is not sampled:
+    if action is not sampled and game.stock:
+        place = rules.deal.turned_in_stock
+        expected = state.info.stock[0 if place == "top" else -1]
+        if card != expected:
+            raise IllegalAction(f"the card turned for trump is the {place} card of {rules.deal.leftover_name}, "
+                                f"{table.name[expected]}", rules.trump.rule, [table.code[expected]],
+                                where={"round": state.round + 1})
+    elif action is not sampled:
         dealer_card = game.trump_kind == "dealer-card"
         pile = state.hands[state.dealer] if dealer_card else state.info.aside
         if card not in pile:
@@ -147,6 +155,21 @@ def _turn_up(state, action: TurnUp) -> None:
         return
     state.trump = NO_SUIT if card in game.no_trump else table.suit[card]
     after_trump(state)
+
+
+def draw_from_stock(state, winner: int) -> None:
+    """After a trick: each player draws the stock's top card, the trick's winner first, then the
+    others in turn. What anyone showed they lack no longer holds once they have drawn."""
+    stock, n = state.info.stock, state.num_players
+    unique = state.table.unique
+    for step in range(n):
+        seat = (winner + step) % n
+        card = stock.pop(0)
+        if not unique and card in state.hands[seat]:
+            state.repeats[seat] += 1
+        state.hands[seat].append(card)
+        state.by_suit[seat][state.bucket[card]].append(card)
+    state.info.voids = [0] * n
 
 
 def choose_trump(state, action: Any) -> None:

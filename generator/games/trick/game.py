@@ -79,6 +79,7 @@ class RulesGame(Game):
         self.no_trump = select(rules.trump.no_trump, deck)
         self.dealer_chooses = select(rules.trump.dealer_chooses, deck)
         self.leftover_to_first_trick = rules.deal.leftover == "first-trick"
+        self.stock = rules.deal.leftover == "stock"  # drawn from after each trick
         self.has_points = any(entry.points for entry in rules.points)
         self.bidding = BiddingRules(rules, params) if rules.bidding else None
         self._scoring(rules, params)
@@ -147,6 +148,11 @@ class RulesGame(Game):
                 hands[seat] += order[taken:taken + count]
                 taken += count
         return hands
+
+    def tricks(self, num_players: int, round_number: int) -> int:
+        """The tricks of a round: the hand, and with a stock one more for each card each player draws."""
+        hand = self.hand(num_players, round_number)
+        return hand + (self.table.total - hand * num_players) // num_players if self.stock else hand
 
     def hand_size(self, num_players: int) -> int:
         """The hand of the first round."""

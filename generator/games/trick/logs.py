@@ -40,7 +40,7 @@ def log_keys(game) -> tuple[str, ...]:
         keys.append("turned")
     if rules.trump.kind != "none":
         keys.append("trump")
-    if rules.trump.kind != "turn-up":
+    if rules.trump.kind != "turn-up" or game.stock:
         keys.append(rules.deal.leftover_key)
     if rules.passing:
         keys.append("passes")
@@ -79,6 +79,9 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
             yield LogStep(None, entry.at("hands"))
         else:
             aside, field = (), entry.at("hands")
+            if game.stock and not entry.has(key) and len(hands[0]) * len(hands) < table.total:
+                raise log.error(entry.at(key), f"the hands without {rules.deal.leftover_name}: list {key} too, top "
+                                               "card first, for the cards drawn after each trick")
             if entry.has(key):
                 codes = entry.get(key, list)
                 aside = tuple(table.by_id[log.card(code, field_path(entry.at(key), i)).id] for i, code in enumerate(codes))
@@ -346,7 +349,9 @@ def log_body(game, players: Sequence[str], actions: Sequence[Any]) -> dict:
                 rounds.append(current)
             current["hands"] = {players[seat]: table.codes(table.sorted(action.hands[seat]))
                                 for seat in range(len(players))}
-            if action.aside and rules.trump.kind != "turn-up":
+            if action.aside and game.stock:  # in order: the top card is drawn first
+                current[rules.deal.leftover_key] = table.codes(action.aside)
+            elif action.aside and rules.trump.kind != "turn-up":
                 current[rules.deal.leftover_key] = table.codes(table.sorted(action.aside))
         elif isinstance(action, TurnUp):
             current["turned"] = table.code[action.card]

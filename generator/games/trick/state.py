@@ -17,7 +17,7 @@ from ..base import CHANCE, IllegalAction, Outcome, Pending
 from ..tricks import NO_SUIT, PLAY, Deal, TrickState, draw_cards, random_below, shuffled
 from . import report
 from .actions import BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
-from .flow import apply_chance, choose_trump, pass_card, start_round
+from .flow import apply_chance, choose_trump, draw_from_stock, pass_card, start_round
 from .worlds import sample_world
 from .moves import Options, play_options, refuse_card
 from .scoring import end_round, outcome
@@ -41,6 +41,7 @@ class RoundInfo:
     bid_cache: tuple = (-1, ())  # (round << 8 | bids made, the bid actions allowed then)
     carried: dict = field(default_factory=dict)  # name -> a value per seat, kept from round to round
     aside: tuple[int, ...] = ()  # the cards left over this round (in the order dealt)
+    stock: list[int] = field(default_factory=list)  # the cards still to draw, top first (leftover = "stock")
     sampled_left: list[int] = field(default_factory=list)  # the cards a sampled deal left, in card order
     passed: list[list[int]] = field(default_factory=list)  # by seat, the cards passed this round
     passes_made: int = 0
@@ -183,6 +184,8 @@ class RulesState(TrickState):
             self.trick = []
             self.trick_number += 1
             self.leader = self.turn = winner
+            if self.info.stock:
+                draw_from_stock(self, winner)
             if not self.hands[winner]:
                 end_round(self)
         elif self.phase == BIDDING:
@@ -213,7 +216,7 @@ class RulesState(TrickState):
             n = self.num_players
             size = game.hand(n, self.round + 1)
             first = (self.dealer + 1) % n
-            if game.trump_kind == "turn-up":  # a sample of the hands; the turn-up is drawn from the rest
+            if game.trump_kind == "turn-up" and not game.stock:  # a sample of the hands; the turn-up from the rest
                 drawn, left = draw_cards(physical, size * n, rng)
                 left.sort()
                 self.info.sampled_left = left
@@ -226,6 +229,9 @@ class RulesState(TrickState):
         if chance == "turn":
             if game.trump_kind == "dealer-card":  # the last card dealt to the dealer
                 turn_up = self.sampled = game.turn_ups[self.hands[self.dealer][-1]]
+                return turn_up
+            if game.stock:  # the stock's top or bottom card
+                turn_up = self.sampled = game.turn_ups[self.info.stock[0 if game.rules.deal.turned_in_stock == "top" else -1]]
                 return turn_up
             left = self.info.aside
             turn_up = self.sampled = game.turn_ups[left[random_below(rng, len(left))]]

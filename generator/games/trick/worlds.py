@@ -27,8 +27,9 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     others = [other for other in range(n) if other != seat]
     known = _seen_in_others_hands(state, seat)
     in_transit = state.phase == PASSING  # the cards others have passed so far stay face down until the exchange
-    shown = [] if info.turned is None or info.turned not in info.aside else [info.turned]
-    hidden_aside = list(info.aside)
+    pile = info.stock if game.stock else info.aside  # the cards nobody holds
+    shown = [] if info.turned is None or info.turned not in pile else [info.turned]
+    hidden_aside = list(pile)
     for card in shown:
         hidden_aside.remove(card)
     unseen = [card for other in others for card in _without(state.hands[other], known[other])]
@@ -46,7 +47,13 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
         world.info.passed = [list(passed) for passed in info.passed]
         for other, passed in zip(others, places[len(others):]):
             world.info.passed[other] = passed
-    world.info.aside = tuple(sorted(shown + places[-1]))
+    if game.stock:  # the stock face down in a new order, a turned card kept where it lies
+        stock = places[-1][:]
+        rng.shuffle(stock)
+        top = game.rules.deal.turned_in_stock == "top"
+        world.info.stock = (shown + stock) if top else (stock + shown)
+    else:
+        world.info.aside = tuple(sorted(shown + places[-1]))
     if state.phase == PLAY:  # in play the hands are sorted into their lists by suit: sort the new ones
         _sort_hands(world, others)
     if game.bidding is not None:
@@ -65,6 +72,10 @@ def _seen_in_others_hands(state: "RulesState", seat: int) -> list[list[int]]:
     if state.game.trump_kind == "dealer-card" and turned is not None and dealer != seat \
             and turned in state.hands[dealer]:
         known[dealer].append(turned)
+    if state.game.stock and turned is not None and turned not in state.info.stock:  # drawn face up: seen by all
+        holder = next((other for other, hand in enumerate(state.hands) if turned in hand), seat)
+        if holder != seat:
+            known[holder].append(turned)
     passing = state.game.rules.passing
     if passing is None or state.phase == PASSING or not state.table.unique or not state.info.passed[seat]:
         return known  # before the exchange nobody holds them; with copies, which copy was played is not known
