@@ -18,7 +18,8 @@ from .checks import check_game
 from .selectors import NOTHING, Selector, parse_selector, unknown_values
 from .spec import (Bidding, CardPoints, Deal, End, FirstLead, Forbid, Passing, Play, Restriction, Role, RoundSuit,
                    Scoring, TrickRules, Trump)
-from .vocabulary import (DEAL_NAMES, END_NAMES, MAKER_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, STATIC_NAMES, bid_context,
+from .vocabulary import (DEAL_NAMES, END_NAMES, MAKER_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, SIT_OUT_NAMES,
+                         STATIC_NAMES, bid_context,
                          param_names, score_functions)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -269,6 +270,7 @@ class _Reader:
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card", "first-seat"),
                                              "any"),
                     leftover=leftover,
+                    dealer_sits_out=self.sits_out(raw, f"{field}.dealer_sits_out"),
                     turned_in_stock=self.choice(raw, "turned_in_stock", f"{field}.turned_in_stock", ("top", "bottom"),
                                                 "bottom"),
                     rotation=1 if self.choice(raw, "rotation", f"{field}.rotation", ("left", "right"), "left") == "left"
@@ -280,6 +282,15 @@ class _Reader:
                     dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or rule,
                     first_dealer_rule=self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False) or rule,
                     deck_rule=self.rule(raw, "deck_rule", f"{field}.deck_rule"))
+
+    def sits_out(self, raw, field: str) -> tuple | None:
+        """[rules.deal] dealer_sits_out: true, false or a condition on players and round (None: never)."""
+        value = raw.get("dealer_sits_out")
+        if value is None:
+            return None
+        text = str(value).lower() if isinstance(value, bool) else value
+        tree = self.expression({"x": text}, "x", field, SIT_OUT_NAMES, "bool")
+        return None if tree is None or tree == ("bool", False) else tree
 
     def packets(self, raw, field: str) -> tuple[tuple[int, ...], ...]:
         """[rules.deal] packets: per lap of the deal, the cards each seat in turn is given at once."""

@@ -21,6 +21,7 @@ class Deal:
     first_dealer: str  # "any" (chosen, by chance) | "high-card" (a draw, by chance) | "first-seat" (fixed)
     leftover: str  # "set-aside" | "first-trick" | "stock" (drawn from after each trick, the winner first)
     turned_in_stock: str  # where a card turned for trump lies in the stock: "top" (drawn first) | "bottom" (last)
+    dealer_sits_out: tuple | None  # expression over players and round: the dealer sits this round out
     rotation: int  # who deals next: +1 the player on the dealer's left (clockwise), -1 on the right
     packets: tuple[tuple[int, ...], ...]  # by lap of the deal, the cards given at once to each seat in
     # turn (cycling), from the dealer's left; () deals one card at a time

@@ -92,9 +92,11 @@ def round_ranges(game, num_players: int, totals: bool = False):
         hand, tricks = game.hand(num_players, number), game.tricks(num_players, number)
         names = {"tricks": (0, tricks * members), "points": (points[0] * members, points[1] * members),
                  "hand": (hand, hand), "round": (number, number), "players": (num_players, num_players),
+                 "playing": (game.playing(num_players, number),) * 2,
                  "score": total, **carried}
         if game.bidding is not None:
-            env = {"hand": hand, "round": number, "players": num_players}
+            env = {"hand": hand, "round": number, "players": num_players,
+                   "playing": game.playing(num_players, number)}
             names["bid"] = (game.bidding.low(env) * members, game.bidding.high(env) * members)
         if game.trump_kind == "highest-bidder":  # who named trump, and their bid
             names["maker"] = (0, 1)

@@ -67,9 +67,12 @@ def _deal(state, deal: Deal) -> None:
     hands = deal.hands
     checked = deal is state.sampled
     state.sampled = None
+    sitter = state.info.sitter = game.sitter(n, state.round + 1, state.dealer)
+    state.info.playing = n - (sitter >= 0)
+    state.next_seat = game.next_seats(n, sitter)
     if not checked:
         _check_deal(state, deal, size, where)
-    if deal.aside or size * n == table.total:
+    if deal.aside or size * state.info.playing == table.total:
         aside = tuple(deal.aside)
     elif checked:
         aside = tuple(state.info.sampled_left)
@@ -105,7 +108,18 @@ def _check_deal(state, deal: Deal, size: int, where: dict) -> None:
     game, table = state.game, state.table
     rules = game.rules
     hands = deal.hands
-    if len(hands) != state.num_players or any(len(hand) != size for hand in hands):
+    sitter = state.info.sitter
+    if sitter >= 0 and len(hands) == state.num_players and hands[sitter]:
+        raise IllegalAction(f"{state.player_name(sitter)} deals and sits this {rules.round_name} out, so is dealt no "
+                            "cards", rules.deal.rule, where={**where, "player": sitter})
+    if sitter >= 0 and len(hands) == state.num_players:
+        size_of = [size if seat != sitter else 0 for seat in range(state.num_players)]
+        wrong = next((seat for seat, hand in enumerate(hands) if len(hand) != size_of[seat]), None)
+        if wrong is not None:
+            raise IllegalAction(f"{state.player_name(wrong)} is dealt {card_count(len(hands[wrong]))}: with the dealer "
+                                f"sitting out each of the others is dealt {size}", rules.deal.rule,
+                                where={**where, "player": wrong})
+    elif len(hands) != state.num_players or any(len(hand) != size for hand in hands):
         reason = (f"{rules.round_name} {state.round + 1} deals {card_count(size)} to each player" if game.hand_by_round
                   else f"with {state.num_players} players each player is dealt {size}")
         check_hand_sizes(state, deal, size, reason, rules.deal.rule, where)
@@ -115,7 +129,7 @@ def _check_deal(state, deal: Deal, size: int, where: dict) -> None:
         raise IllegalAction("the deal holds something that is not a card of the deck", rules.deal.deck_rule,
                             where=where) from None
     if min(left) < 0:
-        whole = bool(deal.aside) or size * state.num_players == table.total  # every card dealt or set aside
+        whole = bool(deal.aside) or size * state.info.playing == table.total  # every card dealt or set aside
         raise IllegalAction(overdealt(state, hands, deal.aside, rules.deal.leftover_name if whole else ""),
                             rules.deal.deck_rule, where=where)
     if any(card < 0 for hand in (*hands, deal.aside) for card in hand):
@@ -198,7 +212,7 @@ def choose_trump(state, action: Any) -> None:
 def highest_bidder(state) -> int:
     """The seat that bid the most; of equal bids, the first to make it (from the dealer's left)."""
     n = state.num_players
-    order = [(state.dealer + 1 + step) % n for step in range(n)]
+    order = [(state.dealer + 1 + step) % n for step in range(n) if state.bids[(state.dealer + 1 + step) % n] is not None]
     return max(order, key=lambda seat: (state.bids[seat], -order.index(seat)))
 
 

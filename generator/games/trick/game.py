@@ -71,6 +71,8 @@ class RulesGame(Game):
         self.round_tables = CardTables(self._round_tables)
         params = self.params
         self._hand = compile_expr(rules.deal.hand, params)
+        self._sits_out = compile_expr(rules.deal.dealer_sits_out, params) if rules.deal.dealer_sits_out else None
+        self._next_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # whether the hand size changes from round to round (a deal's message then names the round)
         self.hand_by_round = rules.deal.hand[0] == "schedule" or "round" in names_in(fold(rules.deal.hand, params))
         self._rounds = compile_expr(rules.end.rounds, params) if rules.end.rounds else None
@@ -132,27 +134,53 @@ class RulesGame(Game):
 
     # -- the shape of a game ----------------------------------------------------------------------
     def hand(self, num_players: int, round_number: int) -> int:
-        return self._hand({"round": round_number, "players": num_players, "cards": self.table.total})
+        return self._hand({"round": round_number, "players": num_players, "cards": self.table.total,
+                           "playing": self.playing(num_players, round_number)})
 
-    def deal_out(self, order: tuple[int, ...], num_players: int, size: int, first: int) -> list[tuple[int, ...]]:
-        """The hands dealt from `order` (top card first), clockwise from seat `first`: one card at
-        a time, or in the rules' packets (each lap round the table gives each seat in turn its packet)."""
+    def deal_out(self, order: tuple[int, ...], num_players: int, size: int, first: int,
+                 sitter: int = -1) -> list[tuple[int, ...]]:
+        """The hands dealt from `order` (top card first), clockwise from seat `first`, passing over a
+        seat that sits the round out: one card at a time, or in the rules' packets (each lap round
+        the table gives each seat in turn its packet)."""
         packets = self.rules.deal.packets
-        if not packets:
+        if not packets and sitter < 0:
             return deal_hands(order, num_players, size, first)
+        seats = [(first + step) % num_players for step in range(num_players) if (first + step) % num_players != sitter]
         hands: list[tuple[int, ...]] = [()] * num_players
+        if not packets:
+            for position, seat in enumerate(seats):
+                hands[seat] = order[position:size * len(seats):len(seats)]
+            return hands
         taken = 0
         for lap in packets:
-            for position in range(num_players):
-                seat, count = (first + position) % num_players, lap[position % len(lap)]
+            for position, seat in enumerate(seats):
+                count = lap[position % len(lap)]
                 hands[seat] += order[taken:taken + count]
                 taken += count
         return hands
 
+    def sitter(self, num_players: int, round_number: int, dealer: int) -> int:
+        """The seat that sits this round out (the dealer, where the rules say so), or -1."""
+        sits = self._sits_out is not None and self._sits_out({"players": num_players, "round": round_number})
+        return dealer if sits else -1
+
+    def playing(self, num_players: int, round_number: int) -> int:
+        """The players dealt in to a round."""
+        return num_players - (self.sitter(num_players, round_number, 0) == 0)
+
+    def next_seats(self, num_players: int, sitter: int) -> tuple[int, ...]:
+        """By seat, the next seat to play clockwise, passing over the one that sits out."""
+        found = self._next_seats.get((num_players, sitter))
+        if found is None:
+            following = [(seat + 1) % num_players for seat in range(num_players)]
+            found = tuple(following[after] if after == sitter else after for after in following)
+            self._next_seats[num_players, sitter] = found
+        return found
+
     def tricks(self, num_players: int, round_number: int) -> int:
         """The tricks of a round: the hand, and with a stock one more for each card each player draws."""
-        hand = self.hand(num_players, round_number)
-        return hand + (self.table.total - hand * num_players) // num_players if self.stock else hand
+        hand, dealt = self.hand(num_players, round_number), self.playing(num_players, round_number)
+        return hand + (self.table.total - hand * dealt) // dealt if self.stock else hand
 
     def hand_size(self, num_players: int) -> int:
         """The hand of the first round."""

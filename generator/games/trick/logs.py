@@ -79,7 +79,7 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
             yield LogStep(None, entry.at("hands"))
         else:
             aside, field = (), entry.at("hands")
-            if game.stock and not entry.has(key) and len(hands[0]) * len(hands) < table.total:
+            if game.stock and not entry.has(key) and sum(map(len, hands)) < table.total:
                 raise log.error(entry.at(key), f"the hands without {rules.deal.leftover_name}: list {key} too, top "
                                                "card first, for the cards drawn after each trick")
             if entry.has(key):
@@ -308,27 +308,30 @@ def _read_bids(log: GameLog, entry: Entry, state, last: bool) -> Iterator[LogSte
     bids = entry.get("bids", (dict, list), None)
     field = entry.at("bids")
     n = state.num_players
+    order = [(state.dealer + 1 + k) % n for k in range(n) if (state.dealer + 1 + k) % n != state.info.sitter]
     if isinstance(bids, list):  # in bidding order, from the dealer's left
-        if len(bids) > n:
-            raise log.error(field, f"{len(bids)} bids for {n} players")
+        if len(bids) > len(order):
+            raise log.error(field, f"{len(bids)} bids for {len(order)} players")
         written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
     else:
         by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
                    for name, bid in (bids or {}).items()}
+        if state.info.sitter in by_seat:
+            raise log.error(by_seat[state.info.sitter][0], f"{log.players[state.info.sitter]} sits this round out and "
+                                                           "does not bid")
         written = []
-        for k in range(n):
-            seat = (state.dealer + 1 + k) % n
+        for seat in order:
             if seat not in by_seat:
                 break
             written.append(by_seat[seat])
         if len(written) < len(by_seat):
-            missing = log.players[(state.dealer + 1 + len(written)) % n]
+            missing = log.players[order[len(written)]]
             raise log.error(field, f"no bid for {missing}, who bids before the later bids listed")
     for where, bid in written:
         log.check_type(bid, int, where, "a bid")
         yield LogStep(BID + bid, where)
-    if len(written) < n and not (last and not entry.has("tricks")):
-        missing = log.players[(state.dealer + 1 + len(written)) % n]
+    if len(written) < len(order) and not (last and not entry.has("tricks")):
+        missing = log.players[order[len(written)]]
         raise log.error(field if bids is not None else entry.field, f"no bid for {missing}",
                         hint="every player bids before the first card; only the last round of a log may stop early")
 

@@ -48,6 +48,8 @@ class RoundInfo:
     first_card: int = -1  # the card that must lead the first trick (first_lead by = "holder")
     broken: list[bool] = field(default_factory=list)  # by restriction: lifted this round
     voids: list[int] = field(default_factory=list)  # by seat: suits it showed it lacks this round, a bit each
+    sitter: int = -1  # the seat that sits this round out (dealer_sits_out), or -1
+    playing: int = 0  # the players dealt in this round
 
 
 class RulesState(TrickState):
@@ -90,7 +92,8 @@ class RulesState(TrickState):
         self.hand_size = 0
         # free[leading]: whether only following suit binds the next card (no restriction of this trick)
         self.free = game.free_later
-        self.info = RoundInfo(carried={name: [0] * num_players for name, _ in rules.scoring.carries},
+        self.next_seat = game.next_seats(num_players, -1)  # by seat, the next to play (past one sitting out)
+        self.info = RoundInfo(playing=num_players, carried={name: [0] * num_players for name, _ in rules.scoring.carries},
                               passed=[[] for _ in range(num_players)], broken=[False] * len(rules.play.restrictions))
         if rules.deal.first_dealer == "first-seat":  # no chance: the first player listed deals first
             start_round(self)
@@ -160,8 +163,9 @@ class RulesState(TrickState):
                 self.led = led = self.tables.sets_led[action]
             if game.breakers:
                 self._note_breaks(action)
-            if len(trick) < self.num_players:
-                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            following = self.next_seat[seat]
+            if following != self.leader:  # the trick is complete when the turn would come back to its leader
+                self.turn = following
                 return
             # every seat has played: the highest claim takes the trick (an itemgetter reads the
             # cards' claims at C speed; a bound __getitem__ would cost a call per card)
@@ -170,7 +174,9 @@ class RulesState(TrickState):
             claims = of_trick(tables.claims[led])
             best = max(claims)
             position = claims.index(best) if best not in tables.last_wins else winner_position(claims, tables.last_wins)
-            winner = (self.leader + position) % self.num_players
+            winner = self.leader
+            for _ in range(position):
+                winner = self.next_seat[winner]
             self.won[winner] += 1
             self.caught[winner] += trick
             if game.has_points:
@@ -216,14 +222,16 @@ class RulesState(TrickState):
             n = self.num_players
             size = game.hand(n, self.round + 1)
             first = (self.dealer + 1) % n
+            sitter = game.sitter(n, self.round + 1, self.dealer)
+            dealt = size * (n - (sitter >= 0))
             if game.trump_kind == "turn-up" and not game.stock:  # a sample of the hands; the turn-up from the rest
-                drawn, left = draw_cards(physical, size * n, rng)
+                drawn, left = draw_cards(physical, dealt, rng)
                 left.sort()
                 self.info.sampled_left = left
-                deal = Deal(tuple(game.deal_out(tuple(drawn), n, size, first)))
+                deal = Deal(tuple(game.deal_out(tuple(drawn), n, size, first, sitter)))
             else:  # the whole deck shuffled: what is not dealt is left over in its shuffled order
                 order = tuple(shuffled(physical, rng))
-                deal = Deal(tuple(game.deal_out(order, n, size, first)), order[size * n:])
+                deal = Deal(tuple(game.deal_out(order, n, size, first, sitter)), order[dealt:])
             self.sampled = deal
             return deal
         if chance == "turn":
@@ -246,6 +254,10 @@ class RulesState(TrickState):
     def direction(self) -> str:
         """This round's passing direction."""
         return self.game.pass_direction(self.num_players, self.round)
+
+    def trick_size(self) -> int:
+        """The cards of a complete trick: one from each player dealt in."""
+        return self.info.playing
 
     def clone(self) -> "RulesState":
         """An independent copy sharing the game, its card tables and the round's tables."""
