@@ -317,8 +317,8 @@ def _read_bids(log: GameLog, entry: Entry, state, last: bool) -> Iterator[LogSte
         by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
                    for name, bid in (bids or {}).items()}
         if state.info.sitter in by_seat:
-            raise log.error(by_seat[state.info.sitter][0], f"{log.players[state.info.sitter]} sits this round out and "
-                                                           "does not bid")
+            raise log.error(by_seat[state.info.sitter][0], f"{log.players[state.info.sitter]} sits this "
+                                                           f"{state.game.rules.round_name} out and does not bid")
         written = []
         for seat in order:
             if seat not in by_seat:
