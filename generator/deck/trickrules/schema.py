@@ -105,8 +105,8 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
                             ["set-aside", "first-trick", "stock"]),
         "turned_in_stock": _choice("Where a card turned for trump lies in the stock: on top (the first trick's "
                                    "winner draws it) or at the bottom (the last card drawn).", ["top", "bottom"]),
-        "dealer_sits_out": _flag("Whether the dealer sits the round out, dealt no cards: true, false or an "
-                                 "expression of players and round (\"players == 5\")."),
+        "dealer_sits_out": _flag("Whether the dealer sits the round out, dealt no cards; a condition on players "
+                                 "and round (\"players == 5\") is allowed too."),
         "rotation": _choice("Who deals the next round: the player on the dealer's left (clockwise) or right.",
                             ["left", "right"]),
         "packets": {"type": "array", "items": {"type": ["integer", "array"], "items": {"type": "integer"}},
