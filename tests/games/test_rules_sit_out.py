@@ -117,3 +117,11 @@ def test_a_dealer_who_cannot_sit_out_is_an_error_at_its_line(run_cli, tmp_path, 
     line = changed.splitlines().index(new.splitlines()[-1]) + 1
     assert result.exit_code == 1
     assert f"{deck}.toml:{line}: error: {message}" in result.stdout, result.stdout
+
+
+def test_deckgen_rule_counts_the_bidders_without_the_dealer_who_sits_out(deck_file):
+    game = game_for(load_deck(deck_file))
+    fifth = game.quick_ruling(["bid", "1", "round", "1", "after", "0", "0", "0", "0", "players", "6"])
+    assert not fifth["allowed"]  # the fifth bidder is the last of six at the table: the hook binds
+    fourth = game.quick_ruling(["bid", "1", "round", "1", "after", "0", "0", "0", "players", "6"])
+    assert fourth["allowed"]

@@ -150,7 +150,7 @@ def _make_the_bid(state, legal: list[int]) -> int:
     winning = [card for card, claim in zip(legal, claims) if claim > best]
     strength = lambda card: power(state, card)  # noqa: E731
     if need > 0:
-        if winning and state.trick and not _anyone_wants(state, seat, range(len(state.trick) + 1, state.num_players)):
+        if winning and state.trick and not _anyone_wants(state, seat, range(len(state.trick) + 1, state.trick_size())):
             return min(winning, key=strength)  # those still to play have made the bids it sees: they will duck
         return max(winning, key=strength) if winning else min(legal, key=strength)
     losing = [card for card in legal if card not in winning]
@@ -160,9 +160,10 @@ def _make_the_bid(state, legal: list[int]) -> int:
 def _anyone_wants(state, seat: int, positions: range) -> bool:
     """Whether a player at these places in the trick may still want tricks: their bid is more
     than they have won, or the seat cannot see their bid (hidden while bidding, delayed bids)."""
-    leader, n = state.leader, state.num_players
     for position in positions:
-        other = (leader + position) % n
+        other = state.leader
+        for _ in range(position):  # the seat at that place, passing over one that sits the round out
+            other = state.next_seat[other]
         if other != seat and (not state.sees_bid(seat, other) or (state.bids[other] or 0) > state.won[other]):
             return True
     return False
