@@ -20,7 +20,7 @@ from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples" / "rules"
 DECKS = {name: load_deck(EXAMPLES / f"{name}.toml")
-         for name in ("oh-hell", "hearts", "spades", "whist", "euchre", "corsairs")}
+         for name in ("oh-hell", "hearts", "spades", "whist", "euchre", "german-whist", "corsairs")}
 
 
 def game(name: str, **params):
