@@ -48,10 +48,11 @@ def _same(tree: tuple | None, text: str, params) -> bool:
 
 
 def _shaped_deal(rules) -> bool:
-    """The deal and trump the extension plays: dealt one card at a time, the deal passing left, no
-    stock to draw from, no card above the trumps and no "no trump" named."""
-    return (rules.deal.rotation == 1 and not rules.deal.packets and rules.deal.leftover != "stock" and not rules.trump.top
-            and not rules.trump.may_name_none)
+    """The deal and trump the extension plays: dealt one card at a time to everyone, the deal
+    passing left, no stock to draw from, no card above the trumps and no "no trump" named."""
+    deal = rules.deal
+    return (deal.rotation == 1 and not deal.packets and deal.leftover != "stock" and deal.dealer_sits_out is None
+            and not rules.trump.top and not rules.trump.may_name_none)
 
 
 def _plain_table(game) -> bool:
@@ -59,7 +60,8 @@ def _plain_table(game) -> bool:
     the dealer's left; the leftover set aside."""
     rules = game.rules
     play = rules.play
-    return (_shaped_deal(rules) and rules.round_suit is None and rules.passing is None and not game.has_points and rules.teams == "none"
+    return (_shaped_deal(rules) and rules.round_suit is None and rules.passing is None and not game.has_points
+            and rules.teams == "none"
             and not play.restrictions and not play.must_trump and not play.must_overtake
             and play.first_lead.by == "left-of-dealer" and rules.deal.leftover == "set-aside")
 

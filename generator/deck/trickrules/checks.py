@@ -136,13 +136,13 @@ def _check_deal(rules: TrickRules, deck: Deck, n: int, problems: Any) -> None:
                 return
 
 
-def packet_sizes(packets: tuple[tuple[int, ...], ...], n: int) -> list[int]:
+def _packet_sizes(packets: tuple[tuple[int, ...], ...], n: int) -> list[int]:
     """The cards each seat position (from the dealer's left) is given in all by these packets."""
     return [sum(lap[position % len(lap)] for lap in packets) for position in range(n)]
 
 
 def _packets_fit(packets: tuple[tuple[int, ...], ...], n: int, size: int, number: int, problems: Any) -> bool:
-    given = packet_sizes(packets, n)
+    given = _packet_sizes(packets, n)
     wrong = next((position for position, count in enumerate(given) if count != size), None)
     if wrong is None:
         return True

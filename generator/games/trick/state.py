@@ -239,7 +239,8 @@ class RulesState(TrickState):
                 turn_up = self.sampled = game.turn_ups[self.hands[self.dealer][-1]]
                 return turn_up
             if game.stock:  # the stock's top or bottom card
-                turn_up = self.sampled = game.turn_ups[self.info.stock[0 if game.rules.deal.turned_in_stock == "top" else -1]]
+                place = 0 if game.rules.deal.turned_in_stock == "top" else -1
+                turn_up = self.sampled = game.turn_ups[self.info.stock[place]]
                 return turn_up
             left = self.info.aside
             turn_up = self.sampled = game.turn_ups[left[random_below(rng, len(left))]]
