@@ -139,3 +139,20 @@ def test_a_stock_that_cannot_be_shared_out_is_an_error_at_its_line(run_cli, tmp_
     assert result.exit_code == 1
     assert (f"german-whist.toml:{line}: error: rules.deal.leftover: round 1 with 3 players leaves a stock of 13 "
             "card(s), which does not share out one card each after every trick") in result.stdout, result.stdout
+
+
+def test_a_dealer_who_sits_out_draws_nothing_from_the_stock(tmp_path):
+    path = german_whist(tmp_path, players="{ min = 3, max = 3 }")
+    text = path.read_text(encoding="utf-8").replace("hand = 13", 'hand = 10\ndealer_sits_out = true', 1)
+    path.write_text(text, encoding="utf-8")
+    game = game_for(load_deck(path))
+    state = game.new_state(3)
+    state.apply(ChooseSeat(0))
+    rng = random.Random(2)
+    state.apply(state.sample_chance(rng))
+    state.apply(state.sample_chance(rng))
+    assert state.hands[0] == [] and len(state.info.stock) == 32  # 52 - 2 x 10
+    while not state.is_terminal() and len(state.history) < 1:
+        state.apply(rng.choice(state.legal_actions()))
+        assert state.hands[0] == [] or len(state.history) == 1
+    assert sum(state.history[0]["won"]) == 26 and state.history[0]["won"][0] == 0

@@ -174,16 +174,16 @@ def _turn_up(state, action: TurnUp) -> None:
 def draw_from_stock(state, winner: int) -> None:
     """After a trick: each player draws the stock's top card, the trick's winner first, then the
     others in turn. What anyone showed they lack no longer holds once they have drawn."""
-    stock, n = state.info.stock, state.num_players
-    unique = state.table.unique
-    for step in range(n):
-        seat = (winner + step) % n
+    stock, unique = state.info.stock, state.table.unique
+    seat = winner
+    for _ in range(state.info.playing):  # passing over a dealer who sits the round out
         card = stock.pop(0)
         if not unique and card in state.hands[seat]:
             state.repeats[seat] += 1
         state.hands[seat].append(card)
         state.by_suit[seat][state.bucket[card]].append(card)
-    state.info.voids = [0] * n
+        seat = state.next_seat[seat]
+    state.info.voids = [0] * state.num_players
 
 
 def choose_trump(state, action: Any) -> None:
