@@ -276,10 +276,6 @@ class TrickState(TrickView, GameState):
     def trick_winner(self, cards: list[int]) -> int:
         raise NotImplementedError
 
-    def trick_size(self) -> int:
-        """The cards of a complete trick (one per player, unless someone sits the round out)."""
-        return self.num_players
-
     def play_options(self, seat: int) -> list[int]:
         raise NotImplementedError
 

@@ -6,6 +6,7 @@ hand; the deal (and the sitting out) moves on; logs that deal or bid for the dea
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import pytest
@@ -125,3 +126,14 @@ def test_deckgen_rule_counts_the_bidders_without_the_dealer_who_sits_out(deck_fi
     assert not fifth["allowed"]  # the fifth bidder is the last of six at the table: the hook binds
     fourth = game.quick_ruling(["bid", "1", "round", "1", "after", "0", "0", "0", "players", "6"])
     assert fourth["allowed"]
+
+
+def test_the_replay_page_shows_every_trick_of_five_taken(run_cli, deck_file, tmp_path):
+    logs = tmp_path / "logs"
+    assert run_cli("simulate", deck_file, "--games", "1", "--players", "6", "--seed", "9",
+                   "--save-logs", logs).exit_code == 0
+    page = tmp_path / "replay.html"
+    assert run_cli("referee", deck_file, logs / "game-00001.toml", "--html", "--output", page).exit_code == 0
+    game = game_for(load_deck(deck_file))
+    tricks = sum(game.hand(6, number) for number in range(1, game.num_rounds(6) + 1))
+    assert len(re.findall(r"wins trick \d+ with", page.read_text(encoding="utf-8"))) == tricks

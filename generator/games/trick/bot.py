@@ -161,9 +161,7 @@ def _anyone_wants(state, seat: int, positions: range) -> bool:
     """Whether a player at these places in the trick may still want tricks: their bid is more
     than they have won, or the seat cannot see their bid (hidden while bidding, delayed bids)."""
     for position in positions:
-        other = state.leader
-        for _ in range(position):  # the seat at that place, passing over one that sits the round out
-            other = state.next_seat[other]
+        other = state.seat_at(state.leader, position)
         if other != seat and (not state.sees_bid(seat, other) or (state.bids[other] or 0) > state.won[other]):
             return True
     return False

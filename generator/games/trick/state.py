@@ -174,9 +174,7 @@ class RulesState(TrickState):
             claims = of_trick(tables.claims[led])
             best = max(claims)
             position = claims.index(best) if best not in tables.last_wins else winner_position(claims, tables.last_wins)
-            winner = self.leader
-            for _ in range(position):
-                winner = self.next_seat[winner]
+            winner = self.seat_at(self.leader, position)
             self.won[winner] += 1
             self.caught[winner] += trick
             if game.has_points:
@@ -259,6 +257,12 @@ class RulesState(TrickState):
     def trick_size(self) -> int:
         """The cards of a complete trick: one from each player dealt in."""
         return self.info.playing
+
+    def seat_at(self, leader: int, position: int) -> int:
+        seat = leader
+        for _ in range(position):  # passing over a dealer who sits the round out
+            seat = self.next_seat[seat]
+        return seat
 
     def clone(self) -> "RulesState":
         """An independent copy sharing the game, its card tables and the round's tables."""
