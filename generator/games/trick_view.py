@@ -32,7 +32,8 @@ class TrickView:
     def table_view(self) -> dict:
         table = self.table
         n = self.num_players
-        trick = [f"{self.player_name((self.leader + i) % n)}: {table.code[card]}" for i, card in enumerate(self.trick)]
+        trick = [f"{self.player_name(self.seat_at(self.leader, i))}: {table.code[card]}"
+                 for i, card in enumerate(self.trick)]
         finished = self.between_rounds()
         counters = {"Round": self.round + 1, "Dealer": self.player_name(self.dealer)}
         if finished:  # the round is over and the next not dealt: the counters stay with the round played
@@ -48,12 +49,11 @@ class TrickView:
 
     def view(self, seat: int | None) -> dict:
         table = self.table
-        n = self.num_players
         hand = table.codes(table.sorted(self.hands[seat])) if seat is not None else []
         areas = []
         if self.phase == PLAY:
             areas.append(view_area(f"Trick {self.trick_number + 1}", table.codes(self.trick),
-                                   [(self.leader + i) % n for i in range(len(self.trick))], kind="trick"))
+                                   [self.seat_at(self.leader, i) for i in range(len(self.trick))], kind="trick"))
         extras = self.view_extras(seat)
         areas += extras.get("areas", [])
         counters = {"Round": self.round + 1, "Dealer": self.player_name(self.dealer), **extras.get("counters", {})}
@@ -79,6 +79,14 @@ class TrickView:
         card) or a choice before bidding; what the last round left in the counters is stale."""
         return self.phase == CHANCE and not self.between_rounds()
 
+    def trick_size(self) -> int:
+        """The cards of a complete trick (one per player, unless someone sits the round out)."""
+        return self.num_players
+
+    def seat_at(self, leader: int, position: int) -> int:
+        """Who plays the card at `position` (0: the lead) of a trick `leader` leads."""
+        return (leader + position) % self.num_players
+
     def view_counters(self) -> dict:
         """Hook: the game's own counters for the replay (trump, bids, Shun suit...)."""
         return {}
@@ -90,15 +98,15 @@ class TrickView:
         """The trick the action completed, with its winner: every engine hands the lead to the
         trick's winner as it takes the trick, and nothing moves the lead again before the next deal."""
         phase, leader, trick, number, round_index = context
-        if phase != PLAY or len(trick) != self.num_players - 1 or self.trick or type(action) is not int:
+        if phase != PLAY or len(trick) != self.trick_size() - 1 or self.trick or type(action) is not int:
             return {}
         table = self.table
-        n = self.num_players
         cards = trick + [action]
+        seats = [self.seat_at(leader, position) for position in range(len(cards))]
         winner = self.leader
-        card = table.code[cards[(winner - leader) % n]]
+        card = table.code[cards[seats.index(winner)]]
         name = self.player_name(winner)
-        played = [f"{self.player_name((leader + i) % n)}: {table.code[c]}" for i, c in enumerate(cards)]
+        played = [f"{self.player_name(seat)}: {table.code[c]}" for seat, c in zip(seats, cards)]
         return {"note": f"{name} wins trick {number + 1} with {card}",
                 "areas": [{"title": f"Round {round_index + 1}, trick {number + 1}: won by {name} ({card})",
                            "cards": played}]}
@@ -110,9 +118,9 @@ def card_played_view(before, card: int, after) -> dict:
     seat = before.turn
     code = before.table.code[card]
     event: dict[str, Any] = {"seat": seat, "text": f"plays {code}"}
-    if len(before.trick) + 1 == before.num_players:
+    if len(before.trick) + 1 == before.trick_size():
         cards = [*before.trick, card]
-        seats = [(before.leader + i) % before.num_players for i in range(len(cards))]
+        seats = [before.seat_at(before.leader, i) for i in range(len(cards))]
         winner = after.leader
         event["trick"] = {"cards": [{"code": before.table.code[c], "seat": s} for c, s in zip(cards, seats)],
                           "winner": winner}

@@ -17,7 +17,7 @@ from generator.games.trick.actions import BIDDING, PASS, PASSING
 from tests.conftest import DECKS, ROOT
 
 SEATS = {"wizard": 4, "wizard-hearts": 4, "muggle-quidditch": 2, "quidditch-v2": 3,
-         "hearts": 4, "spades": 4, "oh-hell": 5, "whist": 4, "corsairs": 3}
+         "hearts": 4, "spades": 4, "oh-hell": 5, "whist": 4, "corsairs": 3, "euchre": 4, "german-whist": 2}
 RULES_EXAMPLES = ROOT / "examples" / "rules"
 
 

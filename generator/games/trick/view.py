@@ -1,6 +1,6 @@
 """What one seat sees of a game played by the rules engine (`deckgen play`): the turned card and
 trump, the round suit, the passing with only its own passed cards named, the cards left over
-face down, the bids as far as the bidding style shows them, and hand points; and how each
+face down (and the stock), the bids as far as the bidding style shows them, and hand points; and how each
 action looks to that seat (a card passed or a hidden bid is named only to the one who made it).
 
 The trick on the table, tricks won and the score sheet come from `generator.games.trick_view`.
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..base import CHANCE, view_area
 from ..trick_view import card_played_view
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, Deal, RoundSuit, TurnUp
+from .actions import (BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, Deal, RoundSuit,
+                      TurnUp)
 from .report import view_counters
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -34,6 +35,8 @@ def view_extras(state, seat: int | None) -> dict[str, Any]:
         target = (seat + game.pass_offset(state.direction, state.num_players)) % state.num_players
         areas.append(view_area(f"Your pass to {state.player_name(target)}", table.codes(info.passed[seat]),
                                kind="pass"))
+    if info.stock and not state.between_rounds():
+        areas.append(view_area("Stock", hidden=len(info.stock)))
     face_down = len(info.aside) - (info.turned in info.aside)
     if face_down > 0 and not state.setting_up() and not state.between_rounds():
         areas.append(view_area(game.rules.deal.leftover_name.capitalize(), hidden=face_down))
@@ -68,7 +71,8 @@ def action_view(game, before, action, after, seat: int | None) -> dict | None:
         shown = game.bidding.spec.style == "open" or actor == seat
         return {"seat": actor, "text": f"bids {action - BID}" if shown else "bids"}
     if before.phase == CHOOSE_TRUMP:
-        return {"seat": actor, "text": f"names {game.deck.suits[action - TRUMP].name} trump"}
+        named = "no" if action == NO_TRUMP else game.deck.suits[action - TRUMP].name
+        return {"seat": actor, "text": f"names {named} trump"}
     if before.phase == PASSING:
         if action == PASS_DONE:
             return {"seat": actor, "text": "passes no more cards"}
