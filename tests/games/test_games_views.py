@@ -69,6 +69,11 @@ def with_hidden_cards_moved(state, seat: int, rng: random.Random):
         other.hands[holder][i], other.draw_pile[j] = other.draw_pile[j], other.hands[holder][i]
         return other
     holders = [s for s in others if other.hands[s]]  # trick games: two other hands swap a card
+    stock = [i for i, card in enumerate(other.info.stock) if card != other.info.turned]
+    if len(holders) == 1 and stock:  # two players: the other hand trades a card with the stock
+        holder, i, j = holders[0], rng.randrange(len(other.hands[holders[0]])), rng.choice(stock)
+        other.hands[holder][i], other.info.stock[j] = other.info.stock[j], other.hands[holder][i]
+        return other
     if len(holders) < 2:
         return None
     a, b = rng.sample(holders, 2)
