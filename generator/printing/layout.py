@@ -10,7 +10,9 @@ Plain data in PDF points (origin bottom-left), used by the drawing code and the 
 - Office printers leave a band at the paper's edge unprinted (about 5 mm; 6 mm is the
   default `printer_margin_mm`). Crop marks run from just outside the outer bleed to that
   band and are at least `MIN_MARK_MM` long; a layout that leaves no room for them is an
-  error naming the options that would make room.
+  error naming the options that would make room. On grids of more than two columns or rows,
+  marks also run along every cut line through the gutters (`gutter_marks`), so the middle
+  cards keep theirs after the outer strips are cut.
 - The sheet turns portrait or landscape, whichever holds more cards.
 """
 
@@ -119,6 +121,31 @@ class Layout:
                      [(x, high_y, x, self.page_height - margin) for x in cut_xs] +
                      [(margin, y, low_x, y) for y in cut_ys] +
                      [(high_x, y, self.page_width - margin, y) for y in cut_ys])
+
+    def gutter_marks(self, occupied: Iterable[int] | None = None) -> tuple[tuple[float, float, float, float], ...]:
+        """Marks along every cut line through the gutters (x0, y0, x1, y1), for grids of more than two
+        columns or rows: once the outer strips are cut off, the cards in the middle have lost the
+        marks at the sheet's edge. Each runs along a cut line between two occupied neighbours,
+        from `MARK_OFFSET_MM` past one card's trim to as far before the other's: in the bleed,
+        which the cut removes. None when the gutter is too narrow for a `MIN_MARK_MM` mark."""
+        if not self.crop_marks or (self.columns <= 2 and self.rows <= 2):
+            return ()
+        offset = pt(MARK_OFFSET_MM)
+        if self.gap - 2 * offset < pt(MIN_MARK_MM) - 1e-6:
+            return ()
+        used = self._occupied(occupied)
+        found = []
+        for index in sorted(used):
+            row, column = divmod(index, self.columns)
+            slot = self.slots[index]
+            below = index + self.columns
+            if below in used:  # a horizontal gutter: marks on this card's two vertical cut lines
+                low = self.slots[below].top + offset
+                found += [(x, low, x, slot.y - offset) for x in (slot.x, slot.right)]
+            if column < self.columns - 1 and index + 1 in used:  # a vertical gutter
+                right = self.slots[index + 1].x - offset
+                found += [(slot.right + offset, y, right, y) for y in (slot.y, slot.top)]
+        return tuple(dict.fromkeys(found))
 
     def mirror_axis(self, duplex: str) -> str | None:
         """Which page coordinate a back's position mirrors in: 'x', 'y' or None (no duplex).

@@ -206,6 +206,16 @@ def _crop_marks(canvas, layout: Layout, occupied) -> None:
     canvas.setLineWidth(MARK_WIDTH_PT)
     for x0, y0, x1, y1 in layout.marks(occupied):
         canvas.line(x0, y0, x1, y1)
+    gutter = layout.gutter_marks(occupied)
+    if gutter:  # over the cards' bleed: a white edge keeps a black mark visible on dark art
+        paint.set_stroke(canvas, "#ffffff")
+        canvas.setLineWidth(MARK_WIDTH_PT * 3)
+        for x0, y0, x1, y1 in gutter:
+            canvas.line(x0, y0, x1, y1)
+        paint.set_stroke(canvas, "#000000")
+        canvas.setLineWidth(MARK_WIDTH_PT)
+        for x0, y0, x1, y1 in gutter:
+            canvas.line(x0, y0, x1, y1)
     canvas.restoreState()
 
 

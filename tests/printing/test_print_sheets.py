@@ -114,7 +114,9 @@ def test_default_sheets_read_back_from_the_pdf(paper, deck_id):
             assert min(y0, y1) >= layout.printer_margin - TOLERANCE
             assert max(y0, y1) <= layout.page_height - layout.printer_margin + TOLERANCE
             assert abs(x1 - x0) + abs(y1 - y0) >= pt(MIN_MARK_MM) - TOLERANCE
-        expected = sorted(tuple(round(v, 2) for v in mark) for mark in layout.marks(range(count)))
+        # the edge marks, and each gutter mark twice (a white edge under the black line)
+        marks = list(layout.marks(range(count))) + 2 * list(layout.gutter_marks(range(count)))
+        expected = sorted(tuple(round(v, 2) for v in mark) for mark in marks)
         assert sorted(tuple(round(v, 2) for v in mark) for mark in faces.lines) == expected
         backs = page_content(reader, 2 * sheet + 1)
         assert len(backs.forms) == count and not backs.lines
