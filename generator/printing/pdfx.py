@@ -33,6 +33,7 @@ from PIL import Image, ImageCms, ImageMath
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
+from .flatten import flatten
 
 SYSTEM_PROFILES = (
     Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
@@ -156,6 +157,8 @@ def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
     converter = _Converter(profile, ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
     seen: set[tuple[int, int]] = set()
+    if not chosen.transparency:
+        flatten(document, lambda where: (labels or {}).get(where.rsplit(", ", 1)[-1], where))
     for number, page in enumerate(document.pages, start=1):
         _convert_resources(document, page.obj, converter, chosen, f"page {number}", seen, labels or {})
         _rewrite_stream(document, page, converter)

@@ -52,6 +52,7 @@ def outputs(tmp_path_factory) -> Path:
     deck = str(decks / "cauldron-club.toml")
     deckgen("build", "--decks-dir", str(decks), "-o", str(out), cwd=work)
     deckgen("print", deck, "-o", str(out), "--color", "cmyk", "--pdfx", "x4", cwd=work)
+    deckgen("print", deck, "-o", str(out / "x1a"), "--color", "cmyk", cwd=work)  # transparency flattened
     deckgen("print", deck, "-o", str(out), "--one-per-page", cwd=work)
     deckgen("print", deck, "-o", str(out), "--registration", "silhouette", "--paper", "letter", cwd=work)
     deckgen("print", deck, "-o", str(out), "--service", "dtc", "--pdfx", "x4", cwd=work)
@@ -62,6 +63,7 @@ def outputs(tmp_path_factory) -> Path:
 def pdfs(out: Path) -> list[Path]:
     found = sorted(out.rglob("*.pdf"))
     names = {path.name for path in found}
+    assert len([path for path in found if path.name == "cauldron-club-print-a4-cmyk.pdf"]) == 2  # X-4 and X-1a
     assert {"cauldron-club-rules.pdf", "cauldron-club-print-a4.pdf", "cauldron-club-print-a4-cmyk.pdf",
             "cauldron-club-cards.pdf", "cauldron-club-print-letter-silhouette.pdf",
             "cauldron-club-dtc.pdf"} <= names, names
@@ -125,8 +127,7 @@ def test_every_font_in_every_pdf_is_embedded(outputs):
 
 
 def test_pdfx_files_hold_cmyk_gradients_and_no_rgb(outputs):
-    for name in ("cauldron-club-print-a4-cmyk.pdf", "cauldron-club-dtc.pdf"):
-        path = next(outputs.rglob(name))
+    for path in [*outputs.rglob("cauldron-club-print-a4-cmyk.pdf"), next(outputs.rglob("cauldron-club-dtc.pdf"))]:
         with pikepdf.open(path) as document:
             assert rgb_left(document) == []
             shadings = [obj for obj in document.objects

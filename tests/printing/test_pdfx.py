@@ -146,11 +146,11 @@ def test_rgb_art_becomes_cmyk(tmp_path):
     assert {image["/ColorSpace"] for image in _images(reader)} == {"/DeviceCMYK"}
 
 
-def test_transparent_art_is_refused_for_x1a_naming_the_card_and_kept_for_x4(tmp_path):
+def test_transparent_art_is_flattened_for_x1a_and_kept_for_x4(tmp_path):
     deck = _art_deck(tmp_path, "RGBA")
-    with pytest.raises(OptionError) as caught:
-        sheets.one_per_page(deck, color=ColorOptions("cmyk", "x1a"))
-    assert "card 'Card 1'" in str(caught.value) and "--pdfx x4" in str(caught.value)
+    flat = check_pdfx(sheets.one_per_page(deck, color=ColorOptions("cmyk", "x1a")), "PDF/X-1:2001", "1.3",
+                      transparency_allowed=False)
+    assert _images(flat) and not any("/SMask" in image for image in _images(flat))
     data = sheets.one_per_page(deck, color=ColorOptions("cmyk", "x4"))
     reader = check_pdfx(data, "PDF/X-4", "1.6", transparency_allowed=True)
     assert any("/SMask" in image for image in _images(reader))
