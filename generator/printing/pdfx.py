@@ -24,6 +24,7 @@ import base64
 import hashlib
 import io
 import uuid
+import warnings
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -341,9 +342,13 @@ def _mark(document, profile: Path, chosen: Standard, title: str, document_id: st
         info[Name.ModDate] = info[Name.CreationDate]
     if chosen.name == "x4":
         with document.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            # the Info dictionary's title, author, subject, keywords, creator, producer and dates, so the
+            # two say the same (ISO 15930-7 asks that they agree)
+            with warnings.catch_warnings():  # it warns of Trapped and the PDF/X keys, set below
+                warnings.filterwarnings("ignore", message="The metadata field", category=UserWarning)
+                meta.load_from_docinfo(info)
             meta["pdfxid:GTS_PDFXVersion"] = chosen.version
-            meta["dc:title"] = str(info.get(Name.Title, ""))
-            meta["xmp:CreateDate"] = meta["xmp:ModifyDate"] = "2000-01-01T00:00:00Z"
+            meta["xmp:MetadataDate"] = meta.get("xmp:ModifyDate", "2000-01-01T00:00:00Z")
             meta["pdf:Trapped"] = "False"
             # PDF/X-4 (ISO 15930-7, 6.7.2) also asks for the media-management identity of the file.
             meta["xmpMM:DocumentID"] = meta["xmpMM:InstanceID"] = document_id

@@ -94,6 +94,12 @@ def test_pdfium_draws_every_page(outputs):
             document.close()
 
 
+def test_qpdf_finds_nothing_wrong_in_any_pdf(outputs):
+    for path in pdfs(outputs):
+        with pikepdf.open(path) as document:
+            assert document.check_pdf_syntax() == [], path.name
+
+
 def test_every_resource_a_stream_names_is_defined(outputs):
     """Each `/Name gs` and `/Name sh` in every page and form names an entry of its own resources."""
     for path in pdfs(outputs):

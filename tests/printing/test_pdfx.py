@@ -113,6 +113,13 @@ def test_cmyk_sheets_are_pdf_x4_with_xmp_and_boxes_on_every_page():
         assert meta["pdfxid:GTS_PDFXVersion"] == "PDF/X-4"
         assert meta["xmpMM:DocumentID"].startswith("uuid:") and len(meta["xmpMM:DocumentID"]) == 41
         assert meta["xmpMM:VersionID"] == "1" and meta["xmpMM:RenditionClass"] == "default"
+        # The XMP says what the Info dictionary says (ISO 15930-7 asks that the two agree).
+        info = document.docinfo
+        assert meta["dc:title"] == str(info.Title) and meta["dc:creator"] == [str(info.Author)]
+        assert meta["xmp:CreatorTool"] == str(info.Creator) and meta["pdf:Producer"] == str(info.Producer)
+        assert meta["xmp:CreateDate"] == meta["xmp:ModifyDate"] == meta["xmp:MetadataDate"] \
+            == "2000-01-01T00:00:00+00:00" and str(info.CreationDate).startswith("D:20000101000000")
+        assert meta["pdf:Trapped"] == "False" and info.Trapped == "/False"
     assert data == sheets.print_sheets(deck, SheetOptions(color=ColorOptions("cmyk", "x4")))  # deterministic
     assert reader.pages[0]["/TrimBox"] == reader.pages[0]["/MediaBox"]
 
