@@ -72,7 +72,7 @@ def test_a_cff_opentype_font_is_drawn_and_embedded(run_cli, tmp_path, font):
     for options, name in (((), "tiny-print-a4.pdf"), (("--color", "cmyk", "--pdfx", "x4"), "tiny-print-a4-cmyk.pdf"),
                           (("--one-per-page",), "tiny-cards.pdf")):
         result = run_cli("print", path, "-o", tmp_path / "out", *options)
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 0, result.stdout + result.stderr
         pdf = tmp_path / "out" / "tiny" / name
         fonts = fonts_of(pdf)
         display = [key for key in fonts if key.startswith("Deckgen-Boxes" if font == "built" else "Lobster")]
