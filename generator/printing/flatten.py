@@ -181,9 +181,10 @@ def _picture(document, resources, box, prefix, depth: int, bbox):
     page.obj.Contents = scratch.make_stream(pikepdf.unparse_content_stream(prefix) + b"\nQ" * depth)
     buffer = io.BytesIO()
     scratch.save(buffer)
+    data = buffer.getvalue()  # the scratch file, in memory
     left, bottom = max(bbox[0], box[0]), max(bbox[1], box[1])
     right, top = min(bbox[2], box[2]), min(bbox[3], box[3])
-    rendered = pypdfium2.PdfDocument(buffer.getvalue())
+    rendered = pypdfium2.PdfDocument(data)
     try:
         bitmap = rendered[0].render(scale=FLATTEN_PPI / 72, crop=(left - box[0], bottom - box[1], box[2] - right,
                                                                   box[3] - top))
