@@ -15,7 +15,8 @@ from fontTools.pens.t2CharStringPen import T2CharStringPen
 from tests.faces.test_render import deck_with_layout
 from generator.deck.layouts.fontfiles import is_cff
 
-LOBSTER = Path("/usr/share/fonts/opentype/lobster/lobster.otf")  # Debian's fonts-lobster
+# Debian's fonts-lobster, which .ci/install-pdftools.sh installs; the test that reads it skips without it
+LOBSTER = Path("/usr/share/fonts/opentype/lobster/lobster.otf")  # system path: a real CFF font, optional
 
 
 def boxes_otf(path: Path) -> Path:
