@@ -22,6 +22,7 @@ from hmac import compare_digest
 from pathlib import Path
 
 from ..core.errors import DeckgenError, InvalidDeck
+from ..core.files import read_input
 from ..core.localweb import Listeners
 from ..deck.loader import check_deck, load_deck
 from ..games.base import CHANCE, Game, IllegalAction, game_for, variant_params
@@ -154,7 +155,7 @@ class PlaySession:
             self.decks = {self.newest: deck}
             self.images.keep_only({self.newest})
             seats = ", ".join(f"{entry.name} ({entry.kind})" for entry in self.plan)
-            digest = hashlib.sha256(self.deck_path.read_bytes()).hexdigest()[:16]
+            digest = hashlib.sha256(read_input(self.deck_path, "deck")).hexdigest()[:16]
             comments = [f"deckgen play {deck.id}: game {self.games} at the table; seats {seats}",
                         f"deck file {self.deck_path.name} (sha256 {digest}...)"]
             self.table = Table(game, self.plan, self._next_log(), self.seed + self.games, comments)
