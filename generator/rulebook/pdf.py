@@ -33,6 +33,7 @@ from ..deck.model import Deck
 from ..faces.fonts import font
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .figures import FigureDrawing
+from .inline_icons import placeholders_readable
 from .paper import Geometry, geometry
 from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, figure_card
@@ -101,7 +102,7 @@ class _Typesetter:
         """Markup as paragraphs and bullets; `lead` (XML) opens the first paragraph, e.g. "Decision:"."""
         body, bullet = body or self.styles.body, bullet or self.styles.bullet
         flowables: list = []
-        blocks = self.writer.paragraphs(text)
+        blocks = self.writer.paragraphs(text, body.fontSize)
         if lead and (not blocks or blocks[0][0] != "p"):
             flowables.append(Paragraph(lead, body))
         elif lead:
@@ -280,7 +281,7 @@ class _Typesetter:
                           f'{escape(self.deck.phrase("Ruling {number}", number=entry.number).upper())}'
                           f' <font name="{font(SANS)}" size="6.2" color="{RULE_ID.hexval()}">[{escape(ruling.id)}]</font>',
                           styles.label),
-                Paragraph(f"<b>{self.writer.inline(ruling.question)}</b>", styles.small)]
+                Paragraph(f"<b>{self.writer.inline(ruling.question, styles.small.fontSize)}</b>", styles.small)]
         cell += self.paragraphs(ruling.decision, styles.small, styles.small,
                                 lead=f"<i>{escape(self.deck.phrase('Decision'))}:</i>")
         cell += self.paragraphs(ruling.reason, styles.small, styles.small,
@@ -367,7 +368,8 @@ def typeset(book: Book, paper: str = "a4") -> Typeset:
     typesetter = _Typesetter(book, page)
     buffer = io.BytesIO()
     document = RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page)
-    document.build(typesetter.story(), canvasmaker=partial(RulebookCanvas, document=document))
+    with placeholders_readable():
+        document.build(typesetter.story(), canvasmaker=partial(RulebookCanvas, document=document))
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")

@@ -28,6 +28,7 @@ from reportlab.platypus.flowables import UseUpSpace
 
 from ..deck.model import Card
 from ..faces.fonts import font
+from . import inline_icons
 from .book import Book, Heading
 from .paper import Geometry
 from .paragraphs import Paragraph
@@ -120,8 +121,8 @@ class Cover(Flowable):
         if deck.description:
             tagline = ParagraphStyle("cover-tagline", fontName=font(SERIF_ITALIC), fontSize=13, leading=18,
                                      alignment=TA_CENTER, textColor=colors.HexColor("#f3efe4"))
-            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, fallback, "#f3efe4")
-            draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline), g, bottom - 6 * mm,
+            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, fallback, "#f3efe4", ink="#f3efe4")
+            draw_paragraph(canv, Paragraph(writer.inline(deck.description, tagline.fontSize), tagline), g, bottom - 6 * mm,
                             min(125 * mm, g.text_width))
 
         if self.samples:
@@ -183,6 +184,12 @@ class RulebookCanvas(Canvas):
     def __init__(self, *args, document: "RulebookDocument", **kwargs):
         super().__init__(*args, **kwargs)
         self.document = document
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        """A deck icon's placeholder in a paragraph is drawn as the icon (see `inline_icons`)."""
+        if not inline_icons.draw_placeholder(self, self.document.book.deck, image, x, y, width, height):
+            return super().drawImage(image, x, y, width, height, *args, **kwargs)
+        return width, height
 
     def save(self):
         self.document.fill_in_contents(self)
