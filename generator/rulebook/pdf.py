@@ -37,7 +37,7 @@ from .inline_icons import placeholders_readable
 from .paper import Geometry, geometry
 from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, figure_card
-from .pdf_page import Cover, HeadingParagraph, KeptTable, OutlineMark, RulebookCanvas, RulebookDocument, Typeset
+from .pdf_page import Cover, FullWidthTable, HeadingParagraph, KeptTable, OutlineMark, RulebookCanvas, RulebookDocument, Typeset
 from .pdf_styles import (
     LINK,
     MUTED,
@@ -50,10 +50,12 @@ from .pdf_styles import (
     box_style,
     escape,
     fallback,
+    balanced_rows,
     grid_columns,
     register_fonts,
 )
 from .text import PdfWriter
+from .typography import smarten
 
 
 class _Typesetter:
@@ -63,7 +65,7 @@ class _Typesetter:
         self.book, self.geometry = book, geometry
         self.deck = book.deck
         self.styles = Styles(book)
-        self.writer = PdfWriter(book.deck, self._card_anchor, fallback, LINK)
+        self.writer = PdfWriter(book.deck, self._card_anchor, partial(fallback, face=self.styles.face), LINK)
         self.contents_entries = [heading for heading in book.headings() if heading.level <= 2]
 
     def _card_anchor(self, card_id: str) -> str:
@@ -181,7 +183,8 @@ class _Typesetter:
         ]))
         caption = Paragraph(f"<i>{escape(self.deck.phrase('What is in the box: {total} cards', total=self.deck.total))}."
                             "</i>", self.styles.meta)
-        return [Spacer(1, 4), table, Spacer(1, 2), caption]
+        # The table is read as one: it moves to the next column whole rather than split.
+        return [Spacer(1, 4), KeepTogether([table, Spacer(1, 2), caption])]
 
     def variant_table(self, variants) -> list:
         styles = self.styles
@@ -219,7 +222,7 @@ class _Typesetter:
         if group.intro:
             flowables += self.paragraphs(group.intro, self.styles.small, self.styles.small)
         if group.layout == "grid":
-            flowables.append(self.card_grid(group.cards))
+            flowables += self.card_grid(group.cards)
         else:
             flowables += [self.card_entry(entry) for entry in group.cards]
         return flowables
@@ -251,28 +254,31 @@ class _Typesetter:
         ]))
         return KeepTogether([table])
 
-    def card_grid(self, entries: tuple[CardEntry, ...]) -> Flowable:
+    def card_grid(self, entries: tuple[CardEntry, ...]) -> list:
+        """A gallery whose rows differ by at most one card (13 as 5 + 4 + 4), shorter rows centred."""
         columns = grid_columns(len(entries))
         cell_width = self.geometry.column_width / columns
         cells = []
         for entry in entries:
-            caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(entry.card.name)}'
+            caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(smarten(entry.card.name))}'
                                 + (f" ×{entry.card.count}" if entry.card.count > 1 else ""), self.styles.caption)
             cells.append([OutlineMark(entry.card.name, entry.anchor, 2),
                           CardPicture(self.deck, entry.card, cell_width - 4 * mm, shadow=True),
                           Spacer(1, 2.5), caption])
-        rows = [cells[start:start + columns] for start in range(0, len(cells), columns)]
-        rows[-1] += [""] * (columns - len(rows[-1]))
-        table = KeptTable(rows, colWidths=[cell_width] * columns)
-        table.setStyle(TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-            ("TOPPADDING", (0, 0), (-1, -1), 3),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-        ]))
-        return table
+        rows = []
+        for size in balanced_rows(len(cells), columns):
+            row = KeptTable([cells[:size]], colWidths=[cell_width] * size, hAlign="CENTER")
+            row.setStyle(TableStyle([
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+                ("TOPPADDING", (0, 0), (-1, -1), 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+            ]))
+            rows.append(row)
+            cells = cells[size:]
+        return rows
 
     def ruling(self, entry: RulingEntry) -> list:
         styles, ruling = self.styles, entry.ruling
@@ -322,7 +328,7 @@ class _Typesetter:
                 text = [Paragraph(f"<b>{escape(row.name)}</b> ×{row.count}", styles.quick_body)]
                 text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
                 rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
-            table = KeptTable(rows, colWidths=[34 * mm, g.text_width - 20 - 34 * mm])
+            table = FullWidthTable(rows, colWidths=[34 * mm, "*"])
             table.setStyle(TableStyle([
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
@@ -340,12 +346,14 @@ class _Typesetter:
     def quick_box(self, title_xml: str, body: list) -> list:
         """A titled panel: a band in the deck's colour over a tinted body."""
         styles = self.styles
-        head = KeptTable([[Paragraph(title_xml, styles.quick_head)]], colWidths=[self.geometry.text_width])
+        # "100%": KeepInFrame shrinks a long quick reference by laying it out wider and scaling
+        # it, so a panel of the frame's width comes out at the text width.
+        head = FullWidthTable([[Paragraph(title_xml, styles.quick_head)]], colWidths=["100%"])
         head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
                                   ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                   ("TOPPADDING", (0, 0), (-1, -1), 4),
                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
-        panel = KeptTable([[body]], colWidths=[self.geometry.text_width])
+        panel = FullWidthTable([[body]], colWidths=["100%"])
         panel.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 10),
@@ -363,7 +371,7 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
 
 def typeset(book: Book, paper: str = "a4") -> Typeset:
     """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end."""
-    register_fonts()
+    register_fonts(book.deck)
     page = geometry(paper)
     typesetter = _Typesetter(book, page)
     buffer = io.BytesIO()

@@ -5,6 +5,7 @@ each page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -41,14 +42,14 @@ from .pdf_styles import (
     NUMBER_WIDTH,
     SANS,
     SANS_BOLD,
-    SERIF,
-    SERIF_ITALIC,
+    italic_of,
     Rule,
     Styles,
     escape,
     fallback,
 )
 from .text import PdfWriter
+from .typography import smarten
 
 
 class HeadingParagraph(Paragraph):
@@ -119,9 +120,10 @@ class Cover(Flowable):
         title_width = min(160 * mm, g.text_width)
         bottom = draw_paragraph(canv, Paragraph(escape(deck.name), title), g, g.page_height - 38 * mm, title_width)
         if deck.description:
-            tagline = ParagraphStyle("cover-tagline", fontName=font(SERIF_ITALIC), fontSize=13, leading=18,
+            tagline = ParagraphStyle("cover-tagline", fontName=font(italic_of(styles.face)), fontSize=13, leading=18,
                                      alignment=TA_CENTER, textColor=colors.HexColor("#f3efe4"))
-            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, fallback, "#f3efe4", ink="#f3efe4")
+            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, partial(fallback, face=styles.face),
+                               "#f3efe4", ink="#f3efe4")
             draw_paragraph(canv, Paragraph(writer.inline(deck.description, tagline.fontSize), tagline), g, bottom - 6 * mm,
                             min(125 * mm, g.text_width))
 
@@ -130,7 +132,7 @@ class Cover(Flowable):
             fan.wrapOn(canv, g.page_width, g.page_height)
             fan.drawOn(canv, (g.page_width - fan.width) / 2, band_bottom - fan.height * 0.45)
 
-        facts = [(deck.phrase("Players"), self.book.players), (deck.phrase("Playing time"), deck.play_time or "—"),
+        facts = [(deck.phrase("Players"), self.book.players), (deck.phrase("Playing time"), smarten(deck.play_time) or "—"),
                  (deck.phrase("Cards"), str(deck.total)), (deck.phrase("Edition"), deck.version)]
         column = g.text_width / len(facts)
         y = 62 * mm * g.scale
@@ -146,7 +148,7 @@ class Cover(Flowable):
         canv.setLineWidth(0.8)
         canv.line(g.margin + 20 * mm, y - 8 * mm, g.page_width - g.margin - 20 * mm, y - 8 * mm)
 
-        credits_style = ParagraphStyle("cover-credits", fontName=font(SERIF), fontSize=8.6, leading=12,
+        credits_style = ParagraphStyle("cover-credits", fontName=font(styles.face), fontSize=8.6, leading=12,
                                        alignment=TA_CENTER, textColor=INK)
         lines = []
         if deck.designer:
@@ -175,6 +177,24 @@ class KeptTable(Table):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font(SANS))]))
+
+
+class FullWidthTable(KeptTable):
+    """A table whose column widths ("100%", "*") are worked out anew for every width it is
+    offered (reportlab's are fixed at the first), so one that `KeepInFrame` lays out wider and
+    then scales down still spans the frame."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._width_spec = list(self._argW)
+        self._offered_width = None
+
+    def wrap(self, available_width, available_height):
+        if available_width != self._offered_width:
+            self._offered_width = available_width
+            self._argW = self._colWidths = list(self._width_spec)
+            self.__dict__.pop("_width_calculated_once", None)
+        return super().wrap(available_width, available_height)
 
 
 class RulebookCanvas(Canvas):
