@@ -91,10 +91,10 @@ class _Typesetter:
         if heading.level == 1:
             number = (f'<font color="{self.deck.back.accent}">{escape(heading.number)}</font>&nbsp;&nbsp;'
                       if heading.number else "")
-            text = f"{anchor}{number}{escape(heading.title)}"
+            text = f"{anchor}{number}{escape(smarten(heading.title))}"
             return [CondPageBreak(60 * mm), HeadingParagraph(text, self.styles.chapter, heading, in_contents),
                     Rule(self.styles.accent)]
-        text = f"{anchor}{escape(heading.number)}&nbsp;&nbsp;{escape(heading.title)}"
+        text = f"{anchor}{escape(heading.number)}&nbsp;&nbsp;{escape(smarten(heading.title))}"
         if heading.rule_id:
             text += (f' <font name="{font(SANS)}" size="6.6" color="{RULE_ID.hexval()}">'
                      f'[{escape(heading.rule_id)}]</font>')
@@ -160,7 +160,7 @@ class _Typesetter:
                 suits = escape(self.deck.phrase("{count} in each suit:", count=counts.pop())) + " " + "\xa0".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
             else:
                 suits = ", ".join(f"{_suit_symbol(self.deck, suit)}\xa0{count}" for suit, count in row.by_suit)
-            text = [Paragraph(f"<b>{escape(row.name)}</b>", styles.cell)]
+            text = [Paragraph(f"<b>{escape(smarten(row.name))}</b>", styles.cell)]
             if suits:
                 text.append(Paragraph(suits, styles.cell))
             text += self.paragraphs(row.description, styles.cell, styles.cell)
@@ -192,7 +192,7 @@ class _Typesetter:
                            Paragraph(escape(self.deck.phrase("Referee options for each variant")), self.styles.rule)]
         for entry in variants:
             options = ", ".join(f"{escape(name)} = <b>{escape(value)}</b>" for name, value in entry.options)
-            cell = [Paragraph(f'<a name="{html.escape(entry.anchor)}"/><b>{escape(entry.variant.name)}</b>',
+            cell = [Paragraph(f'<a name="{html.escape(entry.anchor)}"/><b>{escape(smarten(entry.variant.name))}</b>',
                               styles.cell)]
             cell += self.paragraphs(entry.variant.text, styles.cell, styles.cell)
             if options:
@@ -235,12 +235,12 @@ class _Typesetter:
             meta.append(_suit_symbol(self.deck, card.suit) + "\xa0" + escape(self.deck.suit(card.suit).name))
         meta.append(f"{card.count} {escape(self.deck.phrase('copy' if card.count == 1 else 'copies'))}")
         meta.append(f"{escape(self.deck.phrase('code'))} {escape(card.code)}")
-        text = [OutlineMark(card.name, entry.anchor, 2),
-                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(card.name)}', styles.card_name),
+        text = [OutlineMark(smarten(card.name), entry.anchor, 2),
+                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(smarten(card.name))}', styles.card_name),
                 Paragraph(" · ".join(meta), styles.meta)]
         text += self.paragraphs(card.text, styles.small, styles.small)
         if card.flavor:
-            text.append(Paragraph(f'<font color="{MUTED.hexval()}"><i>{escape(card.flavor)}</i></font>', styles.small))
+            text.append(Paragraph(f'<font color="{MUTED.hexval()}"><i>{escape(smarten(card.flavor))}</i></font>', styles.small))
         if entry.ruling:
             text.append(Paragraph(f"<i>{escape(self.deck.phrase('See'))}</i> {self.writer.link(entry.ruling.anchor, escape(entry.ruling.label), '')}",
                                   styles.meta))
@@ -262,7 +262,7 @@ class _Typesetter:
         for entry in entries:
             caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(smarten(entry.card.name))}'
                                 + (f" ×{entry.card.count}" if entry.card.count > 1 else ""), self.styles.caption)
-            cells.append([OutlineMark(entry.card.name, entry.anchor, 2),
+            cells.append([OutlineMark(smarten(entry.card.name), entry.anchor, 2),
                           CardPicture(self.deck, entry.card, cell_width - 4 * mm, shadow=True),
                           Spacer(1, 2.5), caption])
         rows = []
@@ -292,8 +292,8 @@ class _Typesetter:
                                 lead=f"<i>{escape(self.deck.phrase('Decision'))}:</i>")
         cell += self.paragraphs(ruling.reason, styles.small, styles.small,
                                 lead=f"<i>{escape(self.deck.phrase('Why'))}:</i>")
-        settles = [self.writer.link(rule.anchor, escape(f"§{rule.label}"), "") for rule in entry.rules]
-        settles += [self.writer.link(card.anchor, escape(card.card.name), "") for card in entry.cards]
+        settles = [self.writer.link(rule.anchor, escape(smarten(f"§{rule.label}")), "") for rule in entry.rules]
+        settles += [self.writer.link(card.anchor, escape(smarten(card.card.name)), "") for card in entry.cards]
         if settles:
             cell.append(Paragraph(f"<i>{escape(self.deck.phrase('Settles'))}:</i> {', '.join(settles)}", styles.meta))
         box = KeptTable([[cell]], colWidths=[self.geometry.column_width])
@@ -306,12 +306,12 @@ class _Typesetter:
         anchor = self.book.contents_anchor
         title = Heading(1, "", self.book.deck.phrase("Contents"), anchor)
         entries = [
-            Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(heading.label)}</a>'
+            Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(smarten(heading.label))}</a>'
                       f'<onDraw name="contents-entry-end" label="{index}"/>',
                       self.styles.toc_levels[heading.level - 1])
             for index, heading in enumerate(self.contents_entries)
         ]
-        return [HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(title.title)}', self.styles.toc_title, title,
+        return [HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(smarten(title.title))}', self.styles.toc_title, title,
                                   in_contents=False)] + entries
 
     def quick_reference(self) -> list:
@@ -320,12 +320,12 @@ class _Typesetter:
         styles = self.styles
         content: list = []
         for entry in quick.entries:
-            content += self.quick_box(escape(entry.title),
+            content += self.quick_box(escape(smarten(entry.title)),
                                       self.paragraphs(entry.text, styles.quick_body, styles.quick_bullet))
         if quick.components:
             rows = []
             for row in quick.components:
-                text = [Paragraph(f"<b>{escape(row.name)}</b> ×{row.count}", styles.quick_body)]
+                text = [Paragraph(f"<b>{escape(smarten(row.name))}</b> ×{row.count}", styles.quick_body)]
                 text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
                 rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
             table = FullWidthTable(rows, colWidths=[34 * mm, "*"])
@@ -336,8 +336,8 @@ class _Typesetter:
                 ("TOPPADDING", (0, 0), (-1, -1), 4), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
             ]))
             heading = quick.cards_heading
-            content += self.quick_box(f'<a name="{html.escape(heading.anchor)}"/>{escape(heading.title)}', [table])
-        title = HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{escape(quick.heading.title)}',
+            content += self.quick_box(f'<a name="{html.escape(heading.anchor)}"/>{escape(smarten(heading.title))}', [table])
+        title = HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{escape(smarten(quick.heading.title))}',
                                   styles.quick_title, quick.heading)
         # One page, always: a long quick reference is scaled down rather than split.
         return [title, Rule(styles.accent), Spacer(1, 6),

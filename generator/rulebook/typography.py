@@ -13,12 +13,13 @@ import re
 # A number range: digits, a hyphen, digits ("45-60", "2-6"), not part of a longer chain such as a
 # date ("2001-04-09") or a code ("A-1-2").
 _RANGE = re.compile(r"(?<![\w.-])(\d+(?:[.,]\d+)?)-(\d+(?:[.,]\d+)?)(?![\w-])")
-# A negative number: a hyphen after a space, an opening bracket or the start, before a digit ("-10", "(-2)").
-_MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(\[/:]))-(?=\d)")
+# A negative number: a hyphen after a space, an opening bracket, emphasis or the start, before a
+# digit ("-10", "(-2)", "**-2**").
+_MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(\[/:*]))-(?=\d)")
 # An apostrophe inside or at the end of a word ("don't", "players'", "’90s" is left as typed).
 _APOSTROPHE = re.compile(r"(?<=\w)'")
-_OPENING_SINGLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{“\"—–-]))'")
-_OPENING_DOUBLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{‘—–-]))\"")
+_OPENING_SINGLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{“\"—–*-]))'")
+_OPENING_DOUBLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{‘—–*-]))\"")
 # Markup references keep their words exactly: they name cards, rules and suits.
 _REFERENCE = re.compile(r"\{[a-z]+:[^{}]*\}")
 
