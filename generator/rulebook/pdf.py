@@ -16,7 +16,9 @@ from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
+    BalancedColumns,
     CondPageBreak,
     Flowable,
     KeepInFrame,
@@ -37,7 +39,17 @@ from .inline_icons import placeholders_readable
 from .paper import Geometry, geometry
 from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, figure_card
-from .pdf_page import Cover, FullWidthTable, HeadingParagraph, KeptTable, OutlineMark, RulebookCanvas, RulebookDocument, Typeset
+from .pdf_page import (
+    Cover,
+    FullWidthTable,
+    HeadingParagraph,
+    KeptTable,
+    OutlineMark,
+    RulebookCanvas,
+    RulebookDocument,
+    Typeset,
+    WithLastLines,
+)
 from .pdf_styles import (
     LINK,
     MUTED,
@@ -142,8 +154,11 @@ class _Typesetter:
             flowables += self.paragraphs(entry.rule.text)
             if entry.rulings:
                 links = ", ".join(self.writer.link(link.anchor, escape(link.label), "") for link in entry.rulings)
-                flowables.append(Paragraph(f"<i>{escape(self.deck.phrase('Settled by'))}</i> {links}",
-                                           self.styles.meta))
+                settled = Paragraph(f"<i>{escape(self.deck.phrase('Settled by'))}</i> {links}", self.styles.meta)
+                if isinstance(flowables[-1], Paragraph):
+                    flowables[-1] = WithLastLines(flowables[-1], settled)
+                else:
+                    flowables[-1] = KeepTogether([flowables[-1], settled])
         if chapter.components:
             flowables += self.components(chapter)
         if chapter.variants:
@@ -303,16 +318,30 @@ class _Typesetter:
     # Front and back matter ---------------------------------------------------------------
 
     def contents(self) -> list:
+        """The contents on one page: in two balanced columns when one column would spill a few
+        lines onto a page of their own."""
         anchor = self.book.contents_anchor
         title = Heading(1, "", self.book.deck.phrase("Contents"), anchor)
+        styles = [ParagraphStyle(f"{style.name}-kept", parent=style, keepWithNext=int(level == 0))
+                  for level, style in enumerate(self.styles.toc_levels)]
         entries = [
             Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(smarten(heading.label))}</a>'
                       f'<onDraw name="contents-entry-end" label="{index}"/>',
-                      self.styles.toc_levels[heading.level - 1])
+                      styles[heading.level - 1])
             for index, heading in enumerate(self.contents_entries)
         ]
-        return [HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(smarten(title.title))}', self.styles.toc_title, title,
-                                  in_contents=False)] + entries
+        heading = HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(title.title)}', self.styles.toc_title,
+                                   title, in_contents=False)
+        g = self.geometry
+        _, title_height = heading.wrap(g.text_width, g.body_height)
+        room = g.body_height - title_height - self.styles.toc_title.spaceAfter
+        one_column = sum(entry.wrap(g.text_width, g.body_height)[1] + entry.style.spaceBefore for entry in entries)
+        if one_column <= room or g.columns == 1:
+            self.contents_width = g.text_width
+            return [heading] + entries
+        self.contents_width = g.column_width
+        return [heading, BalancedColumns(entries, nCols=2, innerPadding=g.gutter, leftPadding=0, rightPadding=0,
+                                         topPadding=0, bottomPadding=0)]
 
     def quick_reference(self) -> list:
         g = self.geometry
@@ -375,9 +404,11 @@ def typeset(book: Book, paper: str = "a4") -> Typeset:
     page = geometry(paper)
     typesetter = _Typesetter(book, page)
     buffer = io.BytesIO()
-    document = RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page)
-    with placeholders_readable():
-        document.build(typesetter.story(), canvasmaker=partial(RulebookCanvas, document=document))
+    with placeholders_readable():  # the story's paragraphs read their icons' placeholders when made
+        story = typesetter.story()
+        document = RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page,
+                                    typesetter.contents_width)
+        document.build(story, canvasmaker=partial(RulebookCanvas, document=document))
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")

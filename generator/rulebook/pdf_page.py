@@ -171,6 +171,51 @@ def draw_paragraph(canv, paragraph: Paragraph, geometry: Geometry, top: float, w
     return top - height
 
 
+class WithLastLines(Flowable):
+    """A paragraph and the short line that belongs under it ("Settled by Ruling B.7"): split
+    only so that at least two of the paragraph's lines go on with that line, which so never
+    stands alone at the head of a column."""
+
+    LINES = 2
+
+    def __init__(self, paragraph, follower):
+        super().__init__()
+        self.paragraph, self.follower = paragraph, follower
+
+    def _gap(self) -> float:
+        return max(self.paragraph.getSpaceAfter(), self.follower.getSpaceBefore())
+
+    def wrap(self, available_width, available_height):
+        _, above = self.paragraph.wrap(available_width, available_height)
+        _, below = self.follower.wrap(available_width, available_height)
+        self.width, self.height, self._below = available_width, above + self._gap() + below, below
+        return self.width, self.height
+
+    def draw(self):
+        self.paragraph.drawOn(self.canv, 0, self._below + self._gap())
+        self.follower.drawOn(self.canv, 0, 0)
+
+    def getSpaceBefore(self):
+        return self.paragraph.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.follower.getSpaceAfter()
+
+    def split(self, available_width, available_height):
+        self.wrap(available_width, available_height)
+        if self.height <= available_height:
+            return [self]
+        lines = len(self.paragraph.blPara.lines)
+        leading = self.paragraph.style.leading
+        head_lines = min(lines - self.LINES, int(available_height // leading))
+        if head_lines < self.LINES:  # too few to leave behind: all of it moves on
+            return []
+        parts = self.paragraph.split(available_width, head_lines * leading + 0.5)
+        if len(parts) != 2:
+            return []
+        return [parts[0], WithLastLines(parts[1], self.follower)]
+
+
 class KeptTable(Table):
     """A table whose cells are set in the embedded sans, never reportlab's default (unembedded) Helvetica."""
 
@@ -225,8 +270,10 @@ class RulebookCanvas(Canvas):
 
 
 class RulebookDocument(BaseDocTemplate):
-    def __init__(self, target, book: Book, styles: Styles, contents: list[Heading], geometry: Geometry):
+    def __init__(self, target, book: Book, styles: Styles, contents: list[Heading], geometry: Geometry,
+                 contents_width: float | None = None):
         g = self.geometry = geometry
+        self.contents_width = contents_width or geometry.text_width  # a contents column's width
         deck = book.deck
         super().__init__(
             target, pagesize=(g.page_width, g.page_height), invariant=1, title=f"{deck.name}: rules of play",
@@ -266,14 +313,14 @@ class RulebookDocument(BaseDocTemplate):
         """After a contents entry's title: dot leaders, and a slot for its page number."""
         index = int(label)
         x, y = canv._curr_tx_info["cur_x"], canv._curr_tx_info["cur_y"]  # as reportlab's own TOC
-        right = self.geometry.text_width - NUMBER_WIDTH - 4
+        right = self.contents_width - NUMBER_WIDTH - 4
         # Right-aligned at one pitch, so the dots of every line stand in the same columns.
         pitch = stringWidth(" .", font(SANS), DOT_SIZE)
         canv.saveState()
         canv.setFont(font(SANS), DOT_SIZE)
         canv.setFillColor(MUTED)
         canv.drawRightString(right, y, " ." * int((right - x - 3) / pitch))
-        canv.translate(self.geometry.text_width - NUMBER_WIDTH, y)
+        canv.translate(self.contents_width - NUMBER_WIDTH, y)
         canv.doForm(f"ContentsPage{index}")
         canv.restoreState()
 

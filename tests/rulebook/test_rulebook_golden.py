@@ -23,6 +23,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader
 
 from generator.rulebook.hyphenation import MIN_LETTERS
+from generator.rulebook.paper import geometry
 from generator.rulebook.pdf_styles import balanced_rows
 from generator.rulebook.typography import smarten, smarten_markup
 
@@ -179,3 +180,31 @@ def test_smartening_leaves_references_and_codes_alone():
                                                   (7, 4, [4, 3]), (9, 5, [5, 4]), (1, 4, [1])])
 def test_galleries_balance_their_rows(count, columns, rows):
     assert balanced_rows(count, columns) == rows
+
+
+@pytest.mark.parametrize("deck_id", list(DECKS))
+def test_the_contents_take_one_page(rulebooks, deck_id):
+    """The first chapter starts on page 3: cover, one page of contents (in two balanced columns
+    when one would spill a few lines over), then the rules."""
+    document = pdfium.PdfDocument(rulebooks[deck_id])
+    try:
+        first = [mark for mark in document.get_toc() if mark.get_title() != "Contents"][0]
+        assert first.get_dest().get_index() == 2, f"{first.get_title()} starts on page {first.get_dest().get_index() + 1}"
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("deck_id", list(DECKS))
+def test_no_settled_by_line_heads_a_column(rulebooks, deck_id):
+    g = geometry("a4")
+    document = pdfium.PdfDocument(rulebooks[deck_id])
+    try:
+        for number, page in enumerate(document, start=1):
+            textpage = page.get_textpage()
+            top = g.page_height - g.top
+            for column in range(g.columns):
+                left = g.margin + column * (g.column_width + g.gutter)
+                head = textpage.get_text_bounded(left, top - 12, left + g.column_width, top + 2).strip()
+                assert not head.startswith("Settled by"), f"page {number}, column {column + 1}: {head!r}"
+    finally:
+        document.close()
