@@ -98,9 +98,9 @@ def test_pdf_contents_page_numbers_are_where_headings_start(built, deck_id):
     listed_pages: dict[str, int] = {}
     for index in range(first - 1, bookmarked_pages[chapters[0].label] - 1):  # up to the first chapter
         for line in texts[index].splitlines():
-            match = re.match(r"^\s*(.*?)\s*(?:\.\s*){3,}(\d+)\s*$", line)
-            if match:
-                listed_pages[_flat(match.group(1))] = int(match.group(2))
+            # A contents in two columns gives lines holding an entry of each column.
+            for title, page in re.findall(r"\s*(.*?)\s*(?:\.\s*){3,}(\d+)(?=\s|$)", line):
+                listed_pages[_flat(title)] = int(page)
     for heading in chapters:
         assert heading.label in listed_pages, f"{heading.label!r} missing from the contents"
         listed = listed_pages[heading.label]
