@@ -73,10 +73,10 @@ from .typography import smarten
 class _Typesetter:
     """Turns the book into Platypus flowables."""
 
-    def __init__(self, book: Book, geometry: Geometry):
+    def __init__(self, book: Book, geometry: Geometry, tight: bool = False):
         self.book, self.geometry = book, geometry
         self.deck = book.deck
-        self.styles = Styles(book)
+        self.styles = Styles(book, tight)
         self.writer = PdfWriter(book.deck, self._card_anchor, partial(fallback, face=self.styles.face), LINK)
         self.contents_entries = [heading for heading in book.headings() if heading.level <= 2]
 
@@ -288,8 +288,8 @@ class _Typesetter:
                 ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 2),
                 ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-                ("TOPPADDING", (0, 0), (-1, -1), 3),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                ("TOPPADDING", (0, 0), (-1, -1), 1 if self.styles.tight else 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3 if self.styles.tight else 6),
             ]))
             rows.append(row)
             cells = cells[size:]
@@ -313,7 +313,7 @@ class _Typesetter:
             cell.append(Paragraph(f"<i>{escape(self.deck.phrase('Settles'))}:</i> {', '.join(settles)}", styles.meta))
         box = KeptTable([[cell]], colWidths=[self.geometry.column_width])
         box.setStyle(box_style(PAPER_TINT, self.styles.accent))
-        return [KeepTogether([box]), Spacer(1, 5)]
+        return [KeepTogether([box]), Spacer(1, self.styles.box_gap)]
 
     # Front and back matter ---------------------------------------------------------------
 
@@ -398,11 +398,26 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
     return f'<font name="{font(SANS)}" color="{suit.color}">{html.escape(suit.symbol, quote=False)}</font>'
 
 
+# The last page of the two-column part counts as nearly empty below this share of its columns.
+NEARLY_EMPTY = 0.3
+
+
 def typeset(book: Book, paper: str = "a4") -> Typeset:
-    """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end."""
+    """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end.
+    A nearly empty last page before the quick reference is pulled up by setting the small text
+    and the boxes closer, when that saves the page."""
     register_fonts(book.deck)
+    result, document = _typeset(book, paper, tight=False)
+    if document.last_column_page_fill() < NEARLY_EMPTY:
+        tight, tight_document = _typeset(book, paper, tight=True)
+        if tight_document.page < document.page:
+            result = tight
+    return result
+
+
+def _typeset(book: Book, paper: str, tight: bool) -> tuple[Typeset, RulebookDocument]:
     page = geometry(paper)
-    typesetter = _Typesetter(book, page)
+    typesetter = _Typesetter(book, page, tight)
     buffer = io.BytesIO()
     with placeholders_readable():  # the story's paragraphs read their icons' placeholders when made
         story = typesetter.story()
@@ -413,5 +428,4 @@ def typeset(book: Book, paper: str = "a4") -> Typeset:
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
     return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings),
-                   document.figure_placements)
-
+                   document.figure_placements), document

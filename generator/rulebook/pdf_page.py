@@ -293,6 +293,7 @@ class RulebookDocument(BaseDocTemplate):
         # reaches two lines: a heading whose text starts in another frame is stranded.
         self.open_heading: list | None = None
         self.stranded_headings: list[str] = []
+        self.column_fill: dict[int, float] = {}  # two-column page -> share of its columns filled
         full = Frame(g.margin, g.bottom, g.text_width, g.body_height, id="full", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
         columns = [Frame(g.margin + index * (g.column_width + g.gutter), g.bottom, g.column_width, g.body_height,
@@ -334,6 +335,12 @@ class RulebookDocument(BaseDocTemplate):
             canv.drawRightString(NUMBER_WIDTH, 0, str(self.heading_pages[heading.anchor]))
             canv.endForm()
 
+    def last_column_page_fill(self) -> float:
+        """How full the last two-column page is: the share of its columns' height used (1 when none)."""
+        if not self.column_fill:
+            return 1.0
+        return self.column_fill[max(self.column_fill)]
+
     def handle_pageBegin(self):
         super().handle_pageBegin()
         self.page_chapter = self.chapter
@@ -371,6 +378,10 @@ class RulebookDocument(BaseDocTemplate):
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
         g = self.geometry
+        if self.frame is not None and self.frame.id.startswith("column"):
+            # The columns before the one in use are full; that one is filled down to where it got.
+            used = (self.frame._y2 - self.frame._y) / self.frame._height
+            self.column_fill[canv.getPageNumber()] = (int(self.frame.id[len("column"):]) + used) / g.columns
         page = canv.getPageNumber()
         outer_right = page % 2 == 1
         canv.saveState()

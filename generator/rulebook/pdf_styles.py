@@ -92,8 +92,12 @@ def escape(text: str) -> str:
 
 
 class Styles:
-    def __init__(self, book: Book):
+    def __init__(self, book: Book, tight: bool = False):
+        """`tight`: small text and the gaps between boxes set closer, to pull a nearly empty last
+        page of the two-column part up onto the page before it."""
         deck = book.deck
+        self.tight = tight
+        self.box_gap = 3 if tight else 5
         theme = colors.HexColor(book.theme)
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
@@ -106,7 +110,8 @@ class Styles:
                                    embeddedHyphenation=1, uriWasteReduce=0.3)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
-        self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.6, spaceAfter=2.5,
+        self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.1 if tight else 10.6,
+                                    spaceAfter=1.5 if tight else 2.5,
                                     alignment=TA_LEFT)
         self.caption = ParagraphStyle("caption", fontName=sans, fontSize=6.4, leading=7.6,
                                       alignment=TA_CENTER, textColor=INK)
