@@ -292,6 +292,7 @@ class RulebookDocument(BaseDocTemplate):
         # A heading, the frame it was set in and the height set under it there, until that
         # reaches two lines: a heading whose text starts in another frame is stranded.
         self.open_heading: list | None = None
+        self.page_frame_id = "full"  # the page template's frame the last flowable was set in
         self.stranded_headings: list[str] = []
         self.column_fill: dict[int, float] = {}  # two-column page -> share of its columns filled
         full = Frame(g.margin, g.bottom, g.text_width, g.body_height, id="full", leftPadding=0, rightPadding=0,
@@ -301,6 +302,7 @@ class RulebookDocument(BaseDocTemplate):
                    for index in range(g.columns)]
         cover = Frame(0, 0, g.page_width, g.page_height, id="cover", leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)
+        self.frame_ids = {frame.id for frame in [full, cover, *columns]}
         self.addPageTemplates([
             PageTemplate("cover", [cover]),
             PageTemplate("single", [full], onPageEnd=self._decorate),
@@ -358,11 +360,17 @@ class RulebookDocument(BaseDocTemplate):
                 if not self.page_has_content:
                     self.page_chapter = heading.label
         # Breaks and spacers take room but show nothing; only what is drawn counts as content.
-        if (not getattr(flowable, "height", 0) or self.frame is None
+        drawn_height = getattr(flowable, "height", 0) or getattr(flowable, "_height", 0)  # a table's is `_height`
+        if (not drawn_height or self.frame is None
                 or isinstance(flowable, (UseUpSpace, ActionFlowable, Spacer, CondPageBreak, Rule))):
             return
         self.page_has_content = True
-        where = (self.page, self.frame.id)
+        if self.frame.id in self.frame_ids:
+            self.page_frame_id = self.frame.id
+        # Balanced columns (the contents) lay their flowables out in frames of their own inside
+        # the page's frame: those count as the page's frame.
+        frame = self.frame.id if self.frame.id in self.frame_ids else self.page_frame_id
+        where = (self.page, frame)
         if heading is not None:
             self.open_heading = [heading.anchor, where, 0.0]
         elif self.open_heading:
@@ -370,10 +378,10 @@ class RulebookDocument(BaseDocTemplate):
             if frame != where:
                 self.stranded_headings.append(anchor)
                 self.open_heading = None
-            elif height_below + flowable.height >= KEEP_WITH_HEADING:
+            elif height_below + drawn_height >= KEEP_WITH_HEADING:
                 self.open_heading = None
             else:
-                self.open_heading[2] = height_below + flowable.height
+                self.open_heading[2] = height_below + drawn_height
 
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
