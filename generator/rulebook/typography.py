@@ -20,8 +20,6 @@ _MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(\[/:*]))-(?=\d)")
 _APOSTROPHE = re.compile(r"(?<=\w)'")
 _OPENING_SINGLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{“\"—–*-]))'")
 _OPENING_DOUBLE = re.compile(r"(?:(?<=^)|(?<=[\s(\[{‘—–*-]))\"")
-# Markup references keep their words exactly: they name cards, rules and suits.
-_REFERENCE = re.compile(r"\{[a-z]+:[^{}]*\}")
 
 
 def smarten(text: str) -> str:
@@ -36,17 +34,26 @@ def smarten(text: str) -> str:
 
 
 def smarten_markup(text: str) -> str:
-    """Deck markup with its prose smartened and its `{kind:target}` references untouched.
+    """Deck markup with its prose smartened and its `{...}` references and figures untouched
+    (a figure's caption is smartened when it is written, so the figure keeps its identity).
 
-    Each reference is replaced by a placeholder word while the prose is smartened, so a quote
-    right after a reference ("{card:Seeker}'s") still reads as an apostrophe."""
-    references: list[str] = []
-
-    def hold(match: re.Match) -> str:
-        references.append(match.group(0))
-        return f"\ue000{len(references) - 1}\ue001"
-
-    held = _REFERENCE.sub(hold, text)
-    # The placeholder stands for a word: "x" makes an apostrophe after it read as one.
-    smart = smarten(held.replace("\ue001", "x\ue001"))
-    return re.sub("\ue000(\\d+)x\ue001", lambda match: references[int(match.group(1))], smart)
+    Each outermost `{...}` is replaced by a placeholder word while the prose is smartened, so a
+    quote right after a reference ("{card:Seeker}'s") still reads as an apostrophe."""
+    held: list[str] = []
+    out: list[str] = []
+    depth, start = 0, 0
+    for index, char in enumerate(text):
+        if char == "{":
+            if depth == 0:
+                out.append(text[start:index])
+                start = index
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                held.append(text[start:index + 1])
+                out.append(f"\ue000{len(held) - 1}x\ue001")  # "x": it stands for a word
+                start = index + 1
+    out.append(text[start:])
+    smart = smarten("".join(out))
+    return re.sub("\ue000(\\d+)x\ue001", lambda match: held[int(match.group(1))], smart)

@@ -20,6 +20,7 @@ from generator.deck.loader import load_deck
 from generator.deck.model import Deck
 from generator.rulebook import write_rulebooks
 from generator.rulebook.book import build_book
+from generator.rulebook.typography import smarten, smarten_markup
 
 from tests.conftest import DECK_PATHS
 
@@ -114,12 +115,13 @@ def test_pdf_shows_every_rule_id_and_every_card(built, deck_id):
     deck = rulebook.deck
     text = _flat(" ".join(rulebook.page_texts))
     missing_rules = [rule.id for rule in deck.rules() if f"[{rule.id}]" not in text]
-    missing_cards = [card.name for card in deck.cards if _flat(card.name) not in text]
+    # Names, titles and questions are set with typographer's quotes (rulebook.typography).
+    missing_cards = [card.name for card in deck.cards if _flat(smarten(card.name)) not in text]
     assert not missing_rules and not missing_cards, (missing_rules, missing_cards)
     for section in deck.sections:
-        assert f"{section.number} {section.title}" in text
+        assert f"{section.number} {smarten(section.title)}" in text
     for ruling in deck.rulings:
-        assert _flat(ruling.question) in text
+        assert _flat(smarten_markup(ruling.question)) in text
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
