@@ -52,6 +52,7 @@ from .pdf_page import (
 )
 from .pdf_styles import (
     LINK,
+    NUMBER_WIDTH,
     MUTED,
     PAPER_TINT,
     RULE_ID,
@@ -322,7 +323,9 @@ class _Typesetter:
         lines onto a page of their own."""
         anchor = self.book.contents_anchor
         title = Heading(1, "", self.book.deck.phrase("Contents"), anchor)
-        styles = [ParagraphStyle(f"{style.name}-kept", parent=style, keepWithNext=int(level == 0))
+        # A title too long for its line wraps before the page numbers' column, never into it.
+        styles = [ParagraphStyle(f"{style.name}-kept", parent=style, keepWithNext=int(level == 0),
+                                 rightIndent=NUMBER_WIDTH + 12)
                   for level, style in enumerate(self.styles.toc_levels)]
         entries = [
             Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(smarten(heading.label))}</a>'
