@@ -214,6 +214,10 @@ class MarkdownWriter(_Writer):
     def suit(self, symbol: str, name: str, color: str) -> str:
         return self.text(symbol)
 
+    def icon(self, icon) -> str:
+        """Markdown has no inline pictures a wiki shows from a data URI: the icon's name, bracketed."""
+        return self.text(f"[{icon.name}]")
+
 
 class PdfWriter(_Writer):
     """Reportlab paragraph XML. Glyphs the body font lacks are set in a font that has them."""
