@@ -11,11 +11,10 @@ import io
 from typing import TYPE_CHECKING
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts
+from . import fonts, pdfforms  # noqa: F401 - pdfforms: each card form gets its graphics states and shadings
 from .cards import back_identity, draw_back, draw_face
 
 if TYPE_CHECKING:
@@ -63,9 +62,7 @@ class CardDocument:
                 draw_back(canvas, self.deck, 0, 0, self.card_width, self.card_height, bleed, card)
             else:
                 draw_face(canvas, self.deck, card, 0, 0, self.card_width, self.card_height, bleed)
-            shadings = dict(canvas._shadingUsed)  # gradients; reportlab forgets them in a form's resources
             canvas.endForm()
-            _keep_resources(canvas, name, shadings)
         return name
 
     def place(self, card: "Card | None", x: float, y: float,
@@ -110,26 +107,3 @@ class CardDocument:
             rl_config.useA85 = previous
         return self.buffer.getvalue()
 
-
-def _keep_resources(canvas, name: str, shadings: dict) -> None:
-    """Give a form the graphics states (opacity) and shadings (gradients) it uses.
-
-    reportlab collects them for a form but leaves them out of its resources, so viewers
-    would draw translucent elements opaque and gradients not at all, or complain; the
-    resources are built here instead."""
-    form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))
-    if form is None or not (getattr(form, "ExtGState", None) or shadings):
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    if form.hasImages:
-        resources.allProcs()
-    else:
-        resources.basicProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    if getattr(form, "ExtGState", None):
-        resources.ExtGState = form.ExtGState
-    if shadings:
-        resources.setShading(shadings)
-    form.Resources = resources
