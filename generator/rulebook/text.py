@@ -101,9 +101,10 @@ class _Writer:
         if ref.kind == "suit":
             suit = self.deck.suit(ref.target)
             return self.suit(suit.symbol, suit.name, suit.color)
-        if ref.kind == "icon":
-            icon = icons.find(self.deck, ref.target)
-            return self.icon(icon) if icon is not None else self.text(ref.target)
+        if ref.kind == "icon":  # {icon:NAME} or a row of them, {icon:NAME*3} (the loader filled props)
+            name, count, _ = markup.icon_repeat(ref.target)
+            icon = icons.find(self.deck, name)
+            return self.icon(icon) * (count or 1) if icon is not None else self.text(ref.target)
         number, title = rule_label(self.deck, ref.target)
         return self.link(ref.target, f"{self.text(number)} {self.emphasis(smarten(title), False)}", "rule-ref")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import re
 import subprocess
 import sys
@@ -208,3 +209,23 @@ def test_no_settled_by_line_heads_a_column(rulebooks, deck_id):
                 assert not head.startswith("Settled by"), f"page {number}, column {column + 1}: {head!r}"
     finally:
         document.close()
+
+
+def test_a_row_of_icons_is_drawn_as_many_icons(run_cli, tmp_path):
+    """`{icon:drop*2}` sets two drops, as `{icon:drop}{icon:drop}` does, never its markup."""
+    books = {}
+    for name, text in (("written", "{icon:drop}{icon:drop}"), ("repeated", "{icon:drop*2}")):
+        folder = tmp_path / name
+        shutil.copytree(ROOT / "examples" / "designer", folder)
+        deck = folder / "cauldron-club.toml"
+        source = deck.read_text(encoding="utf-8")
+        assert "Worth {icon:drop}{icon:drop} when brewing." in source
+        deck.write_text(source.replace("Worth {icon:drop}{icon:drop} when", f"Worth {text} when"), encoding="utf-8")
+        result = run_cli("rulebook", deck, "--format", "all", "--output", tmp_path / f"out-{name}")
+        assert result.exit_code == 0, result.stdout + result.stderr
+        books[name] = tmp_path / f"out-{name}" / "cauldron-club"
+    pages = {name: (book / "cauldron-club-rules.html").read_text(encoding="utf-8") for name, book in books.items()}
+    assert pages["repeated"].count('class="icon"') == pages["written"].count('class="icon"')
+    assert "drop*2" not in pages["repeated"]
+    pdf_text = "\n".join(_texts(books["repeated"] / "cauldron-club-rules.pdf"))
+    assert "drop*2" not in pdf_text and "Worth" in pdf_text
