@@ -1,12 +1,13 @@
-"""Each export of each deck as a user waits for it: Lackey, Tabletop Simulator, MUSH, and all
-three together as `deckgen build`'s exports step runs them; whole processes, cold.
+"""Each export of each deck as a user waits for it: Lackey, Tabletop Simulator, MUSH, Foundry,
+the vtt room, Tabletop Playground, Card Game Simulator, and all of them together as `deckgen
+build`'s exports step runs them; whole processes, cold.
 
 Run: python benchmarks/bench_export.py [--rounds 3] [--deck ID]
 Every run is a fresh process writing into an empty folder, interleaved round by round
 after one unmeasured round:
 
-- `deckgen export lackey|tts|mush DECK`, the commands as typed;
-- "all three": a process that loads the deck and runs the build's exports step
+- `deckgen export lackey|tts|mush|foundry|vtt|ttp|cgs DECK`, the commands as typed;
+- "every export": a process that loads the deck and runs the build's exports step
   (`generator.export.write_all`: the faces are rasterised once and shared);
 - "load only": the same process up to the export: Python, deckgen's export modules
   imported and the deck loaded, nothing exported. What an export costs beyond it is the
@@ -58,8 +59,8 @@ def main() -> None:
         for path in decks:
             deck = path.stem
             base = f"{deck}: load only"
-            for what in ("load", "lackey", "tts", "mush", "all"):
-                name = base if what == "load" else f"{deck}: " + ("all three" if what == "all" else f"export {what}")
+            for what in ("load", "lackey", "tts", "mush", "foundry", "vtt", "ttp", "cgs", "all"):
+                name = base if what == "load" else f"{deck}: " + ("every export" if what == "all" else f"export {what}")
                 folders[name] = Path(scratch) / f"{deck}-{what}"
                 if what in ("load", "all"):
                     commands[name] = [sys.executable, __file__, "--child", str(path), what, str(folders[name])]

@@ -4,6 +4,9 @@
   written to the moment the browser has loaded the new picture (the page's image `load` event),
   median of --edits saves; the floor beside it is drawing that one card alone, in process;
 - the whole deck's look changed (a kind colour): save -> every picture on the page swapped;
+- one cell of a spreadsheet changed (a 60-card deck whose cards come from an XLSX sheet): the
+  workbook is written as a spreadsheet program saves it (a temporary file renamed over the old
+  one), save -> that card's new picture loaded, median of --edits saves (target 300 ms);
 - the first page load of the 98-card Wizard Hearts: navigation -> every picture loaded, in a
   fresh browser context each time (nothing cached), and the server's start-up drawing;
 - memory over --memory-edits saves with the page open: the server process's RSS every 50 saves
@@ -145,6 +148,80 @@ def edit_latencies(browser, folder: Path, name: str, edits: int, dpi: int) -> di
         preview.stop()
 
 
+SHEET_DECK = """
+[deck]
+id = "sheet-bench"
+name = "Sheet Bench"
+players = { min = 2, max = 4 }
+
+[[kinds]]
+id = "creature"
+name = "Creature"
+color = "#3b6e8f"
+
+[[kinds]]
+id = "spell"
+name = "Spell"
+color = "#8f3b5c"
+
+[[card_sources]]
+file = "cards.xlsx"
+"""
+
+
+def workbook_bytes(edit: int | None = None) -> bytes:
+    """60 cards, a row each (name, code, kind, count, text, props.power); `edit` changes the
+    text cell of card 25."""
+    import io
+
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["name", "code", "kind", "count", "text", "props.power"])
+    for index in range(1, 61):
+        text = f"Deal {index % 7 + 1} damage to a creature of your choice."
+        if index == 25 and edit is not None:
+            text = f"Deal {edit} damage to every creature. Edit {edit}."
+        sheet.append([f"Card {index}", f"C{index:02d}", "creature" if index % 2 else "spell", 1, text, index % 5])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def save_like_an_editor(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".~{path.name}")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def sheet_edit_latencies(browser, folder: Path, edits: int, dpi: int) -> dict:
+    deck_folder = folder / "sheet-bench"
+    deck_folder.mkdir()
+    path = deck_folder / "sheet-bench.toml"
+    path.write_text(SHEET_DECK, encoding="utf-8")
+    sheet = deck_folder / "cards.xlsx"
+    sheet.write_bytes(workbook_bytes())
+    preview = start_preview(path, output_dir=folder / "out-sheet", dpi=dpi)
+    context, page = open_page(browser, preview.url)
+    key = "face:card-25"
+    try:
+        latencies, redrawn = [], []
+        for index in range(edits):
+            data = workbook_bytes(index + 1)
+            old, since, problems = shown(page, key), swap_count(page), preview.session.problems
+            before = {c.key: c.hash for c in preview.session.cards}
+            saved = time.time() * 1000
+            save_like_an_editor(sheet, data)
+            latencies.append(swapped_at(page, key, old, since) - saved)
+            redrawn.append(sum(1 for c in preview.session.cards if before.get(c.key) != c.hash))
+            checked(preview, problems)
+        return {"cards": preview.session.deck.total, "edit": latencies, "redrawn": redrawn}
+    finally:
+        context.close()
+        preview.stop()
+
+
 def first_loads(browser, folder: Path, repeats: int, dpi: int) -> dict:
     path = folder / "wizard-hearts.toml"
     shutil.copy(ROOT / "decks" / "wizard-hearts.toml", path)
@@ -196,6 +273,7 @@ def main() -> None:
     parser.add_argument("--memory-edits", type=int, default=500)
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--dpi", type=int, default=100)
+    parser.add_argument("--sheet-only", action="store_true", help="Only the spreadsheet edit.")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -206,7 +284,7 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         folder = Path(temp)
         print(f"pictures at {args.dpi} dpi; times are save -> picture loaded in Chromium")
-        for name in DECKS:
+        for name in DECKS if not args.sheet_only else ():
             result = edit_latencies(browser, folder, name, args.edits, args.dpi)
             edit, floor, look, look_floor = (statistics.median(result[k])
                                              for k in ("edit", "floor", "look", "look_floor"))
@@ -216,6 +294,13 @@ def main() -> None:
                   f"ratio {edit / floor:.1f}")
             print(f"{name}: a kind colour (every card redrawn): median {look:.0f} ms over {len(result['look'])} saves "
                   f"(target 2000); drawing every card alone {look_floor:.0f} ms, ratio {look / look_floor:.1f}")
+        sheet = sheet_edit_latencies(browser, folder, args.edits, args.dpi)
+        print(f"XLSX deck ({sheet['cards']} cards from cards.xlsx): one cell changed: median "
+              f"{statistics.median(sheet['edit']):.0f} ms over {len(sheet['edit'])} saves (min {min(sheet['edit']):.0f}, "
+              f"max {max(sheet['edit']):.0f}; target 300); cards redrawn per save: {sorted(set(sheet['redrawn']))}")
+        if args.sheet_only:
+            browser.close()
+            return
         loads = first_loads(browser, folder, args.loads, args.dpi)
         print(f"wizard-hearts ({loads['cards']} cards): first page load median {statistics.median(loads['loads']) * 1000:.0f} ms "
               f"over {len(loads['loads'])} fresh contexts (target 3000); server start-up (load + draw every card) "

@@ -40,6 +40,25 @@ def write_deck(folder: Path, deck_id: str, cards: list[dict], engine: str | None
     return path
 
 
+# Card names and texts holding the characters that matter in some export format.
+HOSTILE = {
+    "tab": "Tab\there",
+    "quotes": "Quote \"double\" 'single'",
+    "percent": "100% %s %r %0 %#",
+    "brackets": "[Bracket] [add(1,2)] ]x[",
+    "separators": "A;B,C; @destroy me",
+    "newline": "Line\nbreak",
+    "not-latin-1": "Дракон Ωμέγα",
+    "long": "Long " * 60,
+}
+def hostile_deck(folder: Path, name: str, deck_name: str = "Hostile") -> Path:
+    path = write_deck(folder, "hostile", [{"name": name, "code": "H1", "kind": "thing", "count": 2,
+                                           "text": f"It says {name} here."}])
+    text = path.read_text("utf-8").replace(f"name = {toml_string('Hostile')}", f"name = {toml_string(deck_name)}")
+    path.write_text(text, "utf-8")
+    return path
+
+
 def export(*args) -> int:
     """Run `deckgen export ...` in-process; return the exit code."""
     return main(["export", *[str(a) for a in args]])
@@ -55,7 +74,7 @@ def read_carddata(path: Path, encoding: str = "cp1252") -> tuple[list[str], list
 def read_dek_zones(path: Path) -> dict[str, list[tuple[str, str, str]]]:
     """Superzone name -> (name, image id, set) of each of its <card>s, in order."""
     root = ET.fromstring(path.read_bytes())
-    assert root.tag == "deck" and root[0].tag == "meta" and root.find("superzone").get("name") == "Deck"
+    assert root.tag == "deck" and root[0].tag == "meta" and root.find("superzone") is not None
     return {zone.get("name"): [(card.find("name").text, card.find("name").get("id"), card.find("set").text)
                                for card in zone.findall("card")] for zone in root.findall("superzone")}
 

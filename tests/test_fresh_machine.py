@@ -94,14 +94,14 @@ def _is_test_or_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _needs(path: Path) -> set[str]:
     """Which of TinyMUX and Chromium the tests of a file need: a test or fixture taking the
     `page` or `chromium` fixture, or anything from tests/mushserver.py (or the MUSH table's
-    test support, which starts it)."""
+    test support or fixtures, which start it)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     needs = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_test_or_fixture(node) \
                 and {"page", "chromium"} & {arg.arg for arg in node.args.args}:
             needs.add("Chromium")
-        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(("mushserver", "mush_table_support")):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith(("mushserver", "mush_table_support", "mush_fixtures")):
             needs.add("TinyMUX")
     return needs
 

@@ -38,7 +38,7 @@ from ..faces import fonts
 from ..validate.translations import deck_in
 from .order import longest_first, read_costs, remember
 from .steps import DeckSteps, carry_over
-from .uptodate import MANIFEST, STEPS, code_fingerprint, deck_ids, input_digests, read_manifest, up_to_date
+from .uptodate import DEFAULT_PAPERS, MANIFEST, STEPS, code_fingerprint, deck_ids, input_digests, read_manifest, up_to_date
 
 try:
     import fcntl
@@ -87,7 +87,8 @@ def _input_files(deck: Deck) -> list[Path]:
 
 def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] | None = None,
                code: str | None = None, base_url: str | None = None, lang: str | None = None,
-               advance: "Advance | None" = None, spare_cores: int = 0) -> DeckResult:
+               advance: "Advance | None" = None, spare_cores: int = 0,
+               papers: tuple[str, ...] = DEFAULT_PAPERS) -> DeckResult:
     """Build one deck's outputs into output_dir/<deck id>/ (a translation's into
     output_dir/<deck id>/<lang>/), all or nothing. `base_url` (the published address of
     output_dir) overrides the deck's [publish] base_url; `advance(label, done, total)` hears
@@ -100,7 +101,7 @@ def build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]] |
         with checks_kept():  # the deck file is checked once, not again by the validation step
             return _build_deck(deck_path, output_dir, STEPS if steps is None else steps,
                                code or code_fingerprint(), base_url, lang, advance or _worker_advance,
-                               spare_cores)
+                               spare_cores, papers)
     except DeckgenError as error:
         return DeckResult(label, problems=_problems_of(error, deck_path), error=str(error))
     except Exception as error:  # noqa: BLE001 - reported per deck; the other decks still build
@@ -113,12 +114,14 @@ def _problems_of(error: DeckgenError, path: Path) -> list[Problem]:
 
 
 def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]], code: str,
-                base_url: str | None, lang: str | None, advance: "Advance | None", spare_cores: int) -> DeckResult:
+                base_url: str | None, lang: str | None, advance: "Advance | None", spare_cores: int,
+                papers: tuple[str, ...]) -> DeckResult:
 
     deck, untranslated = deck_in(load_deck(deck_path), lang)
     inputs = input_digests(_input_files(deck))
     if base_url:
         deck = replace(deck, base_url=base_url)
+    deck = replace(deck, papers=papers)
     final = output_folder(output_dir, deck)
     result = DeckResult(deck.id + (f" [{lang}]" if lang else ""), folder=final)
     if untranslated:
@@ -134,7 +137,7 @@ def _build_deck(deck_path: Path, output_dir: Path, steps: list[tuple[str, str]],
     make_folder(staging)
     try:
         new_manifest = DeckSteps(deck, steps, _step_function, staging, final, manifest, code, base_url, lang,
-                                 inputs, result, spare_cores).run(advance)
+                                 inputs, result, spare_cores, papers).run(advance)
         listed = {f for entry in new_manifest.values() for f in entry["files"]}
         stale = {f for entry in manifest.values() for f in entry.get("files", ())} - listed
         _keep_other_files(final, staging, listed | stale)  # a single command's outputs stay
@@ -160,10 +163,11 @@ def _fault_point(name: str) -> None:
 
 
 def reused_result(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
-                  base_url: str | None = None, lang: str | None = None) -> DeckResult | None:
+                  base_url: str | None = None, lang: str | None = None,
+                  papers: tuple[str, ...] = DEFAULT_PAPERS) -> DeckResult | None:
     """The result of building a deck whose every step is up to date (`generator.build.uptodate`
     decides), or None when anything needs building."""
-    found = up_to_date(deck_path, deck_id, output_dir, steps, code, base_url, lang)
+    found = up_to_date(deck_path, deck_id, output_dir, steps, code, base_url, lang, papers)
     if found is None:
         return None
     label = deck_id + (f" [{lang}]" if lang else "")
@@ -276,7 +280,8 @@ Task = tuple[Path, "str | None"]  # a deck file and the language to build it in 
 
 
 def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_url: str | None = None,
-              lang: str | None = None, advance: "Advance | None" = None) -> list[DeckResult]:
+              lang: str | None = None, advance: "Advance | None" = None,
+              papers: tuple[str, ...] = DEFAULT_PAPERS) -> list[DeckResult]:
     """Build every deck, several at once (one process per deck, up to `jobs`, default: all
     cores; the longest decks first, `generator.build.order`); with `lang`, each deck's
     translation into that language ('all': the deck and every translation). Each deck is built
@@ -300,7 +305,7 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
     try:
         with _terminate_as_interrupt(), output_lock(output_dir), _fewer_collections():
             try:
-                _build_waves(waves, results, ids, output_dir, code, jobs, base_url, advance)
+                _build_waves(waves, results, ids, output_dir, code, jobs, base_url, advance, papers)
             except KeyboardInterrupt:
                 shutil.rmtree(output_dir / STAGING, ignore_errors=True)  # the stopped workers' (still locked)
                 raise
@@ -312,13 +317,14 @@ def build_all(decks_dir: Path, output_dir: Path, jobs: int | None = None, base_u
 
 
 def _build_waves(waves: list[list[Task]], results: dict[Task, DeckResult], ids: dict[Path, str], output_dir: Path,
-                 code: str, jobs: int | None, base_url: str | None, advance: "Advance | None") -> None:
+                 code: str, jobs: int | None, base_url: str | None, advance: "Advance | None",
+                 papers: tuple[str, ...]) -> None:
     """Build each wave's decks, adding each deck's result to `results` as it is known."""
     for wave in waves:
         # Decks whose outputs are all up to date are known from their manifests, with no
         # deck loaded and no worker started: a rebuild with nothing to do stays quick.
         for task in list(wave):
-            reused = reused_result(task[0], ids[task[0]], output_dir, STEPS, code, base_url, task[1]) \
+            reused = reused_result(task[0], ids[task[0]], output_dir, STEPS, code, base_url, task[1], papers) \
                 if task[0] in ids else None
             if reused is not None:
                 results[task] = reused
@@ -333,10 +339,10 @@ def _build_waves(waves: list[list[Task]], results: dict[Task, DeckResult], ids: 
                 # One deck to build and cores to spare: some of its steps run beside the others.
                 for task in wave:
                     built[task] = build_deck(task[0], output_dir, code=code, base_url=base_url, lang=task[1],
-                                             advance=advance, spare_cores=cores - 1)
+                                             advance=advance, spare_cores=cores - 1, papers=papers)
             else:
                 _build_in_pool(longest_first(wave, read_costs()), output_dir, code, base_url, workers,
-                               advance, built)
+                               advance, built, papers)
         finally:
             results.update(built)
         remember(built.items())
@@ -381,7 +387,7 @@ def _preload() -> None:
 
 
 def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str | None, jobs: int,
-                   advance: "Advance | None", results: dict[Task, DeckResult]) -> None:
+                   advance: "Advance | None", results: dict[Task, DeckResult], papers: tuple[str, ...]) -> None:
     """Build the decks `jobs` at a time, adding each one's result to `results`. A worker that
     dies (killed, out of memory) breaks the whole pool, so the decks it left unbuilt are built
     again one per pool: only the deck that kills its worker fails. On Ctrl-C or SIGTERM the
@@ -408,7 +414,7 @@ def _build_in_pool(tasks: list[Task], output_dir: Path, code: str, base_url: str
         return ProcessPoolExecutor(max_workers=workers, initializer=_start_worker, initargs=(os.getpid(), queue))
 
     def submit(executor: ProcessPoolExecutor, task: Task):
-        return executor.submit(build_deck, task[0], output_dir, None, code, base_url, task[1])
+        return executor.submit(build_deck, task[0], output_dir, None, code, base_url, task[1], papers=papers)
 
     again = []
     try:

@@ -20,7 +20,7 @@ from ..core.errors import DeckgenError
 from ..core.output import make_folder, writing
 from ..faces.check import text_problems
 from .helper import HelperStep, Step
-from .uptodate import file_hash, file_stat, input_key, unchanged
+from .uptodate import DEFAULT_PAPERS, file_hash, file_stat, input_key, unchanged
 
 if TYPE_CHECKING:
     from ..core.progress import Advance
@@ -39,7 +39,8 @@ class DeckSteps:
 
     def __init__(self, deck: "Deck", steps: list[tuple[str, str]], step_function: Callable[[str], Step],
                  staging: Path, final: Path, manifest: dict, code: str, base_url: str | None, lang: str | None,
-                 inputs: dict[str, str], result: "DeckResult", spare_cores: int):
+                 inputs: dict[str, str], result: "DeckResult", spare_cores: int,
+                 papers: tuple[str, ...] = DEFAULT_PAPERS):
         """`step_function(target)` finds a step's function; `manifest` is the last build's; the
         step keys are made of `code`, `base_url`, `lang` and the `inputs`' digests; `result`
         gets the steps built and reused and their seconds; `spare_cores`: how many helper
@@ -48,7 +49,7 @@ class DeckSteps:
         self.staging, self.final, self.manifest, self.inputs = staging, final, manifest, inputs
         self.result, self.spare_cores = result, spare_cores
         self.order = [name for name, _ in steps]
-        self.keys = {name: input_key(name, code, base_url, lang, inputs) for name in self.order}
+        self.keys = {name: input_key(name, code, base_url, lang, inputs, papers) for name in self.order}
         self.new_manifest: dict = {}
         self.seconds: dict[str, dict[str, float]] = {}
         self.reused: set[str] = set()

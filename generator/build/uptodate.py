@@ -50,6 +50,7 @@ STEPS: list[tuple[str, str]] = [
 ]
 
 MANIFEST = ".manifest.json"
+DEFAULT_PAPERS = ("a4",)  # the papers the print step writes sheets on, unless `build --paper` says otherwise
 _LSTAT_AT = os.stat in os.supports_dir_fd and os.stat in os.supports_follow_symlinks  # lstat = stat without following
 _CODE_SUFFIXES = frozenset({".py", ".j2", ".html", ".css", ".md", ".txt", ".toml"})
 _IDS_MAGIC = b"deckgen deck ids 1\n"
@@ -135,8 +136,11 @@ def input_digests(paths) -> dict[str, str]:
     return digests
 
 
-def input_key(step: str, code: str, base_url: str | None, lang: str | None, inputs: dict[str, str]) -> str:
-    digest = sha256(f"{step}\0{code}\0{base_url or ''}\0{lang or ''}\0".encode())
+def input_key(step: str, code: str, base_url: str | None, lang: str | None, inputs: dict[str, str],
+              papers: tuple[str, ...] = DEFAULT_PAPERS) -> str:
+    # Papers other than the default join the key (so a build's keys without --paper stay as they were).
+    sheets = "" if papers == DEFAULT_PAPERS else "\0papers=" + ",".join(papers)
+    digest = sha256(f"{step}\0{code}\0{base_url or ''}\0{lang or ''}\0{sheets}".encode())
     digest.update(json.dumps(sorted(inputs.items())).encode())
     return digest.hexdigest()
 
@@ -201,7 +205,8 @@ def unchanged(final: Path, files, stats=None) -> bool:
 
 
 def up_to_date(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tuple[str, str]], code: str,
-               base_url: str | None = None, lang: str | None = None) -> tuple[Path, str] | None:
+               base_url: str | None = None, lang: str | None = None,
+               papers: tuple[str, ...] = DEFAULT_PAPERS) -> tuple[Path, str] | None:
     """(The output folder, the note its build recorded) of a deck whose every step is up to
     date, found from its manifest alone (nothing loaded, nothing touched), or None when
     anything needs building."""
@@ -218,7 +223,7 @@ def up_to_date(deck_path: Path, deck_id: str, output_dir: Path, steps: list[tupl
         return None
     inputs = input_digests(recorded)
     for (name, _), entry in zip(steps, entries):
-        if entry.get("key") != input_key(name, code, base_url, lang, inputs) or \
+        if entry.get("key") != input_key(name, code, base_url, lang, inputs, papers) or \
                 not unchanged(final, entry.get("files"), entry.get("stats")):
             return None
     return final, str(entries[0].get("note", ""))
@@ -287,7 +292,7 @@ class Reused:
 
 
 def everything_up_to_date(decks_dir: Path, output_dir: Path, base_url: str | None = None,
-                          lang: str | None = None) -> list[Reused] | None:
+                          lang: str | None = None, papers: tuple[str, ...] = DEFAULT_PAPERS) -> list[Reused] | None:
     """What `generator.build.run.build_all` returns when every deck (each translation `lang` asks
     for) is up to date, decided as it decides it, under its lock; None when it has anything to
     build or anything to say (no decks, two decks with one id, another build running...)."""
@@ -305,7 +310,7 @@ def everything_up_to_date(decks_dir: Path, output_dir: Path, base_url: str | Non
         code = code_fingerprint()
         results = []
         for path, language in tasks:
-            found = up_to_date(path, ids[path], output_dir, STEPS, code, base_url, language)
+            found = up_to_date(path, ids[path], output_dir, STEPS, code, base_url, language, papers)
             if found is None:
                 return None
             label = ids[path] + (f" [{language}]" if language else "")

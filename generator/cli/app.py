@@ -24,7 +24,7 @@ except ImportError:  # older typer runs on the click package
     from click.exceptions import ClickException
 
 from .. import __version__
-from ..core.errors import DeckgenError
+from ..core.errors import DeckgenError, OptionError
 from ..core.files import allow_folders
 from .console import aborted, debug_requested, report, report_bug
 from .console import print_json as _print_json
@@ -56,6 +56,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.diff": ("diff",),
     "generator.cli.commands.validate": ("validate",),
     "generator.cli.commands.layout": ("layout",),
+    "generator.cli.commands.components": ("tuckbox", "tokens"),
 }
 OWN_COMMANDS = ("list", "show", "schema", "build")  # defined in this module
 ALLOW_OPTION = "--allow-folder"  # the one top-level option that takes a value
@@ -136,12 +137,17 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
               help="http(s) address the output folder will be served from: the Lackey plugins get "
                    "auto-update files and the Tabletop Simulator decks image URLs there "
                    "(overrides each deck's [publish] base_url)."),
-          lang: Optional[str] = LangOption) -> int:
+          lang: Optional[str] = LangOption,
+          paper: str = typer.Option("a4", "--paper",
+                                    help="Paper of the print sheets: a4 (default), letter, or all (both).")) -> int:
     """Build every deck in the decks folder into the output folder (translations with --lang,
     into OUTPUT/<deck>/<lang>/)."""
     from .commands import quick
 
-    reused = quick.build(decks_dir, output, as_json, jobs, base_url, lang)
+    if paper not in ("a4", "letter", "all"):
+        raise OptionError(f"--paper {paper!r} is not a paper; choose a4, letter or all")
+    papers = ("a4", "letter") if paper == "all" else (paper,)
+    reused = quick.build(decks_dir, output, as_json, jobs, base_url, lang, papers)
     if reused is not None:  # every deck up to date: answered from the manifests, nothing imported to build
         return reused
     from ..build.run import build_all
@@ -153,7 +159,7 @@ def build(decks_dir: Path = DecksDir, output: Path = OutputDir, as_json: bool = 
     with progress_bar(as_json) as advance:
         results = build_all(decks_dir, output, jobs=jobs or None,
                             base_url=check_base_url(base_url) if base_url is not None else None,
-                            lang=lang, advance=advance)
+                            lang=lang, advance=advance, papers=papers)
     return quick.report_build(results, as_json)
 
 

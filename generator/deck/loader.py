@@ -20,9 +20,11 @@ from ..core.plugins import engine_names, unknown_engine
 from . import figures, markup, trickrules
 from ..core.files import read_input
 from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
+from .components import read_tokens, read_tuck_box
 from .layouts import deck as deck_layouts
 from .layouts.lines import TomlLines
 from .model import CARD_SIZES_MM, Back, Card, CardSize, Deck, Kind, QuickRef, Rank, Rule, Ruling, Section, Suit, Variant
+from .palettes import resolve as resolve_color
 from .publish import check_base_url
 from .schema import DECK_SCHEMA, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
@@ -235,7 +237,7 @@ class _Builder:
             self.error("deck.engine", *unknown_engine(meta["engine"]))
         suits = self._suits()
         ranks = self._ranks()
-        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), k.get("color", ""),
+        kinds = tuple(Kind(k["id"], k["name"], k.get("description", ""), resolve_color(k.get("color", "")),
                            k.get("layout", ""), k.get("back_layout", ""))
                       for k in self.data["kinds"])
         self._unique("kinds", [k.id for k in kinds], "id")
@@ -284,6 +286,8 @@ class _Builder:
             icons=self.layouts.icons,
             trick_rules=self.data.get("rules"),
             playtest=read_targets(self.data, players["min"], players["max"], self.error),
+            version_mark=meta.get("version_mark", False), tuck_box=read_tuck_box(self.data),
+            tokens=read_tokens(self.data, [k.id for k in kinds], self.layouts.book, self.error),
         )
         self._check_references(deck)
         self._check_rules(deck)
@@ -308,7 +312,7 @@ class _Builder:
 
     def _suits(self) -> tuple[Suit, ...]:
         raw = self.data.get("suits", [])
-        suits = tuple(Suit(s["id"], s["name"], s["symbol"], s["code"].upper(), s["color"],
+        suits = tuple(Suit(s["id"], s["name"], s["symbol"], s["code"].upper(), resolve_color(s["color"]),
                            s.get("opposite"), s.get("description", ""), s.get("layout", "")) for s in raw)
         ids = [s.id for s in suits]
         self._unique("suits", ids, "id")
@@ -479,8 +483,8 @@ class _Builder:
             title=raw.get("title", meta["name"]),
             subtitle=raw.get("subtitle", ""),
             pattern=raw.get("pattern", "diamonds"),
-            color=raw.get("color", "#1f3a5f"),
-            accent=raw.get("accent", "#c9a227"),
+            color=resolve_color(raw.get("color", "#1f3a5f")),
+            accent=resolve_color(raw.get("accent", "#c9a227")),
         )
 
     def _check_references(self, deck: Deck) -> None:

@@ -209,6 +209,32 @@ class PlaytestTargets:
 
 
 @dataclass(frozen=True, slots=True)
+class TuckBox:
+    """[tuck_box]: how the deck's box is made (generator.printing.tuckbox draws it)."""
+
+    stock_mm: float = 0.32  # one card's thickness: 300 gsm card stock is about 0.3 mm
+    clearance_mm: float = 1.5  # room around the cards on each side, so the deck slides in
+    title: str = ""  # on the front and the lid; default the deck's name
+    subtitle: str = ""  # below the title; default players and play time
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One [[tokens]] entry: a counter drawn by a layout like a card face (generator.printing.tokens)."""
+
+    id: str
+    name: str
+    count: int = 1
+    shape: str = "circle"  # circle or square
+    size_mm: float = 25.0  # diameter or side
+    text: str = ""
+    color: str = ""  # '' = its kind's colour
+    kind: str = ""
+    layout: str = "token"
+    props: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Deck:
     """A loaded, checked deck: everything the deck file and its included files say."""
 
@@ -235,6 +261,7 @@ class Deck:
     back: Back
     source: Path | None = None
     base_url: str | None = None  # where the exports will be served ([publish] base_url or build --base-url)
+    papers: tuple[str, ...] = ("a4",)  # the papers a build prints sheets on (build --paper)
     inputs: tuple[Path, ...] = ()  # further files the deck reads: spreadsheets of [[card_sources]]
     lang: str = ""  # the language of a translated deck (generator.deck.translate); "" for the deck's own
     # The rulebook's own words in this language, keyed by their English wording
@@ -251,6 +278,9 @@ class Deck:
     icons: tuple["Icon", ...] = ()
     playtest: PlaytestTargets = PlaytestTargets()  # [playtest]: the targets `deckgen validate` checks
     date: str = ""  # [deck] date, YYYY-MM-DD: this edition's release date ('' = not given)
+    version_mark: bool = False  # [deck] version_mark: layouts' {version_mark} shows "v<version> · <code>"
+    tuck_box: TuckBox = TuckBox()
+    tokens: tuple[Token, ...] = ()
 
     @property
     def total(self) -> int:

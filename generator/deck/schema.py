@@ -14,7 +14,9 @@ from typing import Any, Iterator
 
 from .files import MAX_DECK_BYTES  # noqa: F401 (a limit listed here with the others)
 from .layouts.fields import COMMON, ELEMENT_TYPES, LAYOUT_FIELDS, TYPED
+from .components import TOKEN_SCHEMA, TUCK_BOX_SCHEMA
 from .model import CARD_SIZES_MM, SECTION_ROLES
+from .palettes import COLOR_PATTERN
 from .trickrules.schema import RULES
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9._-]*$"
@@ -69,7 +71,7 @@ SUIT = _table(
         "name": _str("Display name, e.g. 'Hearts'."),
         "symbol": _str("The symbol drawn on cards, e.g. '♥'."),
         "code": _str("Letter(s) that end a card code, e.g. 'H' in '7H'.", pattern=r"^[A-Za-z]{1,3}$"),
-        "color": _str("Colour as #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "color": _str("Colour as #rrggbb or a palette colour such as okabe-ito.blue.", pattern=COLOR_PATTERN),
         "opposite": _str("Id of the suit paired against this one, if the game pairs suits."),
         "description": _TEXT,
         "layout": _LAYOUT,
@@ -97,7 +99,7 @@ KIND = _table(
         "id": _ID,
         "name": _str("Display name, used as the type line unless a card gives its own."),
         "description": _TEXT,
-        "color": _str("Frame colour for cards of this kind, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "color": _str("Frame colour for cards of this kind, #rrggbb.", pattern=COLOR_PATTERN),
         "layout": _LAYOUT,
         "back_layout": _BACK_LAYOUT,
     },
@@ -260,6 +262,8 @@ DECK_META = _table(
             "additionalProperties": False,
         },
         "play_time": _str("Typical playing time, e.g. '45 minutes'."),
+        "version_mark": {"type": "boolean", "description": "Fill layouts' {version_mark} with \"v<version> · "
+                         "<card code>\" (default false: empty), to tell print runs apart."},
         "language": _str("The language the deck is written in, as a BCP 47 tag (en, en-GB, de, fr-CA); "
                          "it chooses the rulebook's hyphenation. Default: en.",
                          pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$"),
@@ -295,8 +299,8 @@ BACK = _table(
         "title": _str("Large text on the back; defaults to the deck name."),
         "subtitle": _str("Small text under the title."),
         "pattern": _str("Background pattern.", enum=["diamonds", "stripes", "dots", "waves"]),
-        "color": _str("Main colour, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
-        "accent": _str("Pattern colour, #rrggbb.", pattern=r"^#[0-9a-fA-F]{6}$"),
+        "color": _str("Main colour, #rrggbb.", pattern=COLOR_PATTERN),
+        "accent": _str("Pattern colour, #rrggbb.", pattern=COLOR_PATTERN),
     },
 )
 
@@ -396,6 +400,8 @@ DECK_SCHEMA: dict = {
         "layouts": {"type": "object", "description": "The deck's own layouts, by name.",
                     "additionalProperties": LAYOUT},
         "fonts": _list_of("The deck's own fonts.", FONT),
+        "tuck_box": TUCK_BOX_SCHEMA,
+        "tokens": _list_of("Tokens and counters, printed on sheets by `deckgen tokens DECK`.", TOKEN_SCHEMA),
         "icons": {"type": "object", "description": "Icons by name: a PNG/JPEG/SVG file, or "
                   "{ file = \"...\", tint = true } for a one-colour icon painted in the text's colour.",
                   "additionalProperties": {"type": ["string", "object"]}},

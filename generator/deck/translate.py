@@ -26,7 +26,7 @@ from .files import LANG_PATTERN, TRANSLATIONS_DIR, parse_toml
 from .layouts.artfiles import unreadable
 from .layouts.deck import IMAGE_SUFFIXES, DeckLayouts, read_icons
 from .model import Card, Deck
-from .phrases import PHRASES
+from .phrases import PHRASES, needed_phrases
 
 # Overlay table -> (fields a translation may give, the deck items it is keyed by).
 _TABLES: dict[str, tuple[str, ...]] = {
@@ -278,10 +278,14 @@ class Overlay:
         given = self.data.get(_PHRASES_TABLE, {})
         given = given if isinstance(given, dict) else {}
         phrases = {}
+        deck = self.deck
+        parts = {part for part, present in (("rulings", deck.rulings), ("variants", deck.variants),
+                                            ("suits", deck.suits)) if present}
+        needed = set(needed_phrases({figure.kind for figure in figures.in_deck(deck)}, parts))
         for english in PHRASES:
             if isinstance(given.get(english), str):
                 phrases[english] = given[english]
-            else:
+            elif english in needed:  # a phrase of a part the rulebook lacks is not asked for
                 self.problem(_PHRASES_TABLE, "", english, f"not translated into {self.lang!r}; the English is used",
                              severity="warning")
         return phrases

@@ -93,8 +93,8 @@ def export_foundry(deck: Deck, out_dir: Path, base_url: str | None = None) -> li
     faces = faces_for(deck)
     files: dict[str, bytes] = {}
     face_paths: dict[str, str] = {}
-    for card, image in zip(deck.cards, faces.images(deck.cards)):
-        data = jpeg_bytes(image)
+    for card in deck.cards:
+        data = faces.jpeg(card)  # kept by a build, which rasterised it for the TTS sheets
         name = _hashed(f"{deck.id}-{_file_stem(card.code)}", data)
         files[name], face_paths[card.id] = data, path(name)
     back = faces.jpeg(None)

@@ -6,7 +6,7 @@ Layout written under `<out>/lackey/` (formats: /work/shared/research/export-form
     <plugin>/sets/carddata.txt         tab-separated, header row, Name Set ImageFile first
     <plugin>/sets/setimages/<Set>/*.jpg one JPEG per distinct card
     <plugin>/cardback.jpg, spawned.jpg  same aspect ratio as the faces
-    <plugin>/decks/<deck>.dek          one <card> per copy: the whole deck in one click
+    <plugin>/decks/<deck> (one player loads it).dek   one <card> per copy: the whole game in one click
     <plugin>/updatelist.txt, version.txt   only with a base URL: Lackey's auto-update files
     <plugin>.zip                       the same folder, zipped with fixed dates
 
@@ -16,6 +16,14 @@ ASCII file is the same in both, and cp1252 holds the typographic quotes, dashes 
 accented letters card text uses. Characters outside it are spelled another way when
 nothing is lost (see `text.fit_charset`) and refused otherwise, naming the card;
 `encoding="utf-8"` writes UTF-8 for a Lackey that reads it.
+
+Lackey shows one card back, `cardback.jpg`, for every card of a plugin (no plugin, tutorial or
+research note found shows a per-card back). Cards whose kind has a back of its own are kept
+apart instead: one pile per back (`back_piles`), each a superzone of the deck file loading into
+a shared gamezone of its own, named after its kinds, with its own Draw button, so each can be
+set out where the rules say. The piles are shared, so a second player loading the deck file
+would double them; the file's name, which Lackey's Load Deck dialog shows, says that one player
+loads it (`deck_file`).
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from .common import ExportError, inside, is_dvorak, kept_for
 from .faces import blank_face, faces_for, jpeg_bytes
 from .setup import engine_table, table_setup
 from .text import Escaped, card_label, environment, fit_charset, one_line, plain
+from .tts import back_groups
 
 LAYOUTS = ("full", "dvorak")
 ENCODINGS = {"cp1252": "windows-1252", "utf-8": "UTF-8"}  # codec -> name in the XML prolog
@@ -354,6 +363,24 @@ def _update_files(deck: Deck, files: Mapping[str, bytes], base_url: str, day: dt
                                      card_url_files=[CARD_IMAGE_URLS])}
 
 
+def deck_file(deck: Deck) -> str:
+    """The deck file's name: what Lackey's Load Deck dialog lists, so it tells the players that
+    one of them loads it (every pile it fills is shared by the table)."""
+    return f"{plugin_name(deck)} (one player loads it).dek"
+
+
+def back_piles(deck: Deck) -> dict[str, str]:
+    """The shared pile each card goes to, by card id: "Deck" for the deck's back (or when all
+    cards share one back), "<their kinds> Deck" for each back of their own."""
+    groups = [(back, cards) for back, cards in back_groups(deck) if cards]
+    piles = {}
+    for back, cards in groups:
+        kinds = ", ".join(kind.name for kind in deck.kinds if any(card.kind == kind.id for card in cards))
+        label = "Deck" if back == 0 or len(groups) == 1 else f"{kinds} Deck"
+        piles.update({card.id: label for card in cards})
+    return piles
+
+
 def _without(copies: list[Card], set_aside: Iterable[Card]) -> list[Card]:
     """The copies with one copy of each set-aside card taken out."""
     rest = list(copies)
@@ -406,12 +433,15 @@ def plugin_text_files(deck: Deck, layout: str | None = None,
         def dek_cards(cards: Iterable[Card]) -> list[DekCard]:
             return [DekCard(names[card.id], images[card.id], card_set, _where(deck, card)) for card in cards]
 
-        superzones = {"Deck": dek_cards(_without(list(deck.copies()), setup.set_aside)),
-                      "Centre": dek_cards(setup.centre), "Discard": dek_cards(setup.discard)}
-        files[f"decks/{plugin}.dek"] = render(
+        pile_of = back_piles(deck)
+        piles = list(dict.fromkeys(pile_of.values()))
+        rest = _without(list(deck.copies()), setup.set_aside)
+        superzones = {pile: dek_cards(card for card in rest if pile_of[card.id] == pile) for pile in piles}
+        superzones.update({"Centre": dek_cards(setup.centre), "Discard": dek_cards(setup.discard)})
+        files[f"decks/{deck_file(deck)}"] = render(
             "deck.dek.j2", xml_encoding=ENCODINGS[encoding], plugin=plugin, title=deck.name,
             superzones={zone: cards for zone, cards in superzones.items() if cards})
-        files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck),
+        files["plugininfo.txt"] = render("plugininfo.txt.j2", plugin=plugin, kit=table_kit(deck), piles=piles,
                                          phases=setup.phases, centre=bool(setup.centre),
                                          discard=bool(setup.discard))
         return files, render

@@ -51,7 +51,7 @@ from ..deck.publish import check_base_url
 from ..deck.sizes import pt
 from ..faces.cards import back_identity
 from ..faces.raster import BackOf, own_backs
-from .common import ExportError, write_export_folder
+from .common import ExportError, kept_for, write_export_folder
 from .faces import SHEET_COLUMNS, SHEET_ROWS, faces_for, jpeg_bytes
 from .setup import table_setup
 
@@ -144,6 +144,12 @@ def sheet_image(deck: Deck, sheet: Sheet) -> "Image.Image":
         row, column = divmod(cell, sheet.columns)
         image.paste(face, (column * width, row * height))
     return image
+
+
+def sheet_jpeg(deck: Deck, sheet: Sheet) -> bytes:
+    """The sheet as a JPEG, made once per deck: the Tabletop Playground package uses the same
+    sheets as its textures, so a build rasterises each face once for both."""
+    return kept_for(deck, ("tts-sheet", sheet.key), lambda: jpeg_bytes(sheet_image(deck, sheet)))
 
 
 def card_description(deck: Deck, card: Card) -> str:
@@ -270,7 +276,7 @@ def export_tts(deck: Deck, out_dir: Path, base_url: str | None = None,
     files: dict[str, bytes] = {}
     sheet_names: dict[int, str] = {}
     for sheet in sheets:
-        data = jpeg_bytes(sheet_image(deck, sheet))
+        data = sheet_jpeg(deck, sheet)
         sheet_names[sheet.key] = hashed_name(sheet.stem(deck), data)
         files[sheet_names[sheet.key]] = data
     back_names: dict[int, str] = {}

@@ -58,8 +58,8 @@ def _image_template(value: str, dynamic: bool) -> dict:
 def room_widgets(deck: Deck, files: dict[str, bytes]) -> list[dict]:
     """The widgets of the room, adding the images they name to `files`."""
     faces = faces_for(deck)
-    face_of = {card.id: _asset(files, f"face-{index}", jpeg_bytes(image), f"card {card.name!r} ({card.code})")
-               for index, (card, image) in enumerate(zip(deck.cards, faces.images(deck.cards)), start=1)}
+    face_of = {card.id: _asset(files, f"face-{index}", faces.jpeg(card), f"card {card.name!r} ({card.code})")
+               for index, card in enumerate(deck.cards, start=1)}
     deck_back = _asset(files, "back", faces.jpeg(None), f"deck {deck.id!r}")
     own = own_backs(deck, (deck.card_size.width_mm, deck.card_size.height_mm))
     back_of = {card.id: _asset(files, "back", jpeg_bytes(image), f"card {card.name!r} ({card.code})")

@@ -26,11 +26,12 @@ class CardDocument:
     """A canvas plus the forms of one deck's faces and back at one trim size and bleed."""
 
     def __init__(self, deck: "Deck", card_width: float, card_height: float, bleed: float,
-                 page_size: tuple[float, float], title: str = ""):
+                 page_size: tuple[float, float], title: str = "", canvas_class: type = Canvas):
         self.deck = deck
         self.card_width, self.card_height, self.bleed = card_width, card_height, bleed
         self.buffer = io.BytesIO()
-        self.canvas = Canvas(self.buffer, pagesize=page_size, invariant=1, pageCompression=1,
+        # canvas_class: faces.inksaver.InkSaverCanvas draws the same cards with less ink
+        self.canvas = canvas_class(self.buffer, pagesize=page_size, invariant=1, pageCompression=1,
                              initialFontName=fonts.font("sans"))
         self.canvas.setTitle(title or deck.name)
         self.canvas.setAuthor(deck.designer or "deckgen")

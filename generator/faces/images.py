@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 from PIL import Image
 
 from ..core.errors import DeckgenError, OptionError
-from ..core.output import write_bytes
+from ..core.files import read_text_input
+from ..core.output import write_bytes, write_text
 from ..deck.sizes import card_size_mm, check_length
 from .check import require_printable
 from .png import encode_png
@@ -105,6 +106,13 @@ def write_images(deck: "Deck", out_dir: Path, dpi: int | None = None, bleed_mm: 
     return write_pngs(deck, out_dir / IMAGES_DIR, dpi, bleed_mm, trim, advance, allow_low_res, card)
 
 
+# Beside each images folder (and a print service's folder), `.<folder>.written`: the names of the
+# pictures deckgen wrote there, so that a later run removes its own stale pictures and nothing
+# else. Kept outside the folder, which then holds exactly the pictures.
+def _record_of(folder: Path) -> Path:
+    return folder.parent / f".{folder.name}.written"
+
+
 def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tuple[float, float],
                advance: "Advance | None" = None, allow_low_res: bool = False,
                only: "Card | None" = None) -> list[Path]:
@@ -125,6 +133,7 @@ def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tupl
         cards = list(deck.cards) + [None] + [BackOf(card) for card in own]
         names = [f"{card.id}.png" for card in deck.cards] + [BACK_NAME] + [f"{BACKS_DIR}/{card.id}.png" for card in own]
         _remove_stale(folder, set(names))
+    _record_written(folder, names, whole=only is None)
     size = pixel_size(trim, bleed_mm, dpi)
     faces = face_pages(deck, trim, bleed_mm, dpi)
     # Compressing and writing release the GIL: they run on worker threads while the next card
@@ -142,12 +151,33 @@ def write_pngs(deck: "Deck", folder: Path, dpi: int, bleed_mm: float, trim: tupl
     return written
 
 
+def _written_before(folder: Path) -> set[str]:
+    """The pictures deckgen wrote into `folder` (its record); none without one."""
+    record = _record_of(folder)
+    if not record.is_file() or record.is_symlink():
+        return set()
+    try:
+        text = read_text_input(record, "output")
+    except DeckgenError:  # an unreadable record: remove nothing rather than guess
+        return set()
+    return {line for line in text.splitlines() if line.endswith(".png") and ".." not in line.split("/")}
+
+
 def _remove_stale(folder: Path, current: set[str]) -> None:
-    """Remove the PNGs of cards the deck no longer has (renamed or removed) from an images folder."""
-    for sub in (folder, folder / BACKS_DIR):
-        for path in sorted(sub.glob("*.png")) if sub.is_dir() else ():
-            if path.relative_to(folder).as_posix() not in current and path.is_file() and not path.is_symlink():
-                path.unlink()
+    """Remove the PNGs deckgen wrote for cards the deck no longer has (renamed or removed). Only
+    names in the folder's record of what deckgen wrote are removed: a picture someone else put
+    in the folder stays."""
+    for name in sorted(_written_before(folder) - current):
+        path = folder / name
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+
+
+def _record_written(folder: Path, names: list[str], whole: bool) -> None:
+    """Remember which pictures deckgen wrote here: a whole run's names, or (one card drawn) the
+    names before and this card's."""
+    written = set(names) if whole else _written_before(folder) | set(names)
+    write_text(_record_of(folder), "".join(f"{name}\n" for name in sorted(written)))
 
 
 def _save_png(path: Path, rows: bytearray, size: tuple[int, int], dpi: int) -> Path:

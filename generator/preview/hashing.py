@@ -48,7 +48,8 @@ def deck_look(deck: "Deck") -> bytes:
     deck's fonts, icons, shared layouts, overlays). Not its spreadsheets: a row's cells reach only
     its own card (hashed with the card), so a one-cell save redraws that card alone."""
     files = b"".join(_file_digest(path) for path in deck.inputs if path.suffix.lower() not in SHEET_SUFFIXES)
-    return repr((deck.name, deck.card_size, deck.suits, deck.ranks, deck.kinds, deck.back)).encode() + files
+    return repr((deck.name, deck.id, deck.designer, deck.version, deck.version_mark, deck.card_size, deck.suits,
+                 deck.ranks, deck.kinds, deck.back)).encode() + files
 
 
 def _references(deck: "Deck", texts: Iterator[str]) -> list[str]:

@@ -14,12 +14,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from reportlab.pdfgen.canvas import Canvas
+
 from ..core.errors import OptionError
 from ..core.output import write_bytes, write_text
 from ..deck.sizes import card_size_mm, check_length, corner_radius_mm, pt
 from ..faces import fonts, paint
 from ..faces.check import require_printable
 from ..faces.document import CardDocument
+from ..faces.inksaver import InkSaverCanvas
 from .calibration import calibration_pages
 from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, cut_svg, draw_marks
 from .layout import DEFAULT_PRINTER_MARGIN_MM, MARK_OFFSET_MM, Layout, Rect, sheet_layout
@@ -55,6 +58,7 @@ class SheetOptions:
     registration: str | None = None  # a cutting machine's marks instead of crop marks: "silhouette"
     color: ColorOptions = ColorOptions()
     allow_low_res: bool = False  # print art under 150 ppi at its printed size (a warning, not an error)
+    ink_saver: bool = False  # fills drawn as outlines, art in grey (faces.inksaver)
 
     def checked(self) -> "SheetOptions":
         """The options, with every conflict or out-of-range value raised as an `OptionError`."""
@@ -107,7 +111,8 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
     require_printable(deck, *card_size_mm(deck, options.card_size), allow_low_res=options.allow_low_res)
     title = f"{deck.name}: print-and-play sheets"
     document = CardDocument(deck, layout.card_width, layout.card_height, layout.bleed,
-                            (layout.page_width, layout.page_height), title=title)
+                            (layout.page_width, layout.page_height), title=title,
+                            canvas_class=InkSaverCanvas if options.ink_saver else Canvas)
     canvas = document.canvas
     canvas.setViewerPreference("PrintScaling", "None")
     duplex = "none" if options.fold or options.sides != "both" else options.duplex
@@ -298,6 +303,8 @@ def sheets_filename(deck: "Deck", options: SheetOptions) -> str:
         parts.append(options.registration)
     if options.color.mode != "rgb":
         parts.append(options.color.mode)
+    if options.ink_saver:
+        parts.append("ink-saver")
     return "-".join(parts) + ".pdf"
 
 
@@ -339,5 +346,6 @@ def write_one_per_page(deck: "Deck", out_dir: Path, card_size: str = "deck", ble
 
 
 def build_print(deck: "Deck", out_dir: Path) -> list[Path]:
-    """Build step: A4 sheets, a gutter of two 3 mm bleeds, duplex flipped on the long edge."""
-    return [write_sheets(deck, out_dir)]
+    """Build step: sheets on each of the build's papers (A4 unless `build --paper`), a gutter of
+    two 3 mm bleeds, duplex flipped on the long edge."""
+    return [write_sheets(deck, out_dir, SheetOptions(paper=paper)) for paper in deck.papers]

@@ -26,6 +26,8 @@ from ..faces.check import text_problems
 from ..faces.quality import contrast_problems, resolution_problems
 from ..games.base import EngineUnavailable
 from ..games.play_figures import check_deck
+from ..printing.tokens import token_problems
+from .colourvision import colour_vision_problems
 from .stated import stated_number_problems
 
 
@@ -41,6 +43,7 @@ def lint(deck: Deck, printable: bool = True) -> list[Problem]:
     problems += stated_number_problems(deck, plain)
     if printable:
         problems += _play_figures(deck)
+        problems += colour_vision_problems(deck)  # reads each card's layout: needs a deck without errors
         problems += _print_problems(deck, locate)
         problems += _export_problems(deck, locate)
     return problems
@@ -322,4 +325,4 @@ def _print_problems(deck: Deck, locate: Locator) -> list[Problem]:
     at the TOML line of the card they concern."""
 
     looks = [] if art_problems(deck) else resolution_problems(deck) + contrast_problems(deck)
-    return [locate.relocate(problem) for problem in text_problems(deck) + looks]
+    return [locate.relocate(problem) for problem in text_problems(deck) + looks + token_problems(deck)]

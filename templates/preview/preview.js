@@ -162,6 +162,7 @@
   document.getElementById("toggles").addEventListener("change", (event) => {
     const input = event.target;
     if (input.name === "side") { side = input.value; render([]); return; }
+    if (input.name === "vision") { document.body.dataset.vision = input.value; return; }
     document.body.classList.toggle("show-" + input.name, input.checked);
   });
 

@@ -18,13 +18,12 @@ from typing import Callable
 import pytest
 
 from generator.build import run as build
-from generator.build.run import build_all
 from generator.build.helper import HelperStep
+from generator.build.run import build_all
 from generator.core.errors import DeckgenError
-
 from tests.badinput import TINY
 from tests.conftest import DECKS, ROOT
-from tests.build.test_build_integrity import _alive, _children
+from tests.processes import alive, children
 
 OVERFLOWING = TINY + 'text = "' + " ".join(["overflowing"] * 400) + '"\n'
 
@@ -225,8 +224,8 @@ def _build_process(tmp_path: Path, **options) -> tuple[subprocess.Popen, Path]:
 def _first_child(process: subprocess.Popen) -> int:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
-        if children := _children(process.pid):
-            return min(children)
+        if started := children(process.pid):
+            return min(started)
         time.sleep(0.02)
     raise AssertionError("the build started no helper")
 
@@ -238,9 +237,9 @@ def test_killing_the_build_kills_its_helper(tmp_path):
     process.kill()
     process.wait()
     deadline = time.monotonic() + 10
-    while _alive(helper) and time.monotonic() < deadline:
+    while alive(helper) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(helper)
+    assert not alive(helper)
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
@@ -250,5 +249,5 @@ def test_ctrl_c_ends_the_build_and_its_helper_and_publishes_nothing(tmp_path):
     helper = _first_child(process)
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(timeout=60) == 130
-    assert not _alive(helper)
+    assert not alive(helper)
     assert not (out / "quidditch-v2").exists() and not (out / build.STAGING).exists()

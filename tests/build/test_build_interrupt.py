@@ -17,8 +17,8 @@ import pytest
 from generator.build import run as build
 from generator.build.uptodate import MANIFEST
 from tests.badinput import TINY
-from tests.build.test_build_integrity import _alive, _children
 from tests.conftest import ROOT
+from tests.processes import alive, children
 
 # `deckgen build` whose decks each wait a while between staging and publishing (the pool's
 # forked workers inherit the pause), so the test can interrupt the build with two decks staged.
@@ -77,10 +77,10 @@ def test_killing_validate_kills_its_playing_workers(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "generator", "validate", "wizard", "--simulate", "200000",
                                 "--workers", "2"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait_for(lambda: len(_children(process.pid)) >= 2 or process.poll() is not None, 60)
-        workers = _children(process.pid)
+        _wait_for(lambda: len(children(process.pid)) >= 2 or process.poll() is not None, 60)
+        workers = children(process.pid)
         assert process.poll() is None and len(workers) >= 2
     finally:
         process.kill()
         process.wait()
-    _wait_for(lambda: not any(_alive(pid) for pid in workers), 10)
+    _wait_for(lambda: not any(alive(pid) for pid in workers), 10)

@@ -87,9 +87,14 @@ def test_a_build_rasterises_each_export_face_once(mini, tmp_path, monkeypatch):
     monkeypatch.setattr(images, "rasterise", raster.rasterise)
     write_all(deck, tmp_path)
     faces = [card for card in asked if not isinstance(card, raster.BackOf)]
-    # Every face once for the sheets (and Lackey's JPEGs), the back once more for the thumbnail.
+    # Every face once for the sheets (and the JPEGs of Lackey, Foundry, the vtt room and CGS; the
+    # Tabletop Playground package uses the TTS sheets), the back once more for the thumbnail.
     assert sorted(map(str, faces)) == sorted(map(str, [*deck.cards, None, None]))
     assert (tmp_path / "lackey").is_dir() and any((tmp_path / "tts").glob("mini-sheet-1-*.jpg"))
+    assert (tmp_path / "foundry" / "mini.json").is_file() and (tmp_path / "vtt" / "mini.pcio.zip").is_file()
+    assert (tmp_path / "cgs" / "mini" / "cgs.json").is_file() and (tmp_path / "ttp" / "mini" / "Manifest.json").is_file()
+    assert {p.name for p in (tmp_path / "ttp" / "mini" / "Textures" / "mini").glob("*sheet*")} == \
+        {p.name for p in (tmp_path / "tts").glob("*sheet*")}
 
 
 def test_rulebook_pictures_come_from_the_images_steps_pages(mini, tmp_path, monkeypatch):

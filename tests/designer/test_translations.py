@@ -80,3 +80,22 @@ def test_a_card_keyed_by_its_code_keeps_its_translation_when_renamed(tmp_path, r
     assert result.exit_code == 0, result.stdout
     assert "names no card" not in result.stdout
     assert translated(load_deck(deck), "de").deck.find_card("CO").name == "Muschel"
+
+
+def test_validate_lang_asks_only_for_the_phrases_the_rulebook_uses(tmp_path, run_cli):
+    """Tidepool's rules hold no figures of play and it has no rulings, variants or suits: its
+    overlay is not asked for the Quidditch engines' or the trick figures' words."""
+    from generator.deck.phrases import PHRASES, needed_phrases
+
+    deck = make(tmp_path / "tidepool")
+    overlay(deck)
+    said = run_cli("validate", deck, "--lang", "de", "--simulate", "0").stdout
+    asked = {line.split("phrases.", 1)[1].split(": not translated")[0].strip('"')
+             for line in said.splitlines() if "warning: phrases." in line}
+    assert asked == set(needed_phrases(set(), set()))
+    assert {"Contents", "Card reference"} <= asked
+    assert not asked & {"Trick", "Keeper", "Bludger", "the Quaffle is in the centre", "Rulings of this edition",
+                        "Variants", "{count} in each suit:"}
+    assert len(asked) < len(PHRASES) / 2
+    trick = needed_phrases({"trick"}, {"rulings"})
+    assert "Trick" in trick and "no trump" in trick and "Ruling {number}" in trick and "Keeper" not in trick

@@ -18,7 +18,8 @@ from generator.deck.loader import load_deck
 from generator.deck.markup import to_plain
 
 from tests.conftest import DECK_PATHS, ROOT
-from tests.export_support import BASE_URL, file_url_path, read_carddata, read_dek, tree, write_deck
+from tests.export_support import (BASE_URL, HOSTILE, file_url_path, hostile_deck, read_carddata, read_dek, tree,
+                                  write_deck)
 from tests.mushserver import MushClient, MushServer, tinymux_installed
 
 needs_tinymux = pytest.mark.skipif(not tinymux_installed(), reason="TinyMUX is not installed (.ci/install-tinymux.sh)")
@@ -57,9 +58,9 @@ def test_awkward_names_come_out_faithfully_escaped(run_cli, tmp_path):
     _, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert [row[0] for row in rows] == FAITHFUL_NAMES
     assert rows[0][5].startswith("Mentions [Bracket] (paren) {brace} and [add(1,2)] 100% <i>.")
-    listed = read_dek(plugin / "decks" / "odd.dek")
+    listed = read_dek(plugin / "decks" / "odd (one player loads it).dek")
     assert [name for name, _, _ in listed] == [n for i, n in enumerate(FAITHFUL_NAMES) for _ in range(i + 1)]
-    assert b"&lt;&amp;&gt; Ampersand &amp;amp; &lt;b&gt;" in (plugin / "decks" / "odd.dek").read_bytes()
+    assert b"&lt;&amp;&gt; Ampersand &amp;amp; &lt;b&gt;" in (plugin / "decks" / "odd (one player loads it).dek").read_bytes()
 
     assert run_cli("export", "tts", deck, "-o", out).exit_code == 0
     saved = json.loads((out / "odd" / "tts" / "odd.json").read_text("utf-8"))
@@ -186,6 +187,14 @@ def test_names_lackey_cannot_hold_survive_a_real_mush_server(run_cli, tmp_path, 
     mush_round_trip(run_cli, mush, deck, tmp_path / "out")
 
 
+@needs_tinymux
+@pytest.mark.parametrize("case", sorted(set(HOSTILE) - {"long"}))
+def test_bad_input_cases_read_back_whole_from_a_real_mush_server(run_cli, tmp_path, mush, case):
+    """The MUSH part of tests/export/test_export_bad_input.py: each card name and text that the
+    MUSH export keeps, pasted into TinyMUX and read back from the deck object, both styles."""
+    mush_round_trip(run_cli, mush, hostile_deck(tmp_path / "decks", HOSTILE[case]), tmp_path / "out")
+
+
 def test_same_deck_gives_the_same_bytes(run_cli, tmp_path):
     trees = []
     for _ in range(2):
@@ -230,13 +239,18 @@ def test_build_writes_every_export_and_reuses_it(run_cli, tmp_path):
     assert first.exit_code == 0, first.stderr
     wizard = out / "wizard"
     assert (wizard / "lackey" / "wizard.zip").is_file()
-    assert (wizard / "lackey" / "wizard" / "decks" / "wizard.dek").is_file()
+    assert (wizard / "lackey" / "wizard" / "decks" / "wizard (one player loads it).dek").is_file()
     saved = json.loads((wizard / "tts" / "wizard.json").read_text("utf-8"))
     for entry in saved["ObjectStates"][0]["CustomDeck"].values():
         assert file_url_path(entry["FaceURL"]).is_file() and file_url_path(entry["BackURL"]).is_file()
         assert file_url_path(entry["FaceURL"]).is_relative_to(wizard.resolve())
     info = ET.fromstring((wizard / "lackey" / "wizard" / "plugininfo.txt").read_bytes())
     assert info.findtext("pluginname") == "wizard"
+    foundry = json.loads((wizard / "foundry" / "wizard.json").read_text("utf-8"))
+    assert len(foundry["cards"]) == 60 and foundry["img"].startswith("cards/wizard/")
+    assert (wizard / "vtt" / "wizard.pcio.zip").is_file()
+    assert (wizard / "ttp" / "wizard" / "Manifest.json").is_file()
+    assert json.loads((wizard / "cgs" / "wizard" / "cgs.json").read_text("utf-8"))["autoUpdate"] == -1
     second = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(second.stdout)[0]["reused"]
 
@@ -257,6 +271,10 @@ def test_build_base_url_publishes_lackey_and_tts_for_other_players(run_cli, tmp_
     assert "files on the computer" not in saved["ObjectStates"][0]["Description"]
     updatelist = (wizard / "lackey" / "wizard" / "updatelist.txt").read_text("cp1252").splitlines()
     assert f"plugins/wizard/plugininfo.txt\t{base}/wizard/lackey/wizard/plugininfo.txt\t" in "\n".join(updatelist)
+    foundry = json.loads((wizard / "foundry" / "wizard.json").read_text("utf-8"))
+    assert foundry["img"].startswith(f"{base}/wizard/foundry/wizard-back-")
+    cgs = json.loads((wizard / "cgs" / "wizard" / "cgs.json").read_text("utf-8"))
+    assert cgs["autoUpdateUrl"] == f"{base}/wizard/cgs/wizard/cgs.json"
     # Another address is another build of the exports, not a reuse.
     again = run_cli("build", "--decks-dir", decks, "--output", out, "--json")
     assert "exports" in json.loads(again.stdout)[0]["built"]

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
 import jinja2
 import pytest
@@ -66,7 +67,7 @@ def test_deck_file_lists_every_copy_of_every_card(exported, deck_path):
     plugin = exported[deck.id] / deck.id
     header, rows = read_carddata(plugin / "sets" / "carddata.txt")
     known = {(row[0], row[2], row[1]) for row in rows}
-    listed = read_dek(plugin / "decks" / f"{deck.id}.dek")
+    listed = read_dek(plugin / "decks" / f"{deck.id} (one player loads it).dek")
     assert len(listed) == deck.total
     assert set(listed) <= known
     names = lackey_names(deck)
@@ -136,7 +137,7 @@ def test_updatelist_lists_every_file_with_its_checksum(exported, deck_path):
     for line in lines[1:-2]:
         install_path, url, checksum = line.split("\t")
         relative = install_path.removeprefix(f"plugins/{deck.id}/")
-        assert url == f"{BASE_URL}/{relative}"
+        assert url == f"{BASE_URL}/{quote(relative)}"
         listed[relative] = int(checksum)
     files = tree(plugin)
     images = {path for path in files if path.startswith("sets/setimages/")}
@@ -220,7 +221,7 @@ def test_cards_sharing_a_name_stay_apart(tmp_path):
     plugin = tmp_path / "out" / "tough" / "lackey" / "tough"
     _, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert [row[0] for row in rows] == ["Playing Tough", "Playing Tough [PT2]"]
-    assert Counter(name for name, _, _ in read_dek(plugin / "decks" / "tough.dek")) == {
+    assert Counter(name for name, _, _ in read_dek(plugin / "decks" / "tough (one player loads it).dek")) == {
         "Playing Tough": 1, "Playing Tough [PT2]": 2}
 
 
@@ -233,7 +234,7 @@ def test_characters_outside_cp1252_are_spelled_in_it(tmp_path):
     _, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert rows[0][0] == "Café Ors" and rows[0][4] == "*"
     assert rows[0][5] == "Score 2 - 1 -> 1 point with the [alembic]."
-    assert read_dek(plugin / "decks" / "accents.dek")[0][0] == "Café Ors"
+    assert read_dek(plugin / "decks" / "accents (one player loads it).dek")[0][0] == "Café Ors"
     assert "Café".encode("cp1252") in (plugin / "sets" / "carddata.txt").read_bytes()
 
 
@@ -244,7 +245,7 @@ def test_utf8_encoding_keeps_every_letter(tmp_path):
     plugin = tmp_path / "out" / "letters" / "lackey" / "letters"
     _, rows = read_carddata(plugin / "sets" / "carddata.txt", encoding="utf-8")
     assert rows[0][:3] == ["Дракон Ωμέγα", "letters", "card"]  # the id slug of a non-Latin name
-    assert read_dek(plugin / "decks" / "letters.dek") == [("Дракон Ωμέγα", "card", "letters")]
+    assert read_dek(plugin / "decks" / "letters (one player loads it).dek") == [("Дракон Ωμέγα", "card", "letters")]
 
 
 def test_image_file_names_that_collide_are_refused(tmp_path, capsys):
@@ -283,7 +284,7 @@ def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
     """Rules qv2.setup: the Quaffle face up in the centre, the Snitch first on the discard pile;
     each superzone is a deckzone of plugininfo.txt that loads into a gamezone of that name."""
     plugin = exported["quidditch-v2"] / "quidditch-v2"
-    zones = read_dek_zones(plugin / "decks" / "quidditch-v2.dek")
+    zones = read_dek_zones(plugin / "decks" / "quidditch-v2 (one player loads it).dek")
     assert [name for name, _, _ in zones["Centre"]] == ["Quaffle"]
     assert [name for name, _, _ in zones["Discard"]] == ["Golden Snitch"]
     assert "Quaffle" not in [name for name, _, _ in zones["Deck"]] and len(zones["Deck"]) == 54
@@ -294,11 +295,34 @@ def test_quidditch_v2_sets_out_the_quaffle_and_the_snitch(exported):
     assert re.findall(r"<phase><label>([^<]+)</label></phase>", info) == [
         "Start of turn", "Draw", "Play", "Manoeuvre", "End of turn", "Hand limit"]
     assert re.findall(r"<playerstat><label>([^<]+)</label>", info) == ["Points", "Dominance"]
-    wizard_zones = read_dek_zones(exported["wizard"] / "wizard" / "decks" / "wizard.dek")
+    wizard_zones = read_dek_zones(exported["wizard"] / "wizard" / "decks" / "wizard (one player loads it).dek")
     assert list(wizard_zones) == ["Deck"]
     wizard_info = (exported["wizard"] / "wizard" / "plugininfo.txt").read_text("cp1252")
     assert re.findall(r"<deckzone><label>([^<]+)</label>", wizard_info) == ["Deck"]
     assert "<phase>" not in wizard_info
+
+
+def test_each_back_is_a_shared_pile_of_its_own(run_cli, tmp_path):
+    """Lackey shows one card back; cards whose kind has its own back are kept in a pile of their
+    own (examples/designer: Ingredients and Recipes), each with its Draw button."""
+    designer = Path(__file__).resolve().parents[2] / "examples" / "designer" / "cauldron-club.toml"
+    assert run_cli("export", "lackey", designer, "-o", tmp_path).exit_code == 0
+    deck = load_deck(designer)
+    plugin = tmp_path / deck.id / "lackey" / deck.id
+    [dek] = (plugin / "decks").glob("*.dek")
+    assert dek.name == "cauldron-club (one player loads it).dek"  # what Lackey's Load Deck dialog shows
+    zones = read_dek_zones(dek)
+    assert list(zones) == ["Ingredient Deck", "Recipe Deck"]
+    kind_of = {card.name: card.kind for card in deck.cards}
+    for zone, kind in (("Ingredient Deck", "ingredient"), ("Recipe Deck", "recipe")):
+        assert {kind_of[name] for name, _, _ in zones[zone]} == {kind}
+    assert Counter(name for cards in zones.values() for name, _, _ in cards) == \
+        Counter(card.name for card in deck.copies())
+    info = (plugin / "plugininfo.txt").read_text("cp1252")
+    for zone in zones:
+        assert f"<deckzone><label>{zone}</label><shuffle>yes</shuffle><isshared>yes</isshared>" \
+               f"<gamezonetoloadto>{zone}</gamezonetoloadto></deckzone>" in info
+        assert f"<label>Draw from {zone}</label>" in info and f"<sourcegamezone>{zone}</sourcegamezone>" in info
 
 
 def lackey_release(run_cli, deck_file: Path, out: Path) -> tuple[str, str]:
@@ -339,6 +363,6 @@ def test_a_name_in_double_quotes_is_the_same_in_carddata_and_deck(exported):
     name = "\"It's all gone quiet over there!\""
     _header, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert [row[0] for row in rows].count(name) == 1
-    assert name in [card_name for card_name, _, _ in read_dek(plugin / "decks" / "quidditch-v2.dek")]
+    assert name in [card_name for card_name, _, _ in read_dek(plugin / "decks" / "quidditch-v2 (one player loads it).dek")]
     assert "&quot;It&apos;s all gone quiet over there!&quot;</name>" in (
-        plugin / "decks" / "quidditch-v2.dek").read_text("cp1252")
+        plugin / "decks" / "quidditch-v2 (one player loads it).dek").read_text("cp1252")

@@ -16,30 +16,10 @@ from generator.deck.loader import load_deck
 from generator.export.mush_table import card_label
 
 from ..conftest import DECKS
-from .mush_table_support import act, connect, create_players, get, load, start_server, zone
+from .mush_fixtures import players, server, wizard  # noqa: F401 (fixtures)
+from .mush_table_support import act, get, load, zone
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve"]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with start_server() as mush:
-        yield mush
-
-
-@pytest.fixture(scope="module")
-def wizard(server):
-    with server.client() as client:
-        create_players(client, NAMES)
-        yield client
-
-
-@pytest.fixture(scope="module")
-def players(server, wizard):
-    clients = connect(server, wizard, NAMES)
-    yield clients
-    for client in clients.values():
-        client.close()
 
 
 @pytest.fixture

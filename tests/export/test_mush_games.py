@@ -17,22 +17,10 @@ from generator.deck.loader import load_deck
 from generator.games.base import CHANCE
 
 from ..conftest import DECKS
-from .mush_table_support import TableGame, act, connect, create_players, get, load, start_server
+from .mush_fixtures import server, wizard  # noqa: F401 (fixtures)
+from .mush_table_support import TableGame, act, connect, get, load
 
 NAMES = ["Ann", "Ben", "Cleo"]
-
-
-@pytest.fixture(scope="module")
-def table_server():
-    with start_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def wizard(table_server):
-    with table_server.client() as client:
-        create_players(client, NAMES)
-        yield client
 
 
 def finish_and_referee(run_cli, table: TableGame, tmp_path) -> dict:
@@ -58,10 +46,10 @@ def finish_and_referee(run_cli, table: TableGame, tmp_path) -> dict:
     return report
 
 
-def test_three_players_play_a_whole_game_of_wizard(run_cli, table_server, wizard, tmp_path):
+def test_three_players_play_a_whole_game_of_wizard(run_cli, server, wizard, tmp_path):
     deck = load_deck(DECKS / "wizard.toml")
     thing = load(run_cli, wizard, "wizard", tmp_path)
-    players = connect(table_server, wizard, NAMES)
+    players = connect(server, wizard, NAMES)
     table = TableGame(deck, wizard, thing, players, seed=5)
     try:
         assert "The seats are closed" in table.sit_and_start()
@@ -168,10 +156,10 @@ def mq_table_moves(table: TableGame, state, action) -> None:
         raise AssertionError(f"no table move for {words!r}")
 
 
-def test_two_players_play_a_whole_match_of_muggle_quidditch(run_cli, table_server, wizard, tmp_path):
+def test_two_players_play_a_whole_match_of_muggle_quidditch(run_cli, server, wizard, tmp_path):
     deck = load_deck(DECKS / "muggle-quidditch.toml")
     thing = load(run_cli, wizard, "muggle-quidditch", tmp_path)
-    players = connect(table_server, wizard, NAMES[:2])
+    players = connect(server, wizard, NAMES[:2])
     table = TableGame(deck, wizard, thing, players, seed=3, bot="heuristic")
     try:
         assert "Each player is dealt 6 cards, one at a time, starting with Ann" in table.sit_and_start()

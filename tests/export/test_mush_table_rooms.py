@@ -8,30 +8,10 @@ import re
 import pytest
 
 from ..conftest import DECKS
-from .mush_table_support import act, connect, create_players, get, load, start_server
+from .mush_fixtures import players, server, wizard  # noqa: F401 (fixtures)
+from .mush_table_support import act, get, load
 
 NAMES = ["Builder", "Alice", "Bob", "Carol"]
-
-
-@pytest.fixture(scope="module")
-def server():
-    with start_server() as mush:
-        yield mush
-
-
-@pytest.fixture(scope="module")
-def wizard(server):
-    with server.client() as client:
-        create_players(client, NAMES)
-        yield client
-
-
-@pytest.fixture(scope="module")
-def players(server, wizard):
-    clients = connect(server, wizard, NAMES)
-    yield clients
-    for client in clients.values():
-        client.close()
 
 
 @pytest.fixture

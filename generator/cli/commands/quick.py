@@ -113,7 +113,7 @@ def rule(deck: str, question: list[str] | None, variant: list[str] | None, decks
 
 
 def build(decks_dir: Path, output: Path, as_json: bool, jobs: int, base_url: str | None,
-          lang: str | None) -> int | None:
+          lang: str | None, papers: tuple[str, ...] = ("a4",)) -> int | None:
     """`deckgen build` when every deck is up to date (`generator.build.uptodate` decides as the build
     does): its report, with nothing built and no worker started; None when anything is to be
     built or reported otherwise, for the full build (generator.cli.app) to do. `jobs` changes only
@@ -129,7 +129,7 @@ def build(decks_dir: Path, output: Path, as_json: bool, jobs: int, base_url: str
             base_url = check_base_url(base_url)
         except OptionError:  # the full command reports it
             return None
-    results = everything_up_to_date(decks_dir, output, base_url, lang)
+    results = everything_up_to_date(decks_dir, output, base_url, lang, papers)
     return None if results is None else report_build(results, as_json)
 
 

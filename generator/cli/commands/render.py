@@ -35,7 +35,7 @@ def register(app: typer.Typer) -> None:
     @app.command("print")
     def print_command(
         deck: str = DeckArg,
-        paper: Optional[str] = typer.Option(None, "--paper", help="Paper size of the sheets: a4 (default) or letter."),
+        paper: Optional[str] = typer.Option(None, "--paper", help="Paper size of the sheets: a4 (default), letter, or all (a file for each)."),
         card_size: str = typer.Option("deck", "--card-size",
                                       help="Card trim size: poker (63×88 mm), poker-in (2.5×3.5 in), bridge, "
                                            "tarot, mini, square, or deck (the deck's own, poker for ours)."),
@@ -94,6 +94,9 @@ def register(app: typer.Typer) -> None:
             help="With --color cmyk: your print shop's CMYK output profile (default: the system's "
                  "Artifex SWOP profile from Debian's libgs-common)."),
         allow_low_res: bool = AllowLowRes,
+        ink_saver: bool = typer.Option(False, "--ink-saver",
+                                       help="Save ink on home sheets: flat fills printed as outlines, art in grey "
+                                            "(file name ends in -ink-saver)."),
         decks_dir: Path = DecksDir,
         output: Path = OutputDir,
         as_json: bool = JsonFlag,
@@ -116,14 +119,22 @@ def register(app: typer.Typer) -> None:
                      "--back-offset": back_offset is not None, "--printer": printer is not None,
                      "--calibration": calibration, "--one-per-page": one_per_page,
                      "--registration": registration is not None, "--color": color != "rgb",
-                     "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None}
+                     "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None, "--ink-saver": ink_saver}
             refuse_unhonoured(service, [name for name, was_given in given.items() if was_given])
-        options = sheet_options(paper=paper, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
+        papers = ["a4", "letter"] if paper == "all" else [paper]
+        every_paper = [sheet_options(paper=name, card_size=card_size, bleed=bleed, gap=gap, shared_cuts=shared_cuts,
                                 duplex=duplex, sides=sides, fold=fold, proof=proof, printer_margin=printer_margin,
                                 orientation=orientation, back_offset=back_offset, printer=printer,
                                 calibration=calibration, color=ColorOptions(color, pdfx or "x1a", icc_profile),
-                                registration=registration)
-        options = dataclasses.replace(options, allow_low_res=allow_low_res)
+                                registration=registration) for name in papers]
+        every_paper = [dataclasses.replace(options, allow_low_res=allow_low_res, ink_saver=ink_saver)
+                       for options in every_paper]
+        options = every_paper[0]
+        if ink_saver and one_per_page:
+            from ...core.errors import OptionError
+
+            raise OptionError("--ink-saver is for home-printed sheets; --one-per-page goes to a print service, "
+                              "which prints the full colours: drop one of them")
         for loaded in in_languages(load_deck(deck, decks_dir), lang):
             folder = prepare_folder(output_folder(output, loaded))
             if service:
@@ -144,18 +155,21 @@ def register(app: typer.Typer) -> None:
             if one_per_page:
                 path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color, allow_low_res)
                 summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
-            else:
+                if as_json:
+                    _print_json(summary)
+                else:
+                    typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
+                continue
+            for options in every_paper:  # --paper all: A4, then Letter
                 layout = options.layout(loaded)
                 path = sheets.write_sheets(loaded, folder, options)
                 per_sheet = options.cards_per_sheet(layout)
                 summary = {"deck": loaded.id, "file": str(path), "cards_per_sheet": per_sheet,
                            "columns": layout.columns, "rows": layout.rows, "orientation": layout.orientation,
                            "sheets": -(-loaded.total // per_sheet)}
-            if as_json:
-                _print_json(summary)
-            elif one_per_page:
-                typer.echo(f"{path}: {loaded.total} cards, {summary['pages']} pages (face, back, face, ...)")
-            else:
+                if as_json:
+                    _print_json(summary)
+                    continue
                 typer.echo(f"{path}: {loaded.total} cards on {summary['sheets']} sheet(s), "
                            f"{layout.columns}×{layout.rows} per sheet ({layout.orientation})")
                 typer.echo(f"print at actual size (100 %, no fit-to-page), {_how_to_print(options.checked())}")

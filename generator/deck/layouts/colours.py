@@ -10,6 +10,8 @@ import math
 import re
 from functools import lru_cache
 
+from ..palettes import NAMED_COLORS
+
 
 @lru_cache(maxsize=4096)
 def rgb(hex_color: str) -> tuple[float, float, float]:
@@ -51,10 +53,12 @@ def color_value(value: str) -> str:
     text = value.strip()
     if not text or text == "none":
         return ""
+    if text in NAMED_COLORS:
+        return NAMED_COLORS[text]
     match = re.fullmatch(r"([a-z_]+)\((.*)\)", text)
     if not match:
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", text):
-            raise ValueError(f"{value!r} is not a colour; write #rrggbb or lighten/darken/mix/ink_on(...)")
+            raise ValueError(f"{value!r} is not a colour; write #rrggbb, a palette colour (okabe-ito.blue) or lighten/darken/mix/ink_on(...)")
         return text.lower()
     function, inner = match.groups()
     args, depth, current = [], 0, ""

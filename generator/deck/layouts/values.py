@@ -66,8 +66,10 @@ class CardValues:
             "back.color": deck.back.color, "back.accent": deck.back.accent,
         }
         if card is None:
+            values["version_mark"] = f"v{deck.version}" if deck.version_mark else ""
             return values
         figure = figure_of(deck, card)
+        values["version_mark"] = f"v{deck.version} · {card.code}" if deck.version_mark else ""
         for name in CARD_FIELDS[:-1]:
             value = getattr(card, name)
             values[name] = values[f"card.{name}"] = "" if value is None else str(value) if name != "count" else value
