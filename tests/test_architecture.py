@@ -24,7 +24,9 @@ PACKAGE = ROOT / "generator"
 # Heavy libraries not every command needs: imported where they are used.
 LAZY_LIBRARIES = {"pypdfium2", "pikepdf", "svglib", "openpyxl", "distributed", "dask", "playwright",
                   # needed by some commands only, and each costs 10-40 ms to import (docs/speed.md)
-                  "reportlab", "PIL", "jinja2", "rich"}
+                  "reportlab", "PIL", "jinja2", "rich",
+                  # only for a deck with a CFF-flavoured OpenType font (deck/layouts/fontfiles.py)
+                  "fontTools"}
 # Other imports inside a function, each for a measured reason; never a cycle (the contracts above
 # would see one: they count these imports too).
 LAZY_OWN = {

@@ -108,7 +108,8 @@ def _needs(path: Path) -> set[str]:
 
 def test_readme_names_every_test_file_that_skips_without_tinymux_or_chromium():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    paragraphs = {name: next(block for block in readme.split("\n- ") if block.startswith(f"**{name}**"))
+    items = readme.split("\n- ")
+    paragraphs = {name: next(block for block in items if block.startswith(f"**{name}**")).split("\n\n")[0]
                   for name in ("TinyMUX", "Chromium")}
     files = [path for path in sorted(TESTS.rglob("test_*.py")) if path.name != Path(__file__).name]
     for name, paragraph in paragraphs.items():

@@ -52,6 +52,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "generator.cli.commands.rulebook": ("rulebook",),
     "generator.cli.commands.printer": ("printer",),
     "generator.cli.commands.watch": ("watch",),
+    "generator.cli.commands.play": ("play",),
     "generator.cli.commands.new": ("new",),
     "generator.cli.commands.diff": ("diff",),
     "generator.cli.commands.validate": ("validate",),

@@ -21,6 +21,7 @@ from ..core.errors import Problem, UnreadableInput
 from ..core.files import open_input
 from ..deck.layouts.artfiles import (MAX_ART_BYTES, MAX_ART_PIXELS, image_path, image_size, is_svg, svg_drawing,
                                      unreadable)
+from . import fonts
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -72,6 +73,7 @@ def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: 
     left, bottom = x + (w - drawn_w) / 2, y + (h - drawn_h) / 2
     if is_svg(path):
         drawing = svg_drawing(path)
+        _text_in_embedded_fonts(drawing)
         canvas.saveState()
         canvas.translate(left, bottom)
         canvas.scale(drawn_w / image_w, drawn_h / image_h)
@@ -79,6 +81,38 @@ def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: 
         canvas.restoreState()
         return
     canvas.drawImage(str(path), left, bottom, drawn_w, drawn_h, mask="auto")
+
+
+def _text_in_embedded_fonts(drawing) -> None:
+    """Draw an SVG's text in deckgen's embedded DejaVu faces, the generic family kept (serif
+    names to DejaVu Serif, others to DejaVu Sans; bold and italic kept).
+
+    svglib sets text it cannot match, and the drawing's initial state, to Helvetica, one of
+    PDF's fourteen fonts that are never embedded (print services and PDF/X refuse a file that
+    holds one); a system font it finds through fontconfig would make the output depend on the
+    machine. reportlab places each string by its anchor when drawing, so centred and
+    right-aligned text stays where the SVG put it in the new face. Done once per drawing."""
+    if getattr(drawing, "_deckgen_fonts", False):
+        return
+    drawing.initialFontName = fonts.font("sans")
+    pending = [drawing]
+    while pending:
+        node = pending.pop()
+        pending.extend(getattr(node, "contents", ()))
+        name = getattr(node, "fontName", None)
+        if isinstance(name, str) and not name.startswith("Deckgen"):
+            node.fontName = fonts.font(_generic_face(name))
+    drawing._deckgen_fonts = True
+
+
+def _generic_face(font_name: str) -> str:
+    """The DejaVu face key for a font name svglib chose ("Times-BoldItalic" -> "serif-bolditalic")."""
+    lowered = font_name.lower()
+    serif = ("times" in lowered or "serif" in lowered or "roman" in lowered) and "sans" not in lowered
+    bold = "bold" in lowered or "black" in lowered or "heavy" in lowered
+    italic = "italic" in lowered or "oblique" in lowered
+    style = ("bold" if bold else "") + ("italic" if italic else "")
+    return ("serif" if serif else "sans") + (f"-{style}" if style else "")
 
 
 def _draw_with_bleed(canvas, path, box, inner, mode, bleed_color) -> None:

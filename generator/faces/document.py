@@ -11,11 +11,10 @@ import io
 from typing import TYPE_CHECKING
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import xObjectName
 from reportlab.pdfgen.canvas import Canvas
 
-from . import fonts
+from . import fonts, pdfforms  # noqa: F401 - pdfforms: each card form gets its graphics states and shadings
 from .cards import back_identity, draw_back, draw_face
 
 if TYPE_CHECKING:
@@ -64,7 +63,6 @@ class CardDocument:
             else:
                 draw_face(canvas, self.deck, card, 0, 0, self.card_width, self.card_height, bleed)
             canvas.endForm()
-            _keep_transparency(canvas, name)
         return name
 
     def place(self, card: "Card | None", x: float, y: float,
@@ -109,22 +107,3 @@ class CardDocument:
             rl_config.useA85 = previous
         return self.buffer.getvalue()
 
-
-def _keep_transparency(canvas, name: str) -> None:
-    """Give a form the graphics states (opacity) it uses.
-
-    reportlab collects them for a form but leaves them out of its resources, so viewers
-    would draw translucent elements opaque or complain; the resources are built here instead."""
-    form = canvas._doc.idToObject.get(pdfdoc.xObjectName(name))
-    if form is None or not getattr(form, "ExtGState", None):
-        return
-    resources = pdfdoc.PDFResourceDictionary()
-    resources.basicFonts()
-    if form.hasImages:
-        resources.allProcs()
-    else:
-        resources.basicProcs()
-    if form.XObjects:
-        resources.XObject = form.XObjects
-    resources.ExtGState = form.ExtGState
-    form.Resources = resources

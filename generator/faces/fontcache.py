@@ -31,6 +31,7 @@ from reportlab.pdfbase.ttfonts import TTEncoding, TTFNameBytes, TTFontFace, unSh
 
 from ..core.cachefile import entry_path, file_stamp, read_entry, write_entry
 from ..core.files import open_input
+from ..deck.layouts.fontfiles import truetype_data
 
 MAGIC = b"deckgen font cache 1\n"
 # Set on the face by the parse but not kept: the font's bytes (read afresh) and its scale function.
@@ -51,7 +52,7 @@ def load_ttfont(name: str, path: Path):
     (the file read through the opener: `UnreadableInput` for a missing, odd or huge one)."""
 
     with open_input(path, "font") as handle:
-        data, stamp = handle.read(), file_stamp(handle)
+        data, stamp = truetype_data(handle.read()), file_stamp(handle)
     place = entry_path("font", os.path.abspath(path), Version)
     if place is not None:
         entry = read_entry(place, MAGIC)

@@ -18,6 +18,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from . import pdfforms  # noqa: F401 - every PDF deckgen draws text in: forms keep their resources
 from .fontcache import load_ttfont
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"

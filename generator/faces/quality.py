@@ -3,8 +3,9 @@
 Both walk the same placed layouts the drawing uses. Contrast: each text's colour against
 what lies under it (a badge, the topmost filled shape under the text's centre, else the
 paper), warned under 4.5:1 as WCAG asks of body text. Resolution: each raster image's
-pixels per inch at the size it is printed, warned under 300 ppi, an error under 150
-unless the designer accepts it (`allow_low_res`).
+pixels per inch at the size it is printed (a quarter-turned image's width lies along its
+box's height), warned under 300 ppi, an error under 150 unless the designer accepts it
+(`allow_low_res`). SVG art and icons: a warning for each feature svglib does not draw.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..core.errors import Problem
 from ..deck.layouts.choose import choose_back, choose_face
 from ..deck.layouts.place import Placed, place
+from ..deck.layouts.svgfiles import undrawn_features
 from ..deck.sizes import pt
 from . import paint
 from .art import fitted, image_path, image_size, is_svg, unreadable
@@ -100,6 +102,14 @@ def contrast_problems(deck: "Deck", width_mm: float | None = None, height_mm: fl
     return problems
 
 
+def svg_problems(deck: "Deck", path, field: str) -> list[Problem]:
+    """A warning for each SVG feature svglib leaves out, naming the file and the feature."""
+    return [Problem(f"{path.name}: uses {feature}, which deckgen's SVG drawing (svglib) leaves out; "
+                    "the card is drawn without it", field=field, file=deck.source, severity="warning",
+                    hint="flatten it in your SVG editor (e.g. Inkscape: Path > Object to Path, or export the "
+                         "effect as a PNG) or use PNG art") for feature in undrawn_features(path)]
+
+
 def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: float | None = None,
                         allow_low_res: bool = False) -> list[Problem]:
     width = pt(deck.card_size.width_mm if width_mm is None else width_mm)
@@ -114,14 +124,21 @@ def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: 
                 if item.type != "image":
                     continue
                 path = image_path(item)
-                if path is None or is_svg(path) or unreadable(path, deck.folder) or (path, item.name) in seen:
+                if path is None or unreadable(path, deck.folder) or (path, item.name) in seen:
                     continue
                 seen.add((path, item.name))
+                if is_svg(path):
+                    if path not in seen:
+                        seen.add(path)
+                        problems += svg_problems(deck, path, f"card {card.code}.{item.name}")
+                    continue
                 pixels_w, pixels_h = image_size(path)
                 box_w, box_h = item.box.width, item.box.height
                 if item.get("bleed"):  # the file covers the part inside the trim; the bleed is made
                     box_w = min(item.box.right, width) - max(item.box.x, 0.0)
                     box_h = min(item.box.top, height) - max(item.box.y, 0.0)
+                if int(item.values.get("rotate") or 0) % 180 == 90:  # a quarter turn: the picture's
+                    box_w, box_h = box_h, box_w  # width lies along the box's height
                 drawn_w, _drawn_h = fitted(pixels_w, pixels_h, box_w, box_h, item.get("fit", "cover"))
                 ppi = pixels_w / (drawn_w / 72)
                 if ppi >= PRINT_PPI - 0.5:  # rounding: 744 px over 63 mm is 300 ppi
@@ -135,4 +152,7 @@ def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: 
                     hint=f"use a larger image ({round(drawn_w / 72 * PRINT_PPI)} px wide or more)"
                          + ("; or accept it with --allow-low-res" if error else ""),
                 ))
+    for icon in getattr(deck, "icons", ()):
+        if is_svg(icon.path) and not unreadable(icon.path, deck.folder):
+            problems += svg_problems(deck, icon.path, f"icons.{icon.name}")
     return problems

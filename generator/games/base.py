@@ -58,6 +58,15 @@ states implement three more hooks:
   the Snitch): search players score playouts by it.
 - `stage()`: a count that grows at the game's scoring steps (rounds, turns): a rollout runs
   `Game.search_stages` of them, then reads `outlook()` in units of `Game.standing_scale`.
+Seats at a table (`deckgen play`): `GameState.view(seat)` is what one seat may see (its own
+hand and the public table, never another seat's hidden cards), and `Game.action_view(before,
+action, after, seat)` how that seat sees one action (a bid made in secret is "bids", a card
+drawn by someone else is "draws a card"). The base shows only the scores, and every player's
+action as the log writes it; an engine with secrets overrides both.
+
+Players: `bot(kind, rng)` returns a `Bot`; the base gives "random"; engines add "heuristic".
+Quick rulings: `quick_ruling(words)` answers one question without a log
+(`deckgen rule DECK ...`); engines that support it override it.
 """
 
 from __future__ import annotations
@@ -223,6 +232,37 @@ class GameState(ABC):
         return {}
 
 
+    def view(self, seat: int | None) -> dict:
+        """What `seat` may see now (None: an onlooker who holds no cards), as plain data:
+        `hand` (the seat's own card codes, sorted; empty for an onlooker), `hand_sizes` (cards
+        held, by seat), `areas` (the table: a list of `{"title", "kind", "cards": [{"code",
+        "seat"}], "hidden": face-down cards}`; "seat" says who played a card, None if nobody),
+        `counters` (name -> value: trump, the Quaffle, piles), `columns` (name -> one value per
+        seat: bids, tricks won; None where this seat may not know it), `rounds` (the public
+        part of `summary()["rounds"]`) and `scores`. Nothing in it may tell another seat's
+        hidden cards. The base shows the scores and the score sheet."""
+        summary = self.summary()
+        return seat_view(scores=list(summary.get("scores", [])), rounds=list(summary.get("rounds", [])))
+
+
+def seat_view(hand: Sequence[str] = (), hand_sizes: Sequence[int] = (), areas: Sequence[dict] = (),
+              counters: Mapping[str, Any] | None = None, columns: Mapping[str, Sequence] | None = None,
+              rounds: Sequence[dict] = (), scores: Sequence[int] = ()) -> dict:
+    """A `GameState.view` with every key present."""
+    return {"hand": list(hand), "hand_sizes": list(hand_sizes), "areas": list(areas), "counters": dict(counters or {}),
+            "columns": {name: list(values) for name, values in (columns or {}).items()}, "rounds": list(rounds),
+            "scores": list(scores)}
+
+
+def view_area(title: str, codes: Sequence[str] = (), seats: Sequence[int | None] | None = None, hidden: int = 0,
+              kind: str = "pile") -> dict:
+    """One area of a view: its cards face up (each with the seat that played it, if any) and how
+    many lie face down."""
+    owners = list(seats) if seats is not None else [None] * len(codes)
+    return {"title": title, "kind": kind, "cards": [{"code": code, "seat": seat} for code, seat in zip(codes, owners)],
+            "hidden": hidden}
+
+
 class Game(ABC):
     """A game's rules with one set of parameters. Subclasses declare their bounds so
     generic tests can check every engine."""
@@ -291,6 +331,16 @@ class Game(ABC):
     @abstractmethod
     def log_body(self, players: Sequence[str], actions: Sequence[Action]) -> dict:
         """The engine's log tables for a game played with `actions` from `new_state(len(players))`."""
+
+    def action_view(self, before: GameState, action: Action, after: GameState, seat: int | None) -> dict | None:
+        """How `seat` (None: an onlooker) sees `action`, taken in `before` and leading to `after`:
+        `{"seat": who acted (None for chance), "text": what they did}`, plus `"trick": {"cards":
+        [{"code", "seat"}], "winner": seat}` when it ends a trick; None when the seat sees nothing
+        of it. The base hides chance and shows each player's action as the log writes it."""
+        actor = before.current_player()
+        if actor < 0:
+            return None
+        return {"seat": actor, "text": self.format_action(before, action)}
 
     def bot(self, kind: str, rng: random.Random) -> "Bot":
         """A player program of the given kind; engines add "heuristic" to the base's "random"."""
@@ -390,7 +440,8 @@ class EngineUnavailable(InvalidDeck):
 def engine_class(deck: Deck) -> type[Game]:
     """The `Game` class of the engine the deck names, as its package registers it."""
     if not deck.engine:
-        raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), so it cannot be refereed")
+        raise DeckgenError(f"deck {deck.id!r} names no engine ([deck] engine = ...), "
+                           "so it cannot be refereed, simulated or played")
     return load_engine(deck.engine, deck)
 
 
@@ -442,6 +493,18 @@ def installed_engines() -> list[dict[str, Any]]:
 def game_for(deck: Deck, params: Mapping[str, Any] | None = None) -> Game:
     """The engine named by the deck, built with the deck's parameters plus overrides."""
     return engine_class(deck)(deck, params)
+
+
+def variant_params(deck: Deck, variants: Sequence[str]) -> dict:
+    """The engine parameters of the named variants of the deck, later ones over earlier ones."""
+    params: dict = {}
+    for name in variants:
+        try:
+            params.update(deck.variant(name).params)
+        except KeyError:
+            known = ", ".join(v.id for v in deck.variants) or "none"
+            raise DeckgenError(f"deck {deck.id!r} has no variant {name!r}; known: {known}") from None
+    return params
 
 
 @dataclass

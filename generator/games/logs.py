@@ -10,6 +10,10 @@ A log has a generic header, read here, and engine tables (`Game.log_sections`, e
     variant = "never-even"                # optional: deck variant id(s)
     [params]                              # optional: engine parameters over the variant
     event = "Friday game"                 # optional free text: event, date, notes
+    [[undo]]                              # optional: moves taken back at the table (not replayed)
+    after = 57                            #   actions kept before them
+    player = "North"                      #   whose move was taken back
+    moves = ["North: 7H"]                 #   the moves taken back, as the log writes actions
 
 docs/game-logs.md describes each engine's tables.
 """
@@ -30,7 +34,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from typing import Any, Mapping, Sequence
 
-HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes")
+# A log of the longest game any engine allows is well under a megabyte.
+MAX_LOG_BYTES = 16 * 1024 * 1024
+
+HEADER_KEYS = ("deck", "players", "seed", "variant", "params", "event", "date", "notes", "undo")
+UNDO_KEYS = ("after", "player", "moves")
 
 
 class MalformedLog(UnreadableInput):
@@ -96,6 +104,7 @@ class GameLog:
         self.seed: int | None = None
         self.variants: tuple[str, ...] = ()
         self.params: dict[str, Any] = {}
+        self.undone: list[dict] = []  # the [[undo]] entries: moves taken back at the table
 
     # -- errors -------------------------------------------------------------------------
     def error(self, field: str, message: str, hint: str = "") -> MalformedLog:
@@ -150,6 +159,22 @@ class GameLog:
                              f"a hand of {hand} cards for each of {len(self.players)} players needs "
                              f"{hand * len(self.players)} cards; the deck has {self.deck.total}",
                              hint="the log's [params] change the deck's engine parameters for this game only")
+        self.undone = self._read_undo()
+
+    def _read_undo(self) -> list[dict]:
+        """The `[[undo]]` entries, checked: a count of actions kept, a player, the moves taken back."""
+        entries = []
+        for entry in self.sections("undo", required=False):
+            entry.check_keys(UNDO_KEYS)
+            after = entry.get("after", int, what="after (the number of actions kept)")
+            if after < 0:
+                raise self.error(entry.at("after"), f"after must be 0 or more, not {after}")
+            player = self.players[self.seat(entry.get("player", str), entry.at("player"))]
+            moves = entry.get("moves", list, what="moves (the actions taken back)")
+            for index, move in enumerate(moves):
+                self.check_type(move, str, field_path(entry.at("moves"), index), "a move")
+            entries.append({"after": after, "player": player, "moves": list(moves)})
+        return entries
 
     # -- reads engines share --------------------------------------------------------------
     def sections(self, key: str, required: bool = True) -> list[Entry]:

@@ -43,6 +43,7 @@ from .muggle_quidditch_rules import (DEAL, DIVE_BONUS_NEUTRAL, DIVE_BONUS_OWN_HO
                                      TurnRecord)
 from .muggle_quidditch_questions import ask
 from .muggle_quidditch_state import MuggleQuidditchState
+from .muggle_quidditch_view import mq_action_view
 
 # --- the game ------------------------------------------------------------------------------
 
@@ -275,6 +276,9 @@ class MuggleQuidditchGame(Game):
         return self.params["dive_cards"] + bonus
 
     # -- players --
+
+    def action_view(self, before, action, after, seat):
+        return mq_action_view(self, before, action, after, seat)
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":

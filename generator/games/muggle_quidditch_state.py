@@ -13,6 +13,7 @@ from .muggle_quidditch_rules import (ACTION, DEAL, DIVING, DRAW, DRAW_FROM_PILE,
                                      HOUSES, JOKER, OVER, POSITIONS, RESPONSE, SHUFFLING, TAKE_DISCARD, Bludger,
                                      ChooseHouse, Discard, Dive, DiveRows, Draw, Goal, Lose, Pass, Recruit, Shuffle,
                                      Spot, TurnRecord)
+from .muggle_quidditch_view import mq_view
 
 
 class MuggleQuidditchState(MuggleQuidditchRefusals, KnownCards, GameState):
@@ -271,6 +272,9 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, KnownCards, GameState):
                              "Top discard": self.discard_pile[-1] if self.discard_pile else "-",
                              "Goals": " / ".join(map(str, self.goals))},
                 "scores": [self.score(seat) for seat in (0, 1)]}
+
+    def view(self, seat: int | None) -> dict:
+        return mq_view(self, seat)
 
     def all_cards(self) -> list[str]:
         """Every card wherever it is: hands, piles, tables, score piles, the dive, a shuffle in

@@ -47,12 +47,21 @@ def _same(tree: tuple | None, text: str, params) -> bool:
     return tree is not None and plain(fold(tree, params)) == plain(fold(parse(text), {}))
 
 
+def _shaped_deal(rules) -> bool:
+    """The deal and trump the extension plays: dealt one card at a time to everyone, the deal
+    passing left, no stock to draw from, no card above the trumps and no "no trump" named."""
+    deal = rules.deal
+    return (deal.rotation == 1 and not deal.packets and deal.leftover != "stock" and deal.dealer_sits_out is None
+            and not rules.trump.top and not rules.trump.may_name_none)
+
+
 def _plain_table(game) -> bool:
     """No round suit, passing, points, teams, restrictions or must-trump; the first lead from
     the dealer's left; the leftover set aside."""
     rules = game.rules
     play = rules.play
-    return (rules.round_suit is None and rules.passing is None and not game.has_points and rules.teams == "none"
+    return (_shaped_deal(rules) and rules.round_suit is None and rules.passing is None and not game.has_points
+            and rules.teams == "none"
             and not play.restrictions and not play.must_trump and not play.must_overtake
             and play.first_lead.by == "left-of-dealer" and rules.deal.leftover == "set-aside")
 
@@ -121,7 +130,8 @@ def hearts_shape(game) -> tuple[str, tuple] | None:
         return None
     rules, table, params = game.rules, game.table, game.params
     spec = rules.round_suit
-    if spec is None or len(spec.skip) != 1 or rules.trump.kind != "none" or game.bidding is not None:
+    if spec is None or len(spec.skip) != 1 or rules.trump.kind != "none" or game.bidding is not None \
+            or not _shaped_deal(rules):
         return None
     if rules.always_wins or rules.always_loses or any(game.any_time) or rules.teams != "none":
         return None

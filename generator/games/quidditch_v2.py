@@ -37,6 +37,7 @@ from .quidditch_v2_bot import QuidditchV2Bot
 from .quidditch_v2_cards import KNOWN_CARDS, POWBEAT, RESPONSES, SKIP, CardFacts, Manoeuvre, Play
 from .quidditch_v2_deck import PLAYTEST, QUESTIONS, TABLE, requirements
 from .quidditch_v2_state import QuidditchV2State
+from .quidditch_v2_view import qv2_action_view
 from .quidditch_v2_steps import (ACTIONS_PER_TURN_BOUND, CHANCE_VERBS, GOALS_PER_TURN_BOUND, MAX_PLAYERS,
                                  MIN_PLAYERS, NAME_PATTERN, RESPONSE_RULES, SEAT_PATTERN, decision_words, owed_decision,
                                  seat_name)
@@ -418,6 +419,9 @@ class QuidditchV2Game(Game):
         if kind == "heuristic":
             return QuidditchV2Bot(rng)
         return super().bot(kind, rng)
+
+    def action_view(self, before, action, after, seat):
+        return qv2_action_view(before, action, after, seat)
 
     def format_action(self, state: GameState, action) -> str:
         assert isinstance(state, QuidditchV2State)

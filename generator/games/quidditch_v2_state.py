@@ -23,9 +23,10 @@ from .quidditch_v2_positions import HandBuiltPositions
 from .quidditch_v2_steps import (DRAW_STEP, NEXT_STEP, OPPONENTS, PLAYS_STEP, TURN_STEPS_AFTER_DRAW_REVERSED, below,
                                  decision_rule, decision_words, weighted)
 from .quidditch_v2_text import ActionText
+from .quidditch_v2_view import SeatView
 
 
-class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions, Answers, Places, KnownCards,
+class QuidditchV2State(CardEffects, ActionText, HandBuiltPositions, LegalActions, Answers, Places, KnownCards, SeatView,
                        GameState):
     """One moment of a Quidditch v2 game. Seats are 0-based; logs call them P1..Pn."""
 

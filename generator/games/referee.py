@@ -71,6 +71,7 @@ class RefereeReport:
     # When a legal log stops before the game ends: who owes which decision, under which rule.
     pending: dict | None = None
     draw: bool = False  # finished level, and the rules call that a draw
+    undone: list[dict] = field(default_factory=list)  # moves taken back at the table ([[undo]])
 
     @property
     def legal(self) -> bool:
@@ -99,6 +100,7 @@ class RefereeReport:
             "result": ("draw" if self.draw else "won") if self.finished else None,
             "violation": self.violation.as_dict() if self.violation else None,
             "pending": self.pending,
+            "undone": self.undone,
         }
 
     def text(self) -> str:
@@ -106,6 +108,10 @@ class RefereeReport:
         for round_info in self.rounds:
             lines.append(round_info.get("title", ""))
             lines.extend(_table(self.players, round_info.get("columns", {})))
+            lines.append("")
+        for entry in self.undone:
+            lines.append(f"Taken back at the table after action {entry['after']}: {', '.join(entry['moves'])}")
+        if self.undone:
             lines.append("")
         if self.violation:
             lines.extend(_violation_text(self, self.violation))
@@ -185,23 +191,29 @@ def make_game(log: GameLog) -> Game:
         raise log.error(field, message) from None
 
 
-def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
-    deck = log.deck
-    number = title = text = ""
+def rule_citation(deck: Deck, rule_id: str, ruling_id: str = "") -> dict:
+    """A rule (or the card whose text decides, for `card:<id>`) and a ruling as the deck words
+    them: {"id", "number", "title", "text", "ruling", "decision"}, blank where the deck has none."""
+    number = title = text = decision = ""
     try:
-        rule = deck.rule(error.rule)
+        rule = deck.rule(rule_id)
         number, title, text = rule.number, rule.title, markup.to_plain(rule.text, deck)
     except KeyError:
-        if error.rule.startswith("card:"):
-            card = deck.find_card(error.rule[5:])
+        if rule_id.startswith("card:"):
+            card = deck.find_card(rule_id[5:])
             if card is not None:
                 title, text = card.name, markup.to_plain(card.text, deck)
-    decision = ""
-    if error.ruling:
+    if ruling_id:
         try:
-            decision = markup.to_plain(deck.ruling(error.ruling).decision, deck)
+            decision = markup.to_plain(deck.ruling(ruling_id).decision, deck)
         except KeyError:
             pass
+    return {"id": rule_id, "number": number, "title": title, "text": text, "ruling": ruling_id, "decision": decision}
+
+
+def _violation(log: GameLog, game: Game, state: GameState, error: IllegalAction, field_name: str) -> Violation:
+    cited = rule_citation(log.deck, error.rule, error.ruling)
+    number, title, text, decision = cited["number"], cited["title"], cited["text"], cited["decision"]
     legal = list(error.legal)
     # A claim the log makes (a dealer, a trump) is not the pending decision: only a refused
     # action is answered with that decision's options.
@@ -265,6 +277,7 @@ def _report(log: GameLog, game: Game, state: GameState, actions: int, violation:
         rounds=list(summary.get("rounds", [])), scores=scores, standings=standings,
         violation=violation, lower_score_wins=game.lower_score_wins, summary=summary,
         pending=None if violation or outcome else _pending(log, game, state), draw=bool(outcome and outcome.draw),
+        undone=list(log.undone),
     )
 
 

@@ -113,12 +113,19 @@ def play_games(game: Game, num_players: int, games: int, seed: int, bots: Sequen
         yield record
 
 
-def game_log_text(game: Game, players: Sequence[str], actions: Sequence[Action], comments: Sequence[str] = ()) -> str:
-    """A complete log (header and the engine's tables) of a game played with `actions`."""
+def game_log_text(game: Game, players: Sequence[str], actions: Sequence[Action], comments: Sequence[str] = (),
+                  undone: Sequence[dict] = (), every_param: bool = False) -> str:
+    """A complete log (header and the engine's tables) of a game played with `actions`, with the
+    moves taken back at the table (`[[undo]]` entries: after, player, moves) if any. The log's
+    `[params]` holds those that differ from the deck's, or with `every_param` all of them (a
+    game at a table whose deck file may change after it: the log keeps the rules it was played by)."""
     header: dict = {"deck": game.deck.id, "players": list(players)}
-    changed = {key: value for key, value in game.params.items() if game.deck.params.get(key, game.defaults.get(key)) != value}
+    changed = {key: value for key, value in game.params.items()
+               if every_param or game.deck.params.get(key, game.defaults.get(key)) != value}
     if changed:
         header["params"] = changed
+    if undone:
+        header["undo"] = [dict(entry) for entry in undone]
     return dump_log(header, game.log_body(players, actions), comments)
 
 

@@ -361,9 +361,10 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
             if state.phase == TERMINAL:
                 return
             raise log.error(field, "a trick is listed before this round's bids (or choices) are complete")
-        if len(cards) > state.num_players:
+        size = state.trick_size()
+        if len(cards) > size:
             raise log.error(field, f"a trick has one card per player: {len(cards)} cards for "
-                                   f"{state.num_players} players")
+                                   f"{size} players")
         if lead_name is not None:
             seat = log.seat(lead_name, f"{field}.lead")
             if seat != state.leader:
@@ -374,8 +375,8 @@ def read_tricks(log: GameLog, entry: Entry, table: CardTable, state: TrickState,
         for card_index, code in enumerate(cards):
             where = f"{card_field}[{card_index}]"
             yield LogStep(table.by_id[log.card(code, where).id], where)
-        if len(cards) < state.num_players and not (last_round and trick_index == len(tricks) - 1):
-            raise log.error(field, f"this trick has {len(cards)} cards for {state.num_players} players; "
+        if len(cards) < size and not (last_round and trick_index == len(tricks) - 1):
+            raise log.error(field, f"this trick has {len(cards)} cards for {size} players; "
                                    "only the last trick of a log may be unfinished")
     if state.phase == TrickState.PLAY and not last_round:
         raise log.error(entry.at("tricks"), f"round {state.round + 1} lists {len(tricks)} tricks but is not over; "

@@ -7,13 +7,12 @@
 from __future__ import annotations
 
 import threading
-import time
-import webbrowser
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..core.errors import OptionError
+from ..core.localweb import serve_until_interrupted
 from ..deck.loader import DECKS_DIR, resolve_deck_path
 from .server import PreviewServer
 from .session import PreviewSession
@@ -39,10 +38,11 @@ class Preview:
 
 def start_preview(deck: str | Path, decks_dir: Path = DECKS_DIR, output_dir: Path = Path("output"),
                   host: str = "127.0.0.1", port: int = 0, dpi: int = 100, simulate: int = 0,
-                  on_reload: Callable[[dict], None] | None = None) -> Preview:
+                  on_reload: Callable[[dict], None] | None = None, links: Sequence[tuple[str, str]] = ()) -> Preview:
     """Load and draw the deck, then serve it and watch its files; a broken deck still starts
-    (the page shows its error until a save mends it)."""
-    session = PreviewSession(resolve_deck_path(deck, decks_dir), output_dir, dpi=dpi, simulate=simulate)
+    (the page shows its error until a save mends it). `links` are (title, address) tabs the
+    page shows beside its own (the CLI adds `deckgen play`'s table as "Play")."""
+    session = PreviewSession(resolve_deck_path(deck, decks_dir), output_dir, dpi=dpi, simulate=simulate, links=links)
     session.reload(check=False)
     try:
         server = PreviewServer(session, host, port)
@@ -58,7 +58,7 @@ def start_preview(deck: str | Path, decks_dir: Path = DECKS_DIR, output_dir: Pat
 
 
 def serve(deck: str | Path, decks_dir: Path, output_dir: Path, host: str, port: int, dpi: int, simulate: int,
-          open_browser: bool, say: Callable[[str], None]) -> None:
+          open_browser: bool, say: Callable[[str], None], links: Sequence[tuple[str, str]] = ()) -> None:
     """Run a preview until Ctrl-C, printing its address and each redraw."""
     def report(update: dict) -> None:
         if update["type"] == "error":
@@ -68,18 +68,10 @@ def serve(deck: str | Path, decks_dir: Path, output_dir: Path, host: str, port: 
             changed = [codes.get(key, key) for key in update.get("changed") or []]
             say(f"redrawn: {', '.join(changed)}" if changed else "saved: no card's drawing changed")
 
-    preview = start_preview(deck, decks_dir, output_dir, host, port, dpi, simulate, on_reload=report)
+    preview = start_preview(deck, decks_dir, output_dir, host, port, dpi, simulate, on_reload=report, links=links)
     if preview.session.error:
         say("\n".join(preview.session.error))
     say(f"previewing {preview.session.deck_path} at {preview.url} (Ctrl-C stops)")
     if host not in ("127.0.0.1", "localhost", "::1"):
         say(f"note: --host {host} lets other computers on the network see this preview")
-    if open_browser:
-        webbrowser.open(preview.url)
-    try:
-        while True:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        say("stopped")
-    finally:
-        preview.stop()
+    serve_until_interrupted(preview.url, open_browser, preview.stop, say)

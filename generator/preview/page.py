@@ -9,29 +9,13 @@ matrices, generator.validate.colourvision).
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-
-import jinja2
 from markupsafe import Markup
 
+from ..core.localweb import page_template, script_json
 from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
 from ..validate.colourvision import MACHADO
 
 TEMPLATES = SHIPPED_TEMPLATES / "preview"
-
-
-@lru_cache(maxsize=1)
-def _template():
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                                     trim_blocks=True, lstrip_blocks=True)
-    return environment.get_template("page.html.j2")
-
-
-def script_json(data) -> str:
-    """JSON that is safe inside a <script> element: no `</script>`, no `<!--`."""
-    text = json.dumps(data, ensure_ascii=False)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def vision_filters() -> dict[str, str]:
@@ -43,4 +27,5 @@ def vision_filters() -> dict[str, str]:
 
 def page_html(state: dict) -> str:
     title = state["deck"]["name"] if state.get("deck") else "deckgen preview"
-    return _template().render(title=title, state=Markup(script_json(state)), visions=vision_filters())
+    return page_template(TEMPLATES, "page.html.j2").render(title=title, state=Markup(script_json(state)),
+                                                            links=state.get("links", []), visions=vision_filters())

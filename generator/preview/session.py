@@ -11,15 +11,15 @@ Images are kept for the current hashes only, so memory stays flat however long t
 from __future__ import annotations
 
 import json
-import queue
 import re
 import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from ..core.errors import DeckgenError, InvalidDeck, Problem, UnreadableInput
+from ..core.localweb import Listeners
 from ..deck.loader import check_deck
 from ..faces.art import art_problems
 from ..faces.images import card_pngs
@@ -67,8 +67,9 @@ class PreviewSession:
     """The preview state of one deck file, safe to use from the server's and the watcher's threads."""
 
     def __init__(self, deck_path: Path, output_dir: Path, dpi: int = 100, bleed_mm: float = 3.0,
-                 simulate: int = 0):
+                 simulate: int = 0, links: Sequence[tuple[str, str]] = ()):
         self.deck_path = Path(deck_path)
+        self.links = [{"title": title, "url": url} for title, url in links]  # tabs beside the cards (Play)
         self.output_dir = Path(output_dir)
         self.dpi, self.bleed_mm = dpi, bleed_mm
         self.simulate = simulate  # games per setting in each check's playtest; 0: none
@@ -84,7 +85,7 @@ class PreviewSession:
         self._drawn = threading.Condition(self._lock)  # signalled as pictures are drawn
         self._pending: set[str] = set()  # hashes of published pictures still being drawn
         self._reloading = threading.Lock()  # one reload at a time
-        self._listeners: list[queue.Queue] = []
+        self.listeners = Listeners()  # the open pages
         self._art: set[Path] = set()  # the art and other files the latest readable save reads
 
     # -- watching ------------------------------------------------------------------------------
@@ -232,7 +233,7 @@ class PreviewSession:
             return {"deck": {"id": deck.id, "name": deck.name, "file": str(self.deck_path)} if deck else None,
                     "geometry": geometry, "cards": [asdict(card) for card in self.cards],
                     "problems": self.problems, "checks": self.checks, "error": self.error,
-                    "version": self.version}
+                    "version": self.version, "links": self.links}
 
     def image(self, digest: str, dpi: int) -> bytes | None:
         """A current card's PNG by content hash, at the preview dpi or (the zoom) print dpi."""
@@ -262,26 +263,8 @@ class PreviewSession:
                 self._zooms.popitem(last=False)
         return png
 
-    # -- listeners (one per open page) ---------------------------------------------------------
-
-    def subscribe(self) -> queue.Queue:
-        listener: queue.Queue = queue.Queue(maxsize=64)
-        with self._lock:
-            self._listeners.append(listener)
-        return listener
-
-    def unsubscribe(self, listener: queue.Queue) -> None:
-        with self._lock:
-            if listener in self._listeners:
-                self._listeners.remove(listener)
-
     def _publish(self, update: dict) -> None:
-        message = json.dumps(update, ensure_ascii=False)
-        for listener in list(self._listeners):
-            try:
-                listener.put_nowait(message)
-            except queue.Full:  # a page that stopped reading: it reloads its state on reconnecting
-                self.unsubscribe(listener)
+        self.listeners.publish(json.dumps(update, ensure_ascii=False))
 
 
 def _cli_lines(error: DeckgenError) -> list[str]:

@@ -10,7 +10,9 @@ Plain data in PDF points (origin bottom-left), used by the drawing code and the 
 - Office printers leave a band at the paper's edge unprinted (about 5 mm; 6 mm is the
   default `printer_margin_mm`). Crop marks run from just outside the outer bleed to that
   band and are at least `MIN_MARK_MM` long; a layout that leaves no room for them is an
-  error naming the options that would make room.
+  error naming the options that would make room. On grids of more than two columns or rows,
+  marks also run along every cut line through the gutters (`gutter_marks`), so the middle
+  cards keep theirs after the outer strips are cut.
 - The sheet turns portrait or landscape, whichever holds more cards.
 """
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
 from ..core.errors import OptionError
 from ..deck.sizes import PAPERS_MM, paper_mm, pt
@@ -120,6 +122,31 @@ class Layout:
                      [(margin, y, low_x, y) for y in cut_ys] +
                      [(high_x, y, self.page_width - margin, y) for y in cut_ys])
 
+    def gutter_marks(self, occupied: Iterable[int] | None = None) -> tuple[tuple[float, float, float, float], ...]:
+        """Marks along every cut line through the gutters (x0, y0, x1, y1), for grids of more than two
+        columns or rows: once the outer strips are cut off, the cards in the middle have lost the
+        marks at the sheet's edge. Each runs along a cut line between two occupied neighbours,
+        from `MARK_OFFSET_MM` past one card's trim to as far before the other's: in the bleed,
+        which the cut removes. None when the gutter is too narrow for a `MIN_MARK_MM` mark."""
+        if not self.crop_marks or (self.columns <= 2 and self.rows <= 2):
+            return ()
+        offset = pt(MARK_OFFSET_MM)
+        if self.gap - 2 * offset < pt(MIN_MARK_MM) - 1e-6:
+            return ()
+        used = self._occupied(occupied)
+        found = []
+        for index in sorted(used):
+            row, column = divmod(index, self.columns)
+            slot = self.slots[index]
+            below = index + self.columns
+            if below in used:  # a horizontal gutter: marks on this card's two vertical cut lines
+                low = self.slots[below].top + offset
+                found += [(x, low, x, slot.y - offset) for x in (slot.x, slot.right)]
+            if column < self.columns - 1 and index + 1 in used:  # a vertical gutter
+                right = self.slots[index + 1].x - offset
+                found += [(slot.right + offset, y, right, y) for y in (slot.y, slot.top)]
+        return tuple(dict.fromkeys(found))
+
     def mirror_axis(self, duplex: str) -> str | None:
         """Which page coordinate a back's position mirrors in: 'x', 'y' or None (no duplex).
 
@@ -160,33 +187,60 @@ class Layout:
         return -right, -up
 
 
+# Rectangles (x, y from the top edge, width, height; mm) on a page of a given size that no card's
+# bleed may come within `KEEP_CLEAR_MM` of: a cutting machine's registration marks.
+KeepClear = Callable[[tuple[float, float]], Sequence[tuple[float, float, float, float]]]
+KEEP_CLEAR_MM = 1.0
+
+
 def sheet_layout(paper: str, card_mm: tuple[float, float], bleed_mm: float = 3.0, gap_mm: float | None = None,
                  printer_margin_mm: float = DEFAULT_PRINTER_MARGIN_MM, orientation: str = "auto",
-                 even_columns: bool = False, crop_marks: bool = True) -> Layout:
+                 even_columns: bool = False, crop_marks: bool = True, keep_clear: KeepClear | None = None) -> Layout:
     """The largest centred grid of cards that fits the paper with visible crop marks.
 
     `gap_mm=None` is a gutter of two bleeds. `even_columns` keeps the column count even
-    (fold-over sheets put faces on the left half and backs on the right).
+    (fold-over sheets put faces on the left half and backs on the right). `keep_clear` gives
+    the marks of a cutting machine on the page: the grid is the largest whose cards, bleed
+    included, stay `KEEP_CLEAR_MM` off every one of them (`printer_margin_mm` is then the band
+    outside the marks).
     """
     if orientation not in ORIENTATIONS:
         raise OptionError(f"--orientation {orientation!r} is unknown; choose one of {', '.join(ORIENTATIONS)}")
     gap_mm = 2 * bleed_mm if gap_mm is None else gap_mm
-    best = _best_grid(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation, even_columns, crop_marks)
+    best = _best_grid(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation, even_columns, crop_marks,
+                      keep_clear)
     if best is None:
         raise OptionError(_no_room_message(paper, card_mm, bleed_mm, gap_mm, printer_margin_mm, orientation,
-                                           even_columns, crop_marks))
+                                           even_columns, crop_marks, keep_clear))
     columns, rows, chosen = best
     page_mm = _oriented(paper_mm(paper), chosen)
+    page_w, page_h = pt(page_mm[0]), pt(page_mm[1])
+    slots = _slots(page_mm, card_mm, gap_mm, columns, rows)
+    return Layout(paper, chosen, page_w, page_h, pt(card_mm[0]), pt(card_mm[1]), pt(bleed_mm), pt(gap_mm),
+                  pt(printer_margin_mm), columns, rows, slots, crop_marks)
+
+
+def _slots(page_mm, card_mm, gap_mm, columns: int, rows: int) -> tuple[Rect, ...]:
+    """A centred grid's trim boxes, in reading order."""
     page_w, page_h = pt(page_mm[0]), pt(page_mm[1])
     card_w, card_h, gap = pt(card_mm[0]), pt(card_mm[1]), pt(gap_mm)
     block_w = columns * card_w + (columns - 1) * gap
     block_h = rows * card_h + (rows - 1) * gap
     left, bottom = (page_w - block_w) / 2, (page_h - block_h) / 2
-    slots = tuple(Rect(left + column * (card_w + gap), bottom + block_h - card_h - row * (card_h + gap),
-                       card_w, card_h)
-                  for row in range(rows) for column in range(columns))
-    return Layout(paper, chosen, page_w, page_h, card_w, card_h, pt(bleed_mm), gap, pt(printer_margin_mm),
-                  columns, rows, slots, crop_marks)
+    return tuple(Rect(left + column * (card_w + gap), bottom + block_h - card_h - row * (card_h + gap),
+                      card_w, card_h)
+                 for row in range(rows) for column in range(columns))
+
+
+def _clear_of(page_mm, card_mm, bleed_mm, gap_mm, columns, rows, keep_clear: KeepClear) -> bool:
+    """Whether every card of the centred grid, bleed included, stays clear of the marks."""
+    clear, bleed = pt(KEEP_CLEAR_MM), pt(bleed_mm)
+    marks = [Rect(pt(x), pt(page_mm[1] - y - h), pt(w), pt(h)) for x, y, w, h in keep_clear(page_mm)]
+    for slot in _slots(page_mm, card_mm, gap_mm, columns, rows):
+        card = slot.grown(bleed + clear, bleed + clear, bleed + clear, bleed + clear)
+        if any(card.x < m.right and m.x < card.right and card.y < m.top and m.y < card.top for m in marks):
+            return False
+    return True
 
 
 def _oriented(page_mm: tuple[float, float], orientation: str) -> tuple[float, float]:
@@ -204,23 +258,31 @@ def _grid(page_mm, card_mm, bleed_mm, gap_mm, margin_mm, even_columns, crop_mark
     return max(columns, 0), max(rows, 0)
 
 
-def _best_grid(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks=True):
+def _best_grid(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks=True,
+               keep_clear: KeepClear | None = None):
     choices = ("portrait", "landscape") if orientation == "auto" else (orientation,)
     best = None
     for choice in choices:
-        columns, rows = _grid(_oriented(paper_mm(paper), choice),
-                              card_mm, bleed_mm, gap_mm, margin_mm, even_columns, crop_marks)
-        if columns * rows and (best is None or columns * rows > best[0] * best[1]):
-            best = (columns, rows, choice)
+        page_mm = _oriented(paper_mm(paper), choice)
+        most_columns, most_rows = _grid(page_mm, card_mm, bleed_mm, gap_mm, margin_mm, even_columns, crop_marks)
+        grids = sorted(((c, r) for c in range(most_columns, 0, -1) for r in range(most_rows, 0, -1)
+                        if not even_columns or c % 2 == 0), key=lambda grid: -grid[0] * grid[1])
+        for columns, rows in grids:
+            if keep_clear is None or _clear_of(page_mm, card_mm, bleed_mm, gap_mm, columns, rows, keep_clear):
+                if best is None or columns * rows > best[0] * best[1]:
+                    best = (columns, rows, choice)
+                break
     return best
 
 
-def _no_room_message(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks) -> str:
+def _no_room_message(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, even_columns, crop_marks,
+                     keep_clear=None) -> str:
     page = paper_mm(paper)
 
     def fits(**change) -> bool:
         settings = dict(paper=paper, card_mm=card_mm, bleed_mm=bleed_mm, gap_mm=gap_mm, margin_mm=margin_mm,
-                        orientation=orientation, even_columns=even_columns, crop_marks=crop_marks)
+                        orientation=orientation, even_columns=even_columns, crop_marks=crop_marks,
+                        keep_clear=keep_clear)
         settings.update(change)
         return _best_grid(**settings) is not None
 
@@ -235,7 +297,7 @@ def _no_room_message(paper, card_mm, bleed_mm, gap_mm, margin_mm, orientation, e
     fixes.append("a smaller --card-size")
     if not crop_marks:
         return (f"a {card_mm[0]:g}×{card_mm[1]:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper} paper "
-                f"({page[0]:g}×{page[1]:g} mm) inside the {margin_mm:g} mm kept for registration marks; "
+                f"({page[0]:g}×{page[1]:g} mm) clear of the cutting machine's registration marks; "
                 f"use {', or '.join(fixes)}")
     marks = MIN_MARK_MM + MARK_OFFSET_MM
     return (f"a {card_mm[0]:g}×{card_mm[1]:g} mm card with {bleed_mm:g} mm bleed does not fit on {paper} paper "

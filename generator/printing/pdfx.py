@@ -20,9 +20,11 @@ data; deckgen reads it where the system installed it and does not ship it).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import uuid
+import warnings
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +34,7 @@ from PIL import Image, ImageCms, ImageMath
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.files import RefusedInput, read_input
+from .flatten import flatten
 
 SYSTEM_PROFILES = (
     Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
@@ -155,6 +158,8 @@ def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
     converter = _Converter(profile, ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
     seen: set[tuple[int, int]] = set()
+    if not chosen.transparency:
+        flatten(document, lambda where: (labels or {}).get(where.rsplit(", ", 1)[-1], where))
     for number, page in enumerate(document.pages, start=1):
         _convert_resources(document, page.obj, converter, chosen, f"page {number}", seen, labels or {})
         _rewrite_stream(document, page, converter)
@@ -188,6 +193,17 @@ def _convert_resources(document, owner, converter: _Converter, chosen: Standard,
             if "/SMask" in state and state["/SMask"] != pikepdf.Name("/None"):
                 raise OptionError(f"{where}: {name} has a soft mask; {chosen.label} allows no transparency: "
                                   "use --pdfx x4")
+    for name, shading in (resources.get("/Shading") or {}).items():
+        _convert_shading(shading, converter, f"{where}, shading {name}", seen)
+    for name, pattern in (resources.get("/Pattern") or {}).items():
+        if pattern.objgen in seen:
+            continue
+        seen.add(pattern.objgen)
+        if "/Shading" in pattern:
+            _convert_shading(pattern.Shading, converter, f"{where}, pattern {name}", seen)
+        else:  # a tiling pattern: a content stream of its own
+            _convert_resources(document, pattern, converter, chosen, f"{where}, pattern {name}", seen, labels)
+            _rewrite_stream(document, pattern, converter)
     for name, xobject in (resources.get("/XObject") or {}).items():
         key = xobject.objgen
         if key in seen:
@@ -199,6 +215,42 @@ def _convert_resources(document, owner, converter: _Converter, chosen: Standard,
             _convert_resources(document, xobject, converter, chosen, labels.get(str(name), f"{where}, drawing {name}"),
                                seen, labels)
             _rewrite_stream(document, xobject, converter)
+
+
+def _convert_shading(shading, converter: _Converter, where: str, seen) -> None:
+    """An RGB gradient (an SVG's linear or radial gradient) turned CMYK: the colours its function
+    runs between go through the profile like any other colour (the ink limit too), so the blend
+    runs between the converted ends."""
+    import pikepdf
+
+    if shading.objgen in seen and shading.objgen != (0, 0):
+        return
+    seen.add(shading.objgen)
+    if shading.get("/ColorSpace") != pikepdf.Name.DeviceRGB:
+        return
+    functions = shading.get("/Function")
+    for function in (functions if isinstance(functions, pikepdf.Array) else [functions]):
+        _convert_function(function, converter, where)
+    if "/Background" in shading:
+        shading.Background = pikepdf.Array(converter.colour(*(float(v) for v in shading.Background)))
+    shading.ColorSpace = pikepdf.Name.DeviceCMYK
+
+
+def _convert_function(function, converter: _Converter, where: str) -> None:
+    """An exponential function's ends (C0, C1) in CMYK; a stitching function's parts each."""
+    import pikepdf
+
+    kind = int(function.get("/FunctionType", -1))
+    if kind == 3:
+        for part in function.Functions:
+            _convert_function(part, converter, where)
+        return
+    if kind != 2:
+        raise OptionError(f"{where}: a gradient drawn by a type {kind} function, which deckgen cannot convert "
+                          "to CMYK; simplify the gradient in the SVG (two or more plain colour stops)")
+    for key, default in (("/C0", (0.0, 0.0, 0.0)), ("/C1", (1.0, 1.0, 1.0))):
+        rgb = [float(v) for v in function.get(key, pikepdf.Array(default))]
+        function[key] = pikepdf.Array(converter.colour(*rgb))
 
 
 def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -> None:
@@ -222,24 +274,43 @@ def _convert_image(image, converter: _Converter, chosen: Standard, where: str) -
 
 
 def _rewrite_stream(document, owner, converter: _Converter) -> None:
+    """RGB colour operators as CMYK ones, and RGB inline images (an SVG's embedded picture, which
+    reportlab writes into the stream itself) as CMYK inline images."""
     import pikepdf
 
     instructions = pikepdf.parse_content_stream(owner)
     changed = False
-    for index, (operands, operator) in enumerate(instructions):
+    pieces: list[bytes] = []
+    for operands, operator in instructions:
         replacement = RGB_OPERATORS.get(str(operator))
         if replacement:
             cmyk = converter.colour(*(float(v) for v in operands))
-            instructions[index] = pikepdf.ContentStreamInstruction(list(cmyk), pikepdf.Operator(replacement))
+            pieces.append(pikepdf.unparse_content_stream(
+                [pikepdf.ContentStreamInstruction(list(cmyk), pikepdf.Operator(replacement))]))
             changed = True
-        elif str(operator) in ("cs", "CS") and str(operands[0]) == "/DeviceRGB":
-            raise DeckgenError("internal: an RGB colour space (cs/CS) that deckgen does not convert")
+        elif str(operator) == "INLINE IMAGE" and operands[0].obj.get("/ColorSpace") not in (
+                pikepdf.Name.DeviceGray, pikepdf.Name.DeviceCMYK):
+            pieces.append(_cmyk_inline(operands[0], converter))
+            changed = True
+        else:
+            if str(operator) in ("cs", "CS") and str(operands[0]) == "/DeviceRGB":
+                raise DeckgenError("internal: an RGB colour space (cs/CS) that deckgen does not convert")
+            pieces.append(pikepdf.unparse_content_stream([pikepdf.ContentStreamInstruction(operands, operator)]))
     if changed:
-        data = pikepdf.unparse_content_stream(instructions)
+        data = b"\n".join(pieces)
         if isinstance(owner, pikepdf.Page):
             owner.obj.Contents = document.make_stream(data)
         else:
             owner.write(data)
+
+
+def _cmyk_inline(inline, converter: _Converter) -> bytes:
+    """An inline image's pixels through the profile, written back as a CMYK inline image (ASCII85
+    over Flate, as reportlab writes them, so no byte sequence in the data reads as `EI`)."""
+    pixels = converter.image(inline.as_pil_image())
+    data = base64.a85encode(zlib.compress(pixels.tobytes(), 9)) + b"~>"
+    return (b"BI\n/W %d /H %d /BPC 8 /CS /CMYK /F [ /A85 /Fl ]\nID\n" % (pixels.width, pixels.height)
+            + data + b"\nEI")
 
 
 def _document_id(pdf: bytes, profile: Path, chosen: Standard) -> str:
@@ -271,9 +342,13 @@ def _mark(document, profile: Path, chosen: Standard, title: str, document_id: st
         info[Name.ModDate] = info[Name.CreationDate]
     if chosen.name == "x4":
         with document.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
+            # the Info dictionary's title, author, subject, keywords, creator, producer and dates, so the
+            # two say the same (ISO 15930-7 asks that they agree)
+            with warnings.catch_warnings():  # it warns of Trapped and the PDF/X keys, set below
+                warnings.filterwarnings("ignore", message="The metadata field", category=UserWarning)
+                meta.load_from_docinfo(info)
             meta["pdfxid:GTS_PDFXVersion"] = chosen.version
-            meta["dc:title"] = str(info.get(Name.Title, ""))
-            meta["xmp:CreateDate"] = meta["xmp:ModifyDate"] = "2000-01-01T00:00:00Z"
+            meta["xmp:MetadataDate"] = meta.get("xmp:ModifyDate", "2000-01-01T00:00:00Z")
             meta["pdf:Trapped"] = "False"
             # PDF/X-4 (ISO 15930-7, 6.7.2) also asks for the media-management identity of the file.
             meta["xmpMM:DocumentID"] = meta["xmpMM:InstanceID"] = document_id
@@ -282,22 +357,58 @@ def _mark(document, profile: Path, chosen: Standard, title: str, document_id: st
 
 
 def rgb_left(document) -> list[str]:
-    """Where RGB remains: operators in content streams, RGB images, RGB colour spaces (empty: none)."""
+    """Where RGB remains (empty: none): colour operators and inline images in every content stream,
+    images, shadings, patterns and named colour spaces, through every form and pattern."""
     import pikepdf
 
     found: list[str] = []
     seen: set[tuple[int, int]] = set()
 
+    def rgb_space(space) -> bool:
+        if space is None:
+            return False
+        if isinstance(space, pikepdf.Array) and len(space):
+            family = space[0]
+            if family == pikepdf.Name.ICCBased:
+                return int(space[1].get("/N", 0)) == 3
+            if family == pikepdf.Name.Indexed:
+                return rgb_space(space[1])
+            if family in (pikepdf.Name.Separation, pikepdf.Name.DeviceN):
+                return rgb_space(space[2])
+            return family in (pikepdf.Name.DeviceRGB, pikepdf.Name.CalRGB)
+        return space in (pikepdf.Name.DeviceRGB, pikepdf.Name.CalRGB, pikepdf.Name("/RGB"))
+
+    def first_time(thing) -> bool:
+        if thing.objgen != (0, 0) and thing.objgen in seen:
+            return False
+        seen.add(thing.objgen)
+        return True
+
     def streams(owner, where):
-        for _operands, operator in pikepdf.parse_content_stream(owner, " ".join(RGB_OPERATORS)):
-            found.append(f"{where}: {operator}")
-            return
+        for operands, operator in pikepdf.parse_content_stream(owner):
+            if str(operator) in RGB_OPERATORS or (str(operator) == "INLINE IMAGE"
+                                                  and rgb_space(operands[0].obj.get("/ColorSpace"))):
+                found.append(f"{where}: {'RGB inline image' if str(operator) == 'INLINE IMAGE' else operator}")
+                return
         resources = (owner.obj if isinstance(owner, pikepdf.Page) else owner).get("/Resources") or {}
-        for name, xobject in (resources.get("/XObject") or {}).items():
-            if xobject.objgen in seen:
+        for name, space in (resources.get("/ColorSpace") or {}).items():
+            if rgb_space(space):
+                found.append(f"{where}: RGB colour space {name}")
+        for name, shading in (resources.get("/Shading") or {}).items():
+            if first_time(shading) and rgb_space(shading.get("/ColorSpace")):
+                found.append(f"{where}: RGB shading {name}")
+        for name, pattern in (resources.get("/Pattern") or {}).items():
+            if not first_time(pattern):
                 continue
-            seen.add(xobject.objgen)
-            if xobject.get("/Subtype") == "/Image" and xobject.get("/ColorSpace") == pikepdf.Name.DeviceRGB:
+            if "/Shading" in pattern:
+                if rgb_space(pattern.Shading.get("/ColorSpace")):
+                    found.append(f"{where}: RGB shading in pattern {name}")
+            else:
+                streams(pattern, f"{where}, pattern {name}")
+        for name, xobject in (resources.get("/XObject") or {}).items():
+            if not first_time(xobject):
+                continue
+            if xobject.get("/Subtype") == "/Image" and rgb_space(xobject.get("/ColorSpace")):
                 found.append(f"{where}: RGB image {name}")
             elif xobject.get("/Subtype") == "/Form":
                 streams(xobject, f"{where}, {name}")
@@ -349,9 +460,25 @@ def _cmyk_pixels(image):
     return pikepdf.PdfImage(image).as_pil_image().convert("CMYK")
 
 
+def _shading_inks(shading) -> list[float]:
+    """Total ink at each colour a CMYK gradient's functions run between (its highest lies at one)."""
+    import pikepdf
+
+    if shading.get("/ColorSpace") != pikepdf.Name.DeviceCMYK:
+        return []
+    totals: list[float] = []
+    pending = list(shading.Function) if isinstance(shading.get("/Function"), pikepdf.Array) else [shading.Function]
+    while pending:
+        function = pending.pop()
+        pending.extend(function.get("/Functions") or [])
+        totals += [sum(float(v) for v in function[key]) for key in ("/C0", "/C1") if key in function]
+    return totals
+
+
 def max_total_ink(pdf: bytes) -> float:
     """The highest total area coverage (C+M+Y+K, 2.4 = 240 %) anywhere in the file: every CMYK
-    colour set in a page or form, and every pixel of every CMYK image, read back from the bytes."""
+    colour set in a page or form, every colour a gradient runs between, and every pixel of every
+    CMYK image, read back from the bytes."""
     import pikepdf
 
     highest = 0.0
@@ -361,6 +488,8 @@ def max_total_ink(pdf: bytes) -> float:
             nonlocal highest
             for operands, _operator in pikepdf.parse_content_stream(owner, "k K"):
                 highest = max(highest, sum(float(v) for v in operands))
+            for shading in ((resources or {}).get("/Shading") or {}).values():
+                highest = max([highest] + _shading_inks(shading))
             for xobject in ((resources or {}).get("/XObject") or {}).values():
                 if xobject.objgen in seen:
                     continue

@@ -25,6 +25,7 @@ from ..core.errors import OptionError, UnreadableInput
 from ..core.files import read_text_input
 from ..core.output import write_text
 from ..deck.sizes import paper_mm
+from .cutfile import CUTTER_BLEED_MM, CUTTER_GAP_MM
 from .sheets import SheetOptions
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
@@ -137,7 +138,7 @@ def parse_offset(text: str) -> tuple[float, float]:
         raise OptionError(f"--back-offset {text!r} is not two numbers: give RIGHT,UP in mm, e.g. 1.5,-0.5") from None
 
 
-def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float | None, shared_cuts: bool,
+def sheet_options(*, paper: str | None, card_size: str, bleed: float | None, gap: float | None, shared_cuts: bool,
                   duplex: str | None, sides: str, fold: bool, proof: bool, printer_margin: float | None,
                   orientation: str, back_offset: str | None, printer: str | None, calibration: bool,
                   color=None, registration: str | None = None):
@@ -147,6 +148,9 @@ def sheet_options(*, paper: str | None, card_size: str, bleed: float, gap: float
     remembered = remembered_printer(printer) if printer else Printer()
     defaults = SheetOptions()
     offset = parse_offset(back_offset) if back_offset is not None else remembered.back_offset
+    if bleed is None and registration:  # a cutting machine's own bleed and gap, unless either is given
+        bleed, gap = CUTTER_BLEED_MM, CUTTER_GAP_MM if gap is None and not shared_cuts else gap
+    bleed = defaults.bleed_mm if bleed is None else bleed
     return SheetOptions(
         paper=paper or remembered.paper or defaults.paper,
         card_size=card_size, bleed_mm=bleed, gap_mm=0.0 if shared_cuts else gap,

@@ -75,7 +75,7 @@ def rule_problems(deck: "Deck", spec: Service) -> list[Problem]:
 # `deckgen print` options a service's own spec replaces: a user who gave one is told, not ignored.
 SHEET_OPTIONS = ("--paper", "--card-size", "--bleed", "--gap", "--shared-cuts", "--duplex", "--sides", "--fold",
                  "--proof", "--printer-margin", "--orientation", "--back-offset", "--printer", "--calibration",
-                 "--one-per-page", "--registration", "--ink-saver")
+                 "--one-per-page", "--registration", "--corner-radius", "--ink-saver")
 COLOR_OPTIONS = ("--color", "--pdfx", "--icc-profile")
 
 

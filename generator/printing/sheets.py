@@ -24,7 +24,7 @@ from ..faces.check import require_printable
 from ..faces.document import CardDocument
 from ..faces.inksaver import InkSaverCanvas
 from .calibration import calibration_pages
-from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, cut_svg, draw_marks
+from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, cut_svg, draw_marks, mark_rects_mm, parse_corner
 from .layout import DEFAULT_PRINTER_MARGIN_MM, MARK_OFFSET_MM, Layout, Rect, sheet_layout
 from .pdfx import ColorOptions
 
@@ -58,6 +58,7 @@ class SheetOptions:
     registration: str | None = None  # a cutting machine's marks instead of crop marks: "silhouette"
     color: ColorOptions = ColorOptions()
     allow_low_res: bool = False  # print art under 150 ppi at its printed size (a warning, not an error)
+    corner: str = "card"  # the corner radius of the cut file and the proof: a cutfile.CORNER_PRESETS name or mm
     ink_saver: bool = False  # fills drawn as outlines, art in grey (faces.inksaver)
 
     def checked(self) -> "SheetOptions":
@@ -77,6 +78,7 @@ class SheetOptions:
         if self.registration is not None and self.registration not in REGISTRATIONS:
             raise OptionError(f"--registration {self.registration!r} is unknown; choose one of "
                               f"{', '.join(REGISTRATIONS)}")
+        parse_corner(self.corner)
         if self.fold:
             if self.calibration or self.sides != "both" or any(self.back_offset_mm) or self.registration:
                 raise OptionError("--fold puts faces and backs on one side of the sheet; it takes no "
@@ -94,7 +96,7 @@ class SheetOptions:
         if self.registration:
             margin = max(self.printer_margin_mm, REGISTRATION_MARGIN_MM)
             return sheet_layout(self.paper, card_size_mm(deck, self.card_size), self.bleed_mm, self.gap_mm,
-                                margin, self.orientation, crop_marks=False)
+                                margin, self.orientation, crop_marks=False, keep_clear=mark_rects_mm)
         return sheet_layout(self.paper, card_size_mm(deck, self.card_size), self.bleed_mm, self.gap_mm,
                             self.printer_margin_mm, self.orientation, even_columns=self.fold)
 
@@ -132,9 +134,10 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
             continue
         if options.sides in ("both", "fronts"):
             _faces_page(document, layout, sheet, options.proof)
-            if options.registration:
+            if options.registration:  # no caption: nothing printed near the marks the machine's eye reads
                 draw_marks(canvas, layout)
-            _label(canvas, layout, f"{caption} · faces", len(sheet))
+            else:
+                _label(canvas, layout, f"{caption} · faces", len(sheet))
             canvas.showPage()
         if options.sides in ("both", "backs"):
             _backs_page(document, layout, sheet, options)
@@ -211,6 +214,16 @@ def _crop_marks(canvas, layout: Layout, occupied) -> None:
     canvas.setLineWidth(MARK_WIDTH_PT)
     for x0, y0, x1, y1 in layout.marks(occupied):
         canvas.line(x0, y0, x1, y1)
+    gutter = layout.gutter_marks(occupied)
+    if gutter:  # over the cards' bleed: a white edge keeps a black mark visible on dark art
+        paint.set_stroke(canvas, "#ffffff")
+        canvas.setLineWidth(MARK_WIDTH_PT * 3)
+        for x0, y0, x1, y1 in gutter:
+            canvas.line(x0, y0, x1, y1)
+        paint.set_stroke(canvas, "#000000")
+        canvas.setLineWidth(MARK_WIDTH_PT)
+        for x0, y0, x1, y1 in gutter:
+            canvas.line(x0, y0, x1, y1)
     canvas.restoreState()
 
 
@@ -326,7 +339,7 @@ def write_sheets(deck: "Deck", out_dir: Path, options: SheetOptions = SheetOptio
     if options.registration:
         layout = options.layout(deck)
         for name, count in cut_files(deck, options, layout).items():
-            write_text(out_dir / f"{path.stem}-{name}.svg", cut_svg(layout, range(count)))
+            write_text(out_dir / f"{path.stem}-{name}.svg", cut_svg(layout, range(count), options.corner))
     return path
 
 

@@ -20,6 +20,7 @@ from ..deck import figures
 from ..deck.figures import Figure
 from ..deck.model import Card, Deck
 from .pdf_cards import Placement
+from .typography import smarten
 
 MAX_CARD_WIDTH = 17 * mm  # a poker card at about a quarter of its size: four fit in a column
 MIN_CARD_WIDTH = 7 * mm
@@ -192,12 +193,12 @@ class FigureDrawing(Flowable):
         canv.saveState()
         canv.setFillColor(color)
         canv.setFont(self.bold_font_name if bold else self.font_name, LABEL_SIZE)
-        canv.drawCentredString(x, y, text)
+        canv.drawCentredString(x, y, smarten(text))
         canv.restoreState()
 
 
 def _text_width(text: str, font_name: str) -> float:
-    return stringWidth(text, font_name, LABEL_SIZE)
+    return stringWidth(smarten(text), font_name, LABEL_SIZE)
 
 
 def _fit_words(words: str, font_name: str, size: float, width: float) -> list[str]:

@@ -27,6 +27,19 @@ from ..core.files import open_input
 MAGIC = b"deckgen hyphenation cache 1\n"
 
 
+# A hyphen leaves at least this many letters on each side: "oth-er" is not a break a reader accepts.
+MIN_LETTERS = 3
+
+
+def hyphenator(tag: str):
+    """What reportlab's `hyphenationLang` takes: a function giving a word's break points, each
+    leaving at least MIN_LETTERS letters either side; "" (no hyphenation) without a dictionary."""
+    language = hyphenation_language(tag)
+    if not language:
+        return ""
+    return pyphen.Pyphen(lang=language, left=MIN_LETTERS, right=MIN_LETTERS).iterate
+
+
 def hyphenation_language(tag: str) -> str:
     """pyphen's dictionary for a BCP 47 tag (en-GB -> en_GB), its patterns loaded; "" when it has none."""
     language = pyphen.language_fallback(tag.replace("-", "_")) or ""

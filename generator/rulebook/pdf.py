@@ -16,7 +16,9 @@ from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
+    BalancedColumns,
     CondPageBreak,
     Flowable,
     KeepInFrame,
@@ -33,12 +35,24 @@ from ..deck.model import Deck
 from ..faces.fonts import font
 from .book import Appendix, Book, CardEntry, CardGroup, Chapter, Heading, RulingEntry
 from .figures import FigureDrawing
+from .inline_icons import placeholders_readable
 from .paper import Geometry, geometry
 from .paragraphs import Paragraph
 from .pdf_cards import CardFan, CardPicture, figure_card
-from .pdf_page import Cover, HeadingParagraph, KeptTable, OutlineMark, RulebookCanvas, RulebookDocument, Typeset
+from .pdf_page import (
+    Cover,
+    FullWidthTable,
+    HeadingParagraph,
+    KeptTable,
+    OutlineMark,
+    RulebookCanvas,
+    RulebookDocument,
+    Typeset,
+    WithLastLines,
+)
 from .pdf_styles import (
     LINK,
+    NUMBER_WIDTH,
     MUTED,
     PAPER_TINT,
     RULE_ID,
@@ -49,20 +63,22 @@ from .pdf_styles import (
     box_style,
     escape,
     fallback,
+    balanced_rows,
     grid_columns,
     register_fonts,
 )
 from .text import PdfWriter
+from .typography import smarten
 
 
 class _Typesetter:
     """Turns the book into Platypus flowables."""
 
-    def __init__(self, book: Book, geometry: Geometry):
+    def __init__(self, book: Book, geometry: Geometry, tight: bool = False):
         self.book, self.geometry = book, geometry
         self.deck = book.deck
-        self.styles = Styles(book)
-        self.writer = PdfWriter(book.deck, self._card_anchor, fallback, LINK)
+        self.styles = Styles(book, tight)
+        self.writer = PdfWriter(book.deck, self._card_anchor, partial(fallback, face=self.styles.face), LINK)
         self.contents_entries = [heading for heading in book.headings() if heading.level <= 2]
 
     def _card_anchor(self, card_id: str) -> str:
@@ -88,10 +104,10 @@ class _Typesetter:
         if heading.level == 1:
             number = (f'<font color="{self.deck.back.accent}">{escape(heading.number)}</font>&nbsp;&nbsp;'
                       if heading.number else "")
-            text = f"{anchor}{number}{escape(heading.title)}"
+            text = f"{anchor}{number}{escape(smarten(heading.title))}"
             return [CondPageBreak(60 * mm), HeadingParagraph(text, self.styles.chapter, heading, in_contents),
                     Rule(self.styles.accent)]
-        text = f"{anchor}{escape(heading.number)}&nbsp;&nbsp;{escape(heading.title)}"
+        text = f"{anchor}{escape(heading.number)}&nbsp;&nbsp;{escape(smarten(heading.title))}"
         if heading.rule_id:
             text += (f' <font name="{font(SANS)}" size="6.6" color="{RULE_ID.hexval()}">'
                      f'[{escape(heading.rule_id)}]</font>')
@@ -101,7 +117,7 @@ class _Typesetter:
         """Markup as paragraphs and bullets; `lead` (XML) opens the first paragraph, e.g. "Decision:"."""
         body, bullet = body or self.styles.body, bullet or self.styles.bullet
         flowables: list = []
-        blocks = self.writer.paragraphs(text)
+        blocks = self.writer.paragraphs(text, body.fontSize)
         if lead and (not blocks or blocks[0][0] != "p"):
             flowables.append(Paragraph(lead, body))
         elif lead:
@@ -139,8 +155,11 @@ class _Typesetter:
             flowables += self.paragraphs(entry.rule.text)
             if entry.rulings:
                 links = ", ".join(self.writer.link(link.anchor, escape(link.label), "") for link in entry.rulings)
-                flowables.append(Paragraph(f"<i>{escape(self.deck.phrase('Settled by'))}</i> {links}",
-                                           self.styles.meta))
+                settled = Paragraph(f"<i>{escape(self.deck.phrase('Settled by'))}</i> {links}", self.styles.meta)
+                if isinstance(flowables[-1], Paragraph):
+                    flowables[-1] = WithLastLines(flowables[-1], settled)
+                else:
+                    flowables[-1] = KeepTogether([flowables[-1], settled])
         if chapter.components:
             flowables += self.components(chapter)
         if chapter.variants:
@@ -157,7 +176,7 @@ class _Typesetter:
                 suits = escape(self.deck.phrase("{count} in each suit:", count=counts.pop())) + " " + "\xa0".join(_suit_symbol(self.deck, suit) for suit, _ in row.by_suit)
             else:
                 suits = ", ".join(f"{_suit_symbol(self.deck, suit)}\xa0{count}" for suit, count in row.by_suit)
-            text = [Paragraph(f"<b>{escape(row.name)}</b>", styles.cell)]
+            text = [Paragraph(f"<b>{escape(smarten(row.name))}</b>", styles.cell)]
             if suits:
                 text.append(Paragraph(suits, styles.cell))
             text += self.paragraphs(row.description, styles.cell, styles.cell)
@@ -180,7 +199,8 @@ class _Typesetter:
         ]))
         caption = Paragraph(f"<i>{escape(self.deck.phrase('What is in the box: {total} cards', total=self.deck.total))}."
                             "</i>", self.styles.meta)
-        return [Spacer(1, 4), table, Spacer(1, 2), caption]
+        # The table is read as one: it moves to the next column whole rather than split.
+        return [Spacer(1, 4), KeepTogether([table, Spacer(1, 2), caption])]
 
     def variant_table(self, variants) -> list:
         styles = self.styles
@@ -188,7 +208,7 @@ class _Typesetter:
                            Paragraph(escape(self.deck.phrase("Referee options for each variant")), self.styles.rule)]
         for entry in variants:
             options = ", ".join(f"{escape(name)} = <b>{escape(value)}</b>" for name, value in entry.options)
-            cell = [Paragraph(f'<a name="{html.escape(entry.anchor)}"/><b>{escape(entry.variant.name)}</b>',
+            cell = [Paragraph(f'<a name="{html.escape(entry.anchor)}"/><b>{escape(smarten(entry.variant.name))}</b>',
                               styles.cell)]
             cell += self.paragraphs(entry.variant.text, styles.cell, styles.cell)
             if options:
@@ -218,7 +238,7 @@ class _Typesetter:
         if group.intro:
             flowables += self.paragraphs(group.intro, self.styles.small, self.styles.small)
         if group.layout == "grid":
-            flowables.append(self.card_grid(group.cards))
+            flowables += self.card_grid(group.cards)
         else:
             flowables += [self.card_entry(entry) for entry in group.cards]
         return flowables
@@ -231,12 +251,12 @@ class _Typesetter:
             meta.append(_suit_symbol(self.deck, card.suit) + "\xa0" + escape(self.deck.suit(card.suit).name))
         meta.append(f"{card.count} {escape(self.deck.phrase('copy' if card.count == 1 else 'copies'))}")
         meta.append(f"{escape(self.deck.phrase('code'))} {escape(card.code)}")
-        text = [OutlineMark(card.name, entry.anchor, 2),
-                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(card.name)}', styles.card_name),
+        text = [OutlineMark(smarten(card.name), entry.anchor, 2),
+                Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(smarten(card.name))}', styles.card_name),
                 Paragraph(" · ".join(meta), styles.meta)]
         text += self.paragraphs(card.text, styles.small, styles.small)
         if card.flavor:
-            text.append(Paragraph(f'<font color="{MUTED.hexval()}"><i>{escape(card.flavor)}</i></font>', styles.small))
+            text.append(Paragraph(f'<font color="{MUTED.hexval()}"><i>{escape(smarten(card.flavor))}</i></font>', styles.small))
         if entry.ruling:
             text.append(Paragraph(f"<i>{escape(self.deck.phrase('See'))}</i> {self.writer.link(entry.ruling.anchor, escape(entry.ruling.label), '')}",
                                   styles.meta))
@@ -250,28 +270,31 @@ class _Typesetter:
         ]))
         return KeepTogether([table])
 
-    def card_grid(self, entries: tuple[CardEntry, ...]) -> Flowable:
+    def card_grid(self, entries: tuple[CardEntry, ...]) -> list:
+        """A gallery whose rows differ by at most one card (13 as 5 + 4 + 4), shorter rows centred."""
         columns = grid_columns(len(entries))
         cell_width = self.geometry.column_width / columns
         cells = []
         for entry in entries:
-            caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(entry.card.name)}'
+            caption = Paragraph(f'<a name="{html.escape(entry.anchor)}"/>{escape(smarten(entry.card.name))}'
                                 + (f" ×{entry.card.count}" if entry.card.count > 1 else ""), self.styles.caption)
-            cells.append([OutlineMark(entry.card.name, entry.anchor, 2),
+            cells.append([OutlineMark(smarten(entry.card.name), entry.anchor, 2),
                           CardPicture(self.deck, entry.card, cell_width - 4 * mm, shadow=True),
                           Spacer(1, 2.5), caption])
-        rows = [cells[start:start + columns] for start in range(0, len(cells), columns)]
-        rows[-1] += [""] * (columns - len(rows[-1]))
-        table = KeptTable(rows, colWidths=[cell_width] * columns)
-        table.setStyle(TableStyle([
-            ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-            ("TOPPADDING", (0, 0), (-1, -1), 3),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-        ]))
-        return table
+        rows = []
+        for size in balanced_rows(len(cells), columns):
+            row = KeptTable([cells[:size]], colWidths=[cell_width] * size, hAlign="CENTER")
+            row.setStyle(TableStyle([
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+                ("TOPPADDING", (0, 0), (-1, -1), 1 if self.styles.tight else 3),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3 if self.styles.tight else 6),
+            ]))
+            rows.append(row)
+            cells = cells[size:]
+        return rows
 
     def ruling(self, entry: RulingEntry) -> list:
         styles, ruling = self.styles, entry.ruling
@@ -280,32 +303,48 @@ class _Typesetter:
                           f'{escape(self.deck.phrase("Ruling {number}", number=entry.number).upper())}'
                           f' <font name="{font(SANS)}" size="6.2" color="{RULE_ID.hexval()}">[{escape(ruling.id)}]</font>',
                           styles.label),
-                Paragraph(f"<b>{self.writer.inline(ruling.question)}</b>", styles.small)]
+                Paragraph(f"<b>{self.writer.inline(ruling.question, styles.small.fontSize)}</b>", styles.small)]
         cell += self.paragraphs(ruling.decision, styles.small, styles.small,
                                 lead=f"<i>{escape(self.deck.phrase('Decision'))}:</i>")
         cell += self.paragraphs(ruling.reason, styles.small, styles.small,
                                 lead=f"<i>{escape(self.deck.phrase('Why'))}:</i>")
-        settles = [self.writer.link(rule.anchor, escape(f"§{rule.label}"), "") for rule in entry.rules]
-        settles += [self.writer.link(card.anchor, escape(card.card.name), "") for card in entry.cards]
+        settles = [self.writer.link(rule.anchor, escape(smarten(f"§{rule.label}")), "") for rule in entry.rules]
+        settles += [self.writer.link(card.anchor, escape(smarten(card.card.name)), "") for card in entry.cards]
         if settles:
             cell.append(Paragraph(f"<i>{escape(self.deck.phrase('Settles'))}:</i> {', '.join(settles)}", styles.meta))
         box = KeptTable([[cell]], colWidths=[self.geometry.column_width])
         box.setStyle(box_style(PAPER_TINT, self.styles.accent))
-        return [KeepTogether([box]), Spacer(1, 5)]
+        return [KeepTogether([box]), Spacer(1, self.styles.box_gap)]
 
     # Front and back matter ---------------------------------------------------------------
 
     def contents(self) -> list:
+        """The contents on one page: in two balanced columns when one column would spill a few
+        lines onto a page of their own."""
         anchor = self.book.contents_anchor
         title = Heading(1, "", self.book.deck.phrase("Contents"), anchor)
+        # A title too long for its line wraps before the page numbers' column, never into it.
+        styles = [ParagraphStyle(f"{style.name}-kept", parent=style, keepWithNext=int(level == 0),
+                                 rightIndent=NUMBER_WIDTH + 12)
+                  for level, style in enumerate(self.styles.toc_levels)]
         entries = [
-            Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(heading.label)}</a>'
+            Paragraph(f'<a href="#{html.escape(heading.anchor)}">{escape(smarten(heading.label))}</a>'
                       f'<onDraw name="contents-entry-end" label="{index}"/>',
-                      self.styles.toc_levels[heading.level - 1])
+                      styles[heading.level - 1])
             for index, heading in enumerate(self.contents_entries)
         ]
-        return [HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(title.title)}', self.styles.toc_title, title,
-                                  in_contents=False)] + entries
+        heading = HeadingParagraph(f'<a name="{html.escape(anchor)}"/>{escape(title.title)}', self.styles.toc_title,
+                                   title, in_contents=False)
+        g = self.geometry
+        _, title_height = heading.wrap(g.text_width, g.body_height)
+        room = g.body_height - title_height - self.styles.toc_title.spaceAfter
+        one_column = sum(entry.wrap(g.text_width, g.body_height)[1] + entry.style.spaceBefore for entry in entries)
+        if one_column <= room or g.columns == 1:
+            self.contents_width = g.text_width
+            return [heading] + entries
+        self.contents_width = g.column_width
+        return [heading, BalancedColumns(entries, nCols=2, innerPadding=g.gutter, leftPadding=0, rightPadding=0,
+                                         topPadding=0, bottomPadding=0)]
 
     def quick_reference(self) -> list:
         g = self.geometry
@@ -313,15 +352,15 @@ class _Typesetter:
         styles = self.styles
         content: list = []
         for entry in quick.entries:
-            content += self.quick_box(escape(entry.title),
+            content += self.quick_box(escape(smarten(entry.title)),
                                       self.paragraphs(entry.text, styles.quick_body, styles.quick_bullet))
         if quick.components:
             rows = []
             for row in quick.components:
-                text = [Paragraph(f"<b>{escape(row.name)}</b> ×{row.count}", styles.quick_body)]
+                text = [Paragraph(f"<b>{escape(smarten(row.name))}</b> ×{row.count}", styles.quick_body)]
                 text += self.paragraphs(row.description, styles.quick_body, styles.quick_bullet)
                 rows.append([CardFan(self.deck, row.samples[:3], 14 * mm, spread=8), text])
-            table = KeptTable(rows, colWidths=[34 * mm, g.text_width - 20 - 34 * mm])
+            table = FullWidthTable(rows, colWidths=[34 * mm, "*"])
             table.setStyle(TableStyle([
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("ALIGN", (0, 0), (0, -1), "CENTER"),
@@ -329,8 +368,8 @@ class _Typesetter:
                 ("TOPPADDING", (0, 0), (-1, -1), 4), ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
             ]))
             heading = quick.cards_heading
-            content += self.quick_box(f'<a name="{html.escape(heading.anchor)}"/>{escape(heading.title)}', [table])
-        title = HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{escape(quick.heading.title)}',
+            content += self.quick_box(f'<a name="{html.escape(heading.anchor)}"/>{escape(smarten(heading.title))}', [table])
+        title = HeadingParagraph(f'<a name="{html.escape(quick.heading.anchor)}"/>{escape(smarten(quick.heading.title))}',
                                   styles.quick_title, quick.heading)
         # One page, always: a long quick reference is scaled down rather than split.
         return [title, Rule(styles.accent), Spacer(1, 6),
@@ -339,12 +378,14 @@ class _Typesetter:
     def quick_box(self, title_xml: str, body: list) -> list:
         """A titled panel: a band in the deck's colour over a tinted body."""
         styles = self.styles
-        head = KeptTable([[Paragraph(title_xml, styles.quick_head)]], colWidths=[self.geometry.text_width])
+        # "100%": KeepInFrame shrinks a long quick reference by laying it out wider and scaling
+        # it, so a panel of the frame's width comes out at the text width.
+        head = FullWidthTable([[Paragraph(title_xml, styles.quick_head)]], colWidths=["100%"])
         head.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), styles.theme),
                                   ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                   ("TOPPADDING", (0, 0), (-1, -1), 4),
                                   ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
-        panel = KeptTable([[body]], colWidths=[self.geometry.text_width])
+        panel = FullWidthTable([[body]], colWidths=["100%"])
         panel.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT),
                                    ("LEFTPADDING", (0, 0), (-1, -1), 10),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 10),
@@ -360,17 +401,34 @@ def _suit_symbol(deck: Deck, suit_id: str) -> str:
     return f'<font name="{font(SANS)}" color="{suit.color}">{html.escape(suit.symbol, quote=False)}</font>'
 
 
+# The last page of the two-column part counts as nearly empty below this share of its columns.
+NEARLY_EMPTY = 0.3
+
+
 def typeset(book: Book, paper: str = "a4") -> Typeset:
-    """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end."""
-    register_fonts()
+    """Typeset the rulebook in one pass: the contents' page numbers are filled in at the end.
+    A nearly empty last page before the quick reference is pulled up by setting the small text
+    and the boxes closer, when that saves the page."""
+    register_fonts(book.deck)
+    result, document = _typeset(book, paper, tight=False)
+    if document.last_column_page_fill() < NEARLY_EMPTY:
+        tight, tight_document = _typeset(book, paper, tight=True)
+        if tight_document.page < document.page:
+            result = tight
+    return result
+
+
+def _typeset(book: Book, paper: str, tight: bool) -> tuple[Typeset, RulebookDocument]:
     page = geometry(paper)
-    typesetter = _Typesetter(book, page)
+    typesetter = _Typesetter(book, page, tight)
     buffer = io.BytesIO()
-    document = RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page)
-    document.build(typesetter.story(), canvasmaker=partial(RulebookCanvas, document=document))
+    with placeholders_readable():  # the story's paragraphs read their icons' placeholders when made
+        story = typesetter.story()
+        document = RulebookDocument(buffer, book, typesetter.styles, typesetter.contents_entries, page,
+                                    typesetter.contents_width)
+        document.build(story, canvasmaker=partial(RulebookCanvas, document=document))
     missing = [card.name for card in book.deck.cards if card.id not in document.card_stamps.placements]
     if missing:
         raise DeckgenError(f"internal: the rulebook shows no picture of {', '.join(missing)}")
     return Typeset(buffer.getvalue(), document.card_stamps.placements, tuple(document.stranded_headings),
-                   document.figure_placements)
-
+                   document.figure_placements), document

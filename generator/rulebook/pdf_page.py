@@ -5,6 +5,7 @@ each page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
@@ -28,6 +29,7 @@ from reportlab.platypus.flowables import UseUpSpace
 
 from ..deck.model import Card
 from ..faces.fonts import font
+from . import inline_icons
 from .book import Book, Heading
 from .paper import Geometry
 from .paragraphs import Paragraph
@@ -40,14 +42,14 @@ from .pdf_styles import (
     NUMBER_WIDTH,
     SANS,
     SANS_BOLD,
-    SERIF,
-    SERIF_ITALIC,
+    italic_of,
     Rule,
     Styles,
     escape,
     fallback,
 )
 from .text import PdfWriter
+from .typography import smarten
 
 
 class HeadingParagraph(Paragraph):
@@ -118,10 +120,11 @@ class Cover(Flowable):
         title_width = min(160 * mm, g.text_width)
         bottom = draw_paragraph(canv, Paragraph(escape(deck.name), title), g, g.page_height - 38 * mm, title_width)
         if deck.description:
-            tagline = ParagraphStyle("cover-tagline", fontName=font(SERIF_ITALIC), fontSize=13, leading=18,
+            tagline = ParagraphStyle("cover-tagline", fontName=font(italic_of(styles.face)), fontSize=13, leading=18,
                                      alignment=TA_CENTER, textColor=colors.HexColor("#f3efe4"))
-            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, fallback, "#f3efe4")
-            draw_paragraph(canv, Paragraph(writer.inline(deck.description), tagline), g, bottom - 6 * mm,
+            writer = PdfWriter(deck, self.book.card_anchors.__getitem__, partial(fallback, face=styles.face),
+                               "#f3efe4", ink="#f3efe4")
+            draw_paragraph(canv, Paragraph(writer.inline(deck.description, tagline.fontSize), tagline), g, bottom - 6 * mm,
                             min(125 * mm, g.text_width))
 
         if self.samples:
@@ -129,7 +132,7 @@ class Cover(Flowable):
             fan.wrapOn(canv, g.page_width, g.page_height)
             fan.drawOn(canv, (g.page_width - fan.width) / 2, band_bottom - fan.height * 0.45)
 
-        facts = [(deck.phrase("Players"), self.book.players), (deck.phrase("Playing time"), deck.play_time or "—"),
+        facts = [(deck.phrase("Players"), self.book.players), (deck.phrase("Playing time"), smarten(deck.play_time) or "—"),
                  (deck.phrase("Cards"), str(deck.total)), (deck.phrase("Edition"), deck.version)]
         column = g.text_width / len(facts)
         y = 62 * mm * g.scale
@@ -145,7 +148,7 @@ class Cover(Flowable):
         canv.setLineWidth(0.8)
         canv.line(g.margin + 20 * mm, y - 8 * mm, g.page_width - g.margin - 20 * mm, y - 8 * mm)
 
-        credits_style = ParagraphStyle("cover-credits", fontName=font(SERIF), fontSize=8.6, leading=12,
+        credits_style = ParagraphStyle("cover-credits", fontName=font(styles.face), fontSize=8.6, leading=12,
                                        alignment=TA_CENTER, textColor=INK)
         lines = []
         if deck.designer:
@@ -168,12 +171,75 @@ def draw_paragraph(canv, paragraph: Paragraph, geometry: Geometry, top: float, w
     return top - height
 
 
+class WithLastLines(Flowable):
+    """A paragraph and the short line that belongs under it ("Settled by Ruling B.7"): split
+    only so that at least two of the paragraph's lines go on with that line, which so never
+    stands alone at the head of a column."""
+
+    LINES = 2
+
+    def __init__(self, paragraph, follower):
+        super().__init__()
+        self.paragraph, self.follower = paragraph, follower
+
+    def _gap(self) -> float:
+        return max(self.paragraph.getSpaceAfter(), self.follower.getSpaceBefore())
+
+    def wrap(self, available_width, available_height):
+        _, above = self.paragraph.wrap(available_width, available_height)
+        _, below = self.follower.wrap(available_width, available_height)
+        self.width, self.height, self._below = available_width, above + self._gap() + below, below
+        return self.width, self.height
+
+    def draw(self):
+        self.paragraph.drawOn(self.canv, 0, self._below + self._gap())
+        self.follower.drawOn(self.canv, 0, 0)
+
+    def getSpaceBefore(self):
+        return self.paragraph.getSpaceBefore()
+
+    def getSpaceAfter(self):
+        return self.follower.getSpaceAfter()
+
+    def split(self, available_width, available_height):
+        self.wrap(available_width, available_height)
+        if self.height <= available_height:
+            return [self]
+        lines = len(self.paragraph.blPara.lines)
+        leading = self.paragraph.style.leading
+        head_lines = min(lines - self.LINES, int(available_height // leading))
+        if head_lines < self.LINES:  # too few to leave behind: all of it moves on
+            return []
+        parts = self.paragraph.split(available_width, head_lines * leading + 0.5)
+        if len(parts) != 2:
+            return []
+        return [parts[0], WithLastLines(parts[1], self.follower)]
+
+
 class KeptTable(Table):
     """A table whose cells are set in the embedded sans, never reportlab's default (unembedded) Helvetica."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), font(SANS))]))
+
+
+class FullWidthTable(KeptTable):
+    """A table whose column widths ("100%", "*") are worked out anew for every width it is
+    offered (reportlab's are fixed at the first), so one that `KeepInFrame` lays out wider and
+    then scales down still spans the frame."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._width_spec = list(self._argW)
+        self._offered_width = None
+
+    def wrap(self, available_width, available_height):
+        if available_width != self._offered_width:
+            self._offered_width = available_width
+            self._argW = self._colWidths = list(self._width_spec)
+            self.__dict__.pop("_width_calculated_once", None)
+        return super().wrap(available_width, available_height)
 
 
 class RulebookCanvas(Canvas):
@@ -183,6 +249,12 @@ class RulebookCanvas(Canvas):
     def __init__(self, *args, document: "RulebookDocument", **kwargs):
         super().__init__(*args, **kwargs)
         self.document = document
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **kwargs):
+        """A deck icon's placeholder in a paragraph is drawn as the icon (see `inline_icons`)."""
+        if not inline_icons.draw_placeholder(self, self.document.book.deck, image, x, y, width, height):
+            return super().drawImage(image, x, y, width, height, *args, **kwargs)
+        return width, height
 
     def save(self):
         self.document.fill_in_contents(self)
@@ -198,8 +270,10 @@ class RulebookCanvas(Canvas):
 
 
 class RulebookDocument(BaseDocTemplate):
-    def __init__(self, target, book: Book, styles: Styles, contents: list[Heading], geometry: Geometry):
+    def __init__(self, target, book: Book, styles: Styles, contents: list[Heading], geometry: Geometry,
+                 contents_width: float | None = None):
         g = self.geometry = geometry
+        self.contents_width = contents_width or geometry.text_width  # a contents column's width
         deck = book.deck
         super().__init__(
             target, pagesize=(g.page_width, g.page_height), invariant=1, title=f"{deck.name}: rules of play",
@@ -218,7 +292,9 @@ class RulebookDocument(BaseDocTemplate):
         # A heading, the frame it was set in and the height set under it there, until that
         # reaches two lines: a heading whose text starts in another frame is stranded.
         self.open_heading: list | None = None
+        self.page_frame_id = "full"  # the page template's frame the last flowable was set in
         self.stranded_headings: list[str] = []
+        self.column_fill: dict[int, float] = {}  # two-column page -> share of its columns filled
         full = Frame(g.margin, g.bottom, g.text_width, g.body_height, id="full", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
         columns = [Frame(g.margin + index * (g.column_width + g.gutter), g.bottom, g.column_width, g.body_height,
@@ -226,6 +302,7 @@ class RulebookDocument(BaseDocTemplate):
                    for index in range(g.columns)]
         cover = Frame(0, 0, g.page_width, g.page_height, id="cover", leftPadding=0, rightPadding=0,
                       topPadding=0, bottomPadding=0)
+        self.frame_ids = {frame.id for frame in [full, cover, *columns]}
         self.addPageTemplates([
             PageTemplate("cover", [cover]),
             PageTemplate("single", [full], onPageEnd=self._decorate),
@@ -239,14 +316,14 @@ class RulebookDocument(BaseDocTemplate):
         """After a contents entry's title: dot leaders, and a slot for its page number."""
         index = int(label)
         x, y = canv._curr_tx_info["cur_x"], canv._curr_tx_info["cur_y"]  # as reportlab's own TOC
-        right = self.geometry.text_width - NUMBER_WIDTH - 4
+        right = self.contents_width - NUMBER_WIDTH - 4
         # Right-aligned at one pitch, so the dots of every line stand in the same columns.
         pitch = stringWidth(" .", font(SANS), DOT_SIZE)
         canv.saveState()
         canv.setFont(font(SANS), DOT_SIZE)
         canv.setFillColor(MUTED)
         canv.drawRightString(right, y, " ." * int((right - x - 3) / pitch))
-        canv.translate(self.geometry.text_width - NUMBER_WIDTH, y)
+        canv.translate(self.contents_width - NUMBER_WIDTH, y)
         canv.doForm(f"ContentsPage{index}")
         canv.restoreState()
 
@@ -259,6 +336,12 @@ class RulebookDocument(BaseDocTemplate):
             canv.setFillColor(style.textColor)
             canv.drawRightString(NUMBER_WIDTH, 0, str(self.heading_pages[heading.anchor]))
             canv.endForm()
+
+    def last_column_page_fill(self) -> float:
+        """How full the last two-column page is: the share of its columns' height used (1 when none)."""
+        if not self.column_fill:
+            return 1.0
+        return self.column_fill[max(self.column_fill)]
 
     def handle_pageBegin(self):
         super().handle_pageBegin()
@@ -277,11 +360,17 @@ class RulebookDocument(BaseDocTemplate):
                 if not self.page_has_content:
                     self.page_chapter = heading.label
         # Breaks and spacers take room but show nothing; only what is drawn counts as content.
-        if (not getattr(flowable, "height", 0) or self.frame is None
+        drawn_height = getattr(flowable, "height", 0) or getattr(flowable, "_height", 0)  # a table's is `_height`
+        if (not drawn_height or self.frame is None
                 or isinstance(flowable, (UseUpSpace, ActionFlowable, Spacer, CondPageBreak, Rule))):
             return
         self.page_has_content = True
-        where = (self.page, self.frame.id)
+        if self.frame.id in self.frame_ids:
+            self.page_frame_id = self.frame.id
+        # Balanced columns (the contents) lay their flowables out in frames of their own inside
+        # the page's frame: those count as the page's frame.
+        frame = self.frame.id if self.frame.id in self.frame_ids else self.page_frame_id
+        where = (self.page, frame)
         if heading is not None:
             self.open_heading = [heading.anchor, where, 0.0]
         elif self.open_heading:
@@ -289,14 +378,18 @@ class RulebookDocument(BaseDocTemplate):
             if frame != where:
                 self.stranded_headings.append(anchor)
                 self.open_heading = None
-            elif height_below + flowable.height >= KEEP_WITH_HEADING:
+            elif height_below + drawn_height >= KEEP_WITH_HEADING:
                 self.open_heading = None
             else:
-                self.open_heading[2] = height_below + flowable.height
+                self.open_heading[2] = height_below + drawn_height
 
     def _decorate(self, canv, doc):
         """Running head (game, chapter) and folio, mirrored for facing pages."""
         g = self.geometry
+        if self.frame is not None and self.frame.id.startswith("column"):
+            # The columns before the one in use are full; that one is filled down to where it got.
+            used = (self.frame._y2 - self.frame._y) / self.frame._height
+            self.column_fill[canv.getPageNumber()] = (int(self.frame.id[len("column"):]) + used) / g.columns
         page = canv.getPageNumber()
         outer_right = page % 2 == 1
         canv.saveState()

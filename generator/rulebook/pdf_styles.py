@@ -14,9 +14,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from ..faces.fonts import covers, font
+from ..faces.fonts import covers, family_key, font
 from .book import Book
-from .hyphenation import hyphenation_language
+from .hyphenation import hyphenator
 
 INK = colors.HexColor("#1b1b1b")
 MUTED = colors.HexColor("#6b6b6b")
@@ -30,9 +30,19 @@ SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC = "serif", "serif-bold", "seri
 SANS, SANS_BOLD, SANS_ITALIC = "sans", "sans-bold", "sans-italic"
 
 
-def register_fonts() -> None:
-    for regular, bold, italic, bold_italic in ((SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC),
-                                               (SANS, SANS_BOLD, SANS_ITALIC, "sans-bolditalic")):
+def body_face(deck) -> str:
+    """The face key the deck's own words are set in: the first of the deck's `[[fonts]]`, so the
+    rulebook reads like the cards; DejaVu Serif for a deck without fonts of its own."""
+    return family_key(deck, deck.fonts[0].family) if getattr(deck, "fonts", ()) else SERIF
+
+
+def register_fonts(deck=None) -> None:
+    """<b> and <i> in paragraphs pick the bold and italic of the serif, the sans and the deck's face."""
+    families = [(SERIF, SERIF_BOLD, SERIF_ITALIC, SERIF_BOLDITALIC), (SANS, SANS_BOLD, SANS_ITALIC, "sans-bolditalic")]
+    own = body_face(deck) if deck is not None else SERIF
+    if own != SERIF:
+        families.append((own, f"{own}-bold", f"{own}-italic", f"{own}-bolditalic"))
+    for regular, bold, italic, bold_italic in families:
         base = font(regular)
         addMapping(base, 0, 0, base)
         addMapping(base, 1, 0, font(bold))
@@ -40,15 +50,15 @@ def register_fonts() -> None:
         addMapping(base, 1, 1, font(bold_italic))
 
 
-def fallback(text: str) -> str:
-    """Wrap characters the serif face lacks (☽, ❄ ...) in the sans face, which has them.
+def fallback(text: str, face: str = SERIF) -> str:
+    """Wrap characters `face` lacks (☽, ❄ ...) in the sans face, which has them.
 
     `text` is already escaped paragraph XML; entities and tags contain only ASCII,
-    which the serif face covers, so they pass through untouched.
+    which every text face covers, so they pass through untouched.
     """
     out, run = [], []
     for char in text:
-        if char.isascii() or covers(SERIF, char):
+        if char.isascii() or covers(face, char):
             if run:
                 out.append(f'<font name="{font(SANS)}">{"".join(run)}</font>')
                 run = []
@@ -70,31 +80,44 @@ def grid_columns(count: int, choices: tuple[int, ...] = (4, 5, 3)) -> int:
     return min(choices, key=lambda columns: (-count % columns, choices.index(columns)))
 
 
+def balanced_rows(count: int, columns: int) -> list[int]:
+    """Cards per row for `count` cards in rows of at most `columns`, the fewest rows, their
+    lengths differing by at most one, longer rows first (13 in fives: 5, 4, 4)."""
+    rows = -(-count // columns)
+    return [count // rows + (1 if index < count % rows else 0) for index in range(rows)]
+
+
 def escape(text: str) -> str:
     return fallback(html.escape(text, quote=False))
 
 
 class Styles:
-    def __init__(self, book: Book):
+    def __init__(self, book: Book, tight: bool = False):
+        """`tight`: small text and the gaps between boxes set closer, to pull a nearly empty last
+        page of the two-column part up onto the page before it."""
         deck = book.deck
+        self.tight = tight
+        self.box_gap = 3 if tight else 5
         theme = colors.HexColor(book.theme)
         self.theme = theme
         self.accent = colors.HexColor(deck.back.accent)
-        serif, sans = font(SERIF), font(SANS)
+        self.face = body_face(deck)  # the deck's own font, when it has one
+        serif, sans = font(self.face), font(SANS)
         # Justified narrow columns need hyphenation to avoid loose lines (pyphen, the deck's language).
         self.body = ParagraphStyle("body", fontName=serif, bulletFontName=sans, fontSize=9.4, leading=13, textColor=INK,
                                    alignment=TA_JUSTIFY, spaceAfter=4.5,
-                                   hyphenationLang=hyphenation_language(deck.language),
+                                   hyphenationLang=hyphenator(deck.language),
                                    embeddedHyphenation=1, uriWasteReduce=0.3)
         self.bullet = ParagraphStyle("bullet", parent=self.body, leftIndent=11, bulletIndent=2,
                                      spaceAfter=2.5, alignment=TA_LEFT)
-        self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.6, spaceAfter=2.5,
+        self.small = ParagraphStyle("small", parent=self.body, fontSize=8.2, leading=10.1 if tight else 10.6,
+                                    spaceAfter=1.5 if tight else 2.5,
                                     alignment=TA_LEFT)
         self.caption = ParagraphStyle("caption", fontName=sans, fontSize=6.4, leading=7.6,
                                       alignment=TA_CENTER, textColor=INK)
         self.figure_facts = ParagraphStyle("figure-facts", fontName=sans, fontSize=7.2, leading=9.2,
                                            alignment=TA_CENTER, textColor=MUTED, spaceBefore=1, spaceAfter=1)
-        self.figure_caption = ParagraphStyle("figure-caption", fontName=font(SERIF_ITALIC), fontSize=8.4,
+        self.figure_caption = ParagraphStyle("figure-caption", fontName=font(italic_of(self.face)), fontSize=8.4,
                                              leading=10.8, alignment=TA_CENTER, textColor=INK, spaceAfter=2,
                                              hyphenationLang=self.body.hyphenationLang, embeddedHyphenation=1)
         self.chapter = ParagraphStyle("chapter", fontName=font(SANS_BOLD), fontSize=15, leading=19,
@@ -131,6 +154,10 @@ class Styles:
                                            bulletIndent=2, spaceAfter=3.5)
 
 
+
+
+def italic_of(face: str) -> str:
+    return SERIF_ITALIC if face == SERIF else f"{face}-italic"
 
 
 class Rule(Flowable):

@@ -3,7 +3,9 @@
 Each writer escapes the deck's words for its format, so text such as
 `<script>` or `*` in a card name stays literal, and turns references into
 links to the rulebook's own anchors: `{card:...}` to the card reference,
-`{rule:...}` to the rule, `{suit:...}` into the suit's symbol in its colour.
+`{rule:...}` to the rule, `{suit:...}` into the suit's symbol in its colour, `{icon:...}` into
+the deck's icon drawn at the size of the text around it. Prose gets a typesetter's quotes,
+dashes and minus signs (`typography`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from markupsafe import Markup
 
 from ..deck import figures, markup
 from ..deck.model import Deck
+from ..faces import icons
+from . import inline_icons
+from .typography import smarten, smarten_markup
 
 # A figure's picture: its address (a data URL or a file path) and its size in CSS pixels.
 FigureImage = Callable[[markup.Figure], tuple[str, int, int]]
@@ -66,19 +71,24 @@ class _Writer:
         self.card_anchor = card_anchor  # card reference target -> anchor
         self.figure_image = figure_image
 
+    def parse(self, text: str) -> tuple:
+        """The deck's markup, its prose set with typographer's punctuation."""
+        return markup.parse(smarten_markup(text))
+
     def inline(self, text: str) -> str:
         """One line of markup (titles, table cells): lists and paragraphs flattened, figures in words."""
         return " ".join(self.spans(block.spans) if isinstance(block, markup.Paragraph)
                         else self.text(markup.figure_text(block, self.deck)) if isinstance(block, markup.Figure)
                         else " ".join(self.spans(item) for item in block.items)
-                        for block in markup.parse(text))
+                        for block in self.parse(text))
 
     def figure_words(self, figure: markup.Figure) -> tuple[str, str]:
         """(what the figure states, "Trump ♥ · the 4th card wins"; its caption), each written
         for this format ("" for none)."""
         facts = " · ".join(figures.facts(figure, self.deck, drawn=True))
         facts = facts[:1].upper() + facts[1:]
-        caption = self.spans(_no_break_before_symbols(markup.parse_inline(figure.caption))) if figure.caption else ""
+        caption = (self.spans(_no_break_before_symbols(markup.parse_inline(smarten_markup(figure.caption))))
+                   if figure.caption else "")
         return (self.text(facts) if facts else ""), caption
 
     def spans(self, spans: tuple[markup.Inline, ...]) -> str:
@@ -87,14 +97,19 @@ class _Writer:
     def ref(self, ref: markup.Ref) -> str:
         if ref.kind == "card":
             card = self.deck.card(ref.target)
-            return self.link(self.card_anchor(card.id), self.text(card.name), "card-ref")
+            return self.link(self.card_anchor(card.id), self.text(smarten(card.name)), "card-ref")
         if ref.kind == "suit":
             suit = self.deck.suit(ref.target)
             return self.suit(suit.symbol, suit.name, suit.color)
         if ref.kind == "icon":
-            return self.text(f"[{ref.target}]")
+            icon = icons.find(self.deck, ref.target)
+            return self.icon(icon) if icon is not None else self.text(ref.target)
         number, title = rule_label(self.deck, ref.target)
-        return self.link(ref.target, f"{self.text(number)} {self.emphasis(title, False)}", "rule-ref")
+        return self.link(ref.target, f"{self.text(number)} {self.emphasis(smarten(title), False)}", "rule-ref")
+
+    def icon(self, icon) -> str:
+        """The deck's icon inline, as tall as the text around it."""
+        return self.text(icon.name)
 
     def text(self, text: str) -> str:
         raise NotImplementedError
@@ -112,7 +127,7 @@ class _Writer:
 class HtmlWriter(_Writer):
     def blocks(self, text: str) -> Markup:
         out = []
-        for block in markup.parse(text):
+        for block in self.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(f"<p>{self.spans(block.spans)}</p>")
             elif isinstance(block, markup.Figure):
@@ -151,6 +166,10 @@ class HtmlWriter(_Writer):
     def link(self, anchor: str, label: str, css_class: str) -> str:
         return f'<a class="{css_class}" href="#{html.escape(anchor, quote=True)}">{label}</a>'
 
+    def icon(self, icon) -> str:
+        return (f'<img class="icon" src="{html.escape(inline_icons.data_uri(icon, "#1b1b1b"), quote=True)}" '
+                f'alt="{self.text(icon.name)}" title="{self.text(icon.name)}">')
+
     def suit(self, symbol: str, name: str, color: str) -> str:
         return (f'<span class="suit" style="color:{html.escape(color, quote=True)}" '
                 f'title="{self.text(name)}" role="img" aria-label="{self.text(name)}">{self.text(symbol)}</span>')
@@ -159,7 +178,7 @@ class HtmlWriter(_Writer):
 class MarkdownWriter(_Writer):
     def blocks(self, text: str) -> Markup:
         out = []
-        for block in markup.parse(text):
+        for block in self.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(self.spans(block.spans))
             elif isinstance(block, markup.Figure) and self.figure_image is None:
@@ -195,15 +214,28 @@ class MarkdownWriter(_Writer):
     def suit(self, symbol: str, name: str, color: str) -> str:
         return self.text(symbol)
 
+    def icon(self, icon) -> str:
+        """Markdown has no inline pictures a wiki shows from a data URI: the icon's name, bracketed."""
+        return self.text(f"[{icon.name}]")
+
 
 class PdfWriter(_Writer):
     """Reportlab paragraph XML. Glyphs the body font lacks are set in a font that has them."""
 
     def __init__(self, deck: Deck, card_anchor: Callable[[str], str], fallback: Callable[[str], str],
-                 link_color: str):
+                 link_color: str, ink: str = "#1b1b1b"):
         super().__init__(deck, card_anchor)
         self.fallback = fallback
         self.link_color = link_color
+        self.ink = ink  # the colour one-colour icons are painted in
+        self.size = 9.4  # the text size icons are drawn at; `paragraphs` and `inline` take the paragraph's
+
+    def inline(self, text: str, size: float | None = None) -> str:
+        self.size = size or self.size
+        return super().inline(text)
+
+    def icon(self, icon) -> str:
+        return inline_icons.pdf_img(self.deck, icon, self.size, self.ink)
 
     def text(self, text: str) -> str:
         return self.fallback(html.escape(text, quote=False))
@@ -218,11 +250,12 @@ class PdfWriter(_Writer):
     def suit(self, symbol: str, name: str, color: str) -> str:
         return f'<font color="{color}">{self.text(symbol)}</font>'
 
-    def paragraphs(self, text: str) -> list[tuple[str, list]]:
+    def paragraphs(self, text: str, size: float | None = None) -> list[tuple[str, list]]:
         """Blocks as ("p", [xml]), ("ul", [item xml, ...]), ("ol", [item xml, ...]) or
-        ("figure", [Figure, facts xml, caption xml])."""
+        ("figure", [Figure, facts xml, caption xml]); icons drawn for text of `size` points."""
+        self.size = size or self.size
         out: list[tuple[str, list]] = []
-        for block in markup.parse(text):
+        for block in self.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(("p", [self.spans(block.spans)]))
             elif isinstance(block, markup.Figure):

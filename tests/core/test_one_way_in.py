@@ -43,7 +43,8 @@ ALLOWED = {
     "export/cards.py": {"zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED)": "writes into memory"},
     "export/lackey.py": {"zipfile.ZipFile(buffer, 'w')": "writes into memory"},
     "printing/services.py": {"zipfile.ZipFile(buffer, 'w', zipfile.ZIP_DEFLATED)": "writes into memory"},
-    "preview/app.py": {"webbrowser.open(preview.url)": "opens the browser, not a file"},
+    "core/localweb.py": {"webbrowser.open(url)": "opens the browser, not a file",
+                         "jinja2.FileSystemLoader(folder)": "the page templates shipped with deckgen (preview, play)"},
 }
 # Jinja environments over deckgen's own shipped templates (the designer's go through the opener).
 SHIPPED_TEMPLATES = ("FileSystemLoader(TEMPLATES", "jinja2.FileSystemLoader(TEMPLATES")

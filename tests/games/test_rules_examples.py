@@ -19,7 +19,8 @@ from generator.games.trick.scoring import round_points
 from tests.conftest import ROOT
 
 EXAMPLES = ROOT / "examples" / "rules"
-DECKS = {name: load_deck(EXAMPLES / f"{name}.toml") for name in ("oh-hell", "hearts", "spades", "whist", "corsairs")}
+DECKS = {name: load_deck(EXAMPLES / f"{name}.toml")
+         for name in ("oh-hell", "hearts", "spades", "whist", "euchre", "german-whist", "corsairs")}
 
 
 def game(name: str, **params):

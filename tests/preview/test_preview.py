@@ -223,6 +223,8 @@ def test_watch_command_serves_until_interrupted(qv2):
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
+        play = process.stdout.readline()  # the Play tab's table comes first
+        assert play.startswith("the deck's game at a table (the Play tab): http://127.0.0.1:"), play
         line = process.stdout.readline()
         match = re.search(r"at http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops\)", line)
         assert match, line + process.stderr.read()

@@ -113,6 +113,13 @@ def test_cmyk_sheets_are_pdf_x4_with_xmp_and_boxes_on_every_page():
         assert meta["pdfxid:GTS_PDFXVersion"] == "PDF/X-4"
         assert meta["xmpMM:DocumentID"].startswith("uuid:") and len(meta["xmpMM:DocumentID"]) == 41
         assert meta["xmpMM:VersionID"] == "1" and meta["xmpMM:RenditionClass"] == "default"
+        # The XMP says what the Info dictionary says (ISO 15930-7 asks that the two agree).
+        info = document.docinfo
+        assert meta["dc:title"] == str(info.Title) and meta["dc:creator"] == [str(info.Author)]
+        assert meta["xmp:CreatorTool"] == str(info.Creator) and meta["pdf:Producer"] == str(info.Producer)
+        assert meta["xmp:CreateDate"] == meta["xmp:ModifyDate"] == meta["xmp:MetadataDate"] \
+            == "2000-01-01T00:00:00+00:00" and str(info.CreationDate).startswith("D:20000101000000")
+        assert meta["pdf:Trapped"] == "False" and info.Trapped == "/False"
     assert data == sheets.print_sheets(deck, SheetOptions(color=ColorOptions("cmyk", "x4")))  # deterministic
     assert reader.pages[0]["/TrimBox"] == reader.pages[0]["/MediaBox"]
 
@@ -146,11 +153,11 @@ def test_rgb_art_becomes_cmyk(tmp_path):
     assert {image["/ColorSpace"] for image in _images(reader)} == {"/DeviceCMYK"}
 
 
-def test_transparent_art_is_refused_for_x1a_naming_the_card_and_kept_for_x4(tmp_path):
+def test_transparent_art_is_flattened_for_x1a_and_kept_for_x4(tmp_path):
     deck = _art_deck(tmp_path, "RGBA")
-    with pytest.raises(OptionError) as caught:
-        sheets.one_per_page(deck, color=ColorOptions("cmyk", "x1a"))
-    assert "card 'Card 1'" in str(caught.value) and "--pdfx x4" in str(caught.value)
+    flat = check_pdfx(sheets.one_per_page(deck, color=ColorOptions("cmyk", "x1a")), "PDF/X-1:2001", "1.3",
+                      transparency_allowed=False)
+    assert _images(flat) and not any("/SMask" in image for image in _images(flat))
     data = sheets.one_per_page(deck, color=ColorOptions("cmyk", "x4"))
     reader = check_pdfx(data, "PDF/X-4", "1.6", transparency_allowed=True)
     assert any("/SMask" in image for image in _images(reader))

@@ -114,7 +114,9 @@ def test_default_sheets_read_back_from_the_pdf(paper, deck_id):
             assert min(y0, y1) >= layout.printer_margin - TOLERANCE
             assert max(y0, y1) <= layout.page_height - layout.printer_margin + TOLERANCE
             assert abs(x1 - x0) + abs(y1 - y0) >= pt(MIN_MARK_MM) - TOLERANCE
-        expected = sorted(tuple(round(v, 2) for v in mark) for mark in layout.marks(range(count)))
+        # the edge marks, and each gutter mark twice (a white edge under the black line)
+        marks = list(layout.marks(range(count))) + 2 * list(layout.gutter_marks(range(count)))
+        expected = sorted(tuple(round(v, 2) for v in mark) for mark in marks)
         assert sorted(tuple(round(v, 2) for v in mark) for mark in faces.lines) == expected
         backs = page_content(reader, 2 * sheet + 1)
         assert len(backs.forms) == count and not backs.lines
@@ -336,13 +338,16 @@ def test_seen_through_the_light_the_calibration_reads_the_offset_it_cancels():
 def test_print_and_cut_sheets_carry_silhouette_marks_and_an_svg_that_matches(run_cli, tmp_path):
     import xml.etree.ElementTree as ElementTree
 
-    from generator.printing.cutfile import mark_rects_mm
+    from generator.printing.cutfile import CUTTER_BLEED_MM, CUTTER_GAP_MM, mark_rects_mm
+    from generator.printing.layout import KEEP_CLEAR_MM
 
     deck = load_deck(WIZARD)
     result = run_cli("print", WIZARD, "-o", tmp_path, "--registration", "silhouette", "--json")
     assert result.exit_code == 0, result.stderr
-    options = SheetOptions(registration="silhouette")
+    # without --bleed and --gap, the cutter's own: 0.5 mm bleed, 1 mm gap
+    options = SheetOptions(registration="silhouette", bleed_mm=CUTTER_BLEED_MM, gap_mm=CUTTER_GAP_MM)
     layout = options.layout(deck)
+    assert layout.per_page == 8  # as many poker cards as fit inside the marks
     folder = tmp_path / "wizard"
     reader = pypdf.PdfReader(folder / "wizard-print-a4-silhouette.pdf")
     faces = page_content(reader, 0)
@@ -352,30 +357,54 @@ def test_print_and_cut_sheets_carry_silhouette_marks_and_an_svg_that_matches(run
                 for x, y, w, h in mark_rects_mm((layout.page_width / pt(1), page_h_mm))]
     drawn = {tuple(round(v, 2) for v in rect) for rect in faces.filled}
     assert {tuple(round(v, 2) for v in rect) for rect in marks_pt} <= drawn
-    for mark in marks_pt:  # no mark touches any card's bleed
+    clear = pt(KEEP_CLEAR_MM) - TOLERANCE
+    for mark in marks_pt:  # no mark comes within 1 mm of any card's bleed
         for clip in layout.clips():
-            assert not (mark[0] < clip.right and mark[2] > clip.x and mark[1] < clip.top and mark[3] > clip.y)
+            assert not (mark[0] - clear < clip.right and mark[2] + clear > clip.x
+                        and mark[1] - clear < clip.top and mark[3] + clear > clip.y)
+    for drawn_form, clip in zip(faces.forms, layout.clips()):
+        assert drawn_form.clip == pytest.approx((clip.x, clip.y, clip.right, clip.top), abs=TOLERANCE)
     back_fills = {tuple(round(v, 2) for v in rect) for rect in page_content(reader, 1).filled}
     assert not back_fills & {tuple(round(v, 2) for v in rect) for rect in marks_pt}
     # The SVG: the same page, the same marks, one rounded outline per card where the PDF puts it.
     svg = ElementTree.parse(folder / "wizard-print-a4-silhouette-cut.svg").getroot()
     ns = {"svg": "http://www.w3.org/2000/svg"}
-    assert svg.get("width") == "210mm" and svg.get("viewBox") == "0 0 210 297"
+    assert layout.orientation == "landscape"  # A4 turned: four cards across
+    assert svg.get("width") == "297mm" and svg.get("viewBox") == "0 0 297 210"
     cuts = svg.findall("svg:g[@id='cut']/svg:rect", ns)
     assert len(cuts) == layout.per_page
     for rect, slot in zip(cuts, layout.slots):
         assert float(rect.get("x")) == pytest.approx(slot.x / pt(1), abs=1e-3)
         assert float(rect.get("y")) == pytest.approx(page_h_mm - slot.top / pt(1), abs=1e-3)
-        assert float(rect.get("rx")) > 0
+        assert float(rect.get("rx")) == pytest.approx(3.2)  # the poker card's own corner
     svg_marks = [tuple(float(r.get(k)) for k in ("x", "y", "width", "height"))
                  for r in svg.findall("svg:g[@id='registration']/svg:rect", ns)]
     assert [v for mark in svg_marks for v in mark] == pytest.approx(
-        [v for mark in mark_rects_mm((210, 297)) for v in mark])
+        [v for mark in mark_rects_mm((297, 210)) for v in mark])
     # A partly filled last sheet gets its own cut file.
     partial = load_deck(write_deck(tmp_path, text_cards(layout.per_page + 1)))
     assert run_cli("print", partial.source, "-o", tmp_path / "p", "--registration", "silhouette").exit_code == 0
     last = ElementTree.parse(tmp_path / "p" / "tiny" / "tiny-print-a4-silhouette-cut-last.svg").getroot()
     assert len(last.findall("svg:g[@id='cut']/svg:rect", ns)) == 1
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_print_and_cut_fits_eight_poker_cards_with_the_chosen_corners(run_cli, tmp_path, paper):
+    import xml.etree.ElementTree as ElementTree
+
+    result = run_cli("print", WIZARD, "-o", tmp_path, "--registration", "silhouette", "--paper", paper,
+                     "--corner-radius", "1/8in")
+    assert result.exit_code == 0, result.stderr
+    svg = ElementTree.parse(tmp_path / "wizard" / f"wizard-print-{paper}-silhouette-cut.svg").getroot()
+    cuts = svg.findall("{http://www.w3.org/2000/svg}g[@id='cut']/{http://www.w3.org/2000/svg}rect")
+    assert len(cuts) >= 8 and {rect.get("rx") for rect in cuts} == {"3.175"}
+    reader = pypdf.PdfReader(tmp_path / "wizard" / f"wizard-print-{paper}-silhouette.pdf")
+    assert len(page_content(reader, 0).forms) == len(cuts)
+    # A hand-cut bleed still fits, fewer to a sheet; a corner larger than half the card is refused.
+    hand_bleed = SheetOptions(paper=paper, registration="silhouette").layout(load_deck(WIZARD))
+    assert hand_bleed.per_page == {"letter": 6, "a4": 4}[paper]
+    refused = run_cli("print", WIZARD, "-o", tmp_path, "--registration", "silhouette", "--corner-radius", "40")
+    assert refused.exit_code == 2 and "--corner-radius 40" in refused.stderr
 
 
 def test_calibration_scale_digits_are_legible_at_arm_s_length(run_cli, tmp_path):

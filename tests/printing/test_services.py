@@ -165,11 +165,14 @@ def test_an_image_service_refuses_cmyk_and_pdfx_a_pdf_service_honours_them(run_c
     assert honoured.exit_code == 0, honoured.stderr
 
 
-def test_a_translucent_layout_goes_to_drivethrucards_as_pdf_x4_when_asked(run_cli, tmp_path):
+def test_a_translucent_layout_goes_to_drivethrucards_flattened_or_as_pdf_x4_when_asked(run_cli, tmp_path):
     path = deck_with_layout(tmp_path, "glass", 'name = "panel"\ntype = "shape"\nx = "10mm"\ny = "10mm"\n'
                                                'width = "20mm"\nheight = "20mm"\nfill = "#204080"\nopacity = 0.5')
-    refused = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc")
-    assert refused.exit_code != 0 and "--pdfx x4" in refused.stderr, refused.stderr  # the way out is named...
+    flattened = run_cli("print", path, "-o", tmp_path / "flat", "--service", "dtc")
+    assert flattened.exit_code == 0, flattened.stderr  # DTC's PDF/X-1a:2003, the panel flattened...
+    flat = check_pdfx((tmp_path / "flat" / "tiny" / "dtc" / "tiny-dtc.pdf").read_bytes(), "PDF/X-1a:2003", "1.4",
+                      transparency_allowed=False)
+    assert len(flat.pages) == 4
     result = run_cli("print", path, "-o", tmp_path / "out", "--service", "dtc", "--pdfx", "x4")
     assert result.exit_code == 0, result.stderr  # ...and it works
     data = (tmp_path / "out" / "tiny" / "dtc" / "tiny-dtc.pdf").read_bytes()

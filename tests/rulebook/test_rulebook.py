@@ -20,6 +20,7 @@ from generator.deck.loader import load_deck
 from generator.deck.model import Deck
 from generator.rulebook import write_rulebooks
 from generator.rulebook.book import build_book
+from generator.rulebook.typography import smarten, smarten_markup
 
 from tests.conftest import DECK_PATHS
 
@@ -96,11 +97,34 @@ def test_pdf_contents_page_numbers_are_where_headings_start(built, deck_id):
     first = bookmarked_pages["Contents"]
     assert texts[first - 1].lstrip().startswith("Contents")
     listed_pages: dict[str, int] = {}
+    document = pdfium.PdfDocument(rulebook.path("pdf"))
+    entry = r"\s*(.*?)\s*(?:\.\s*){3,}(\d+)(?=\s|$)"
     for index in range(first - 1, bookmarked_pages[chapters[0].label] - 1):  # up to the first chapter
         for line in texts[index].splitlines():
-            match = re.match(r"^\s*(.*?)\s*(?:\.\s*){3,}(\d+)\s*$", line)
+            match = re.fullmatch(entry, line.strip())
             if match:
-                listed_pages[_flat(match.group(1))] = int(match.group(2))
+                listed_pages.setdefault(_flat(match.group(1)), int(match.group(2)))
+        # An entry wrapped over two lines (in two columns): its page number stands at the right
+        # of its link's last line, in the link's own column.
+        page = document[index]
+        width = page.get_size()[0]
+        destinations = {(named.page.idnum, round(float(named.top), 1)): name
+                        for name, named in rulebook.reader.named_destinations.items()}
+        for annotation in rulebook.reader.pages[index].get("/Annots", []):
+            annotation = annotation.get_object()
+            target = annotation.get("/Dest")
+            if not target:
+                continue
+            anchor = destinations.get((target[0].idnum, round(float(target[3]), 1)))
+            title = next((h.label for h in chapters if h.anchor == anchor), None)
+            if title is None or title in listed_pages:
+                continue
+            x0, y0, x1, y1 = (float(value) for value in annotation["/Rect"])
+            edge = width / 2 if x0 < width / 2 else width
+            numbers = re.findall(r"\d+", page.get_textpage().get_text_bounded(x1, y0, edge, y1))
+            if numbers:
+                listed_pages[title] = int(numbers[-1])
+    document.close()
     for heading in chapters:
         assert heading.label in listed_pages, f"{heading.label!r} missing from the contents"
         listed = listed_pages[heading.label]
@@ -114,12 +138,13 @@ def test_pdf_shows_every_rule_id_and_every_card(built, deck_id):
     deck = rulebook.deck
     text = _flat(" ".join(rulebook.page_texts))
     missing_rules = [rule.id for rule in deck.rules() if f"[{rule.id}]" not in text]
-    missing_cards = [card.name for card in deck.cards if _flat(card.name) not in text]
+    # Names, titles and questions are set with typographer's quotes (rulebook.typography).
+    missing_cards = [card.name for card in deck.cards if _flat(smarten(card.name)) not in text]
     assert not missing_rules and not missing_cards, (missing_rules, missing_cards)
     for section in deck.sections:
-        assert f"{section.number} {section.title}" in text
+        assert f"{section.number} {smarten(section.title)}" in text
     for ruling in deck.rulings:
-        assert _flat(ruling.question) in text
+        assert _flat(smarten_markup(ruling.question)) in text
 
 
 @pytest.mark.parametrize("deck_id", DECK_IDS)
@@ -368,7 +393,7 @@ def test_every_figure_of_play_is_drawn_in_every_format(built, deck_id):
     for figure in shown:
         # PDF: what the figure states and its caption, on a page that draws each of its cards.
         facts = " · ".join(figures.facts(figure, deck, drawn=True))
-        caption = markup.render_spans(markup.parse_inline(figure.caption), str, lambda words, _: words,
+        caption = markup.render_spans(markup.parse_inline(smarten_markup(figure.caption)), str, lambda words, _: words,
                                       lambda ref: markup.ref_label(deck, ref))  # suits as their symbols
         [page] = [index for index, text in enumerate(pages) if squeeze(caption)[:50] in text]
         assert squeeze(facts[:1].upper() + facts[1:]) in pages[page]

@@ -56,7 +56,7 @@ def test_deck_text_cannot_inject_markup(run_cli, tmp_path):
     assert "&lt;img src=x onerror=alert(2)&gt;" in page
     markdown = (folder / "wizard-rules.md").read_text(encoding="utf-8")
     assert not re.search(r"(?<!\\)</?(script|img src=x)", markdown), "a raw tag from the deck got through"
-    assert r"\<script\>alert('x')\</script\> \| *not* \_this\_ \[link\](http://x)" in markdown
+    assert r"\<script\>alert(‘x’)\</script\> \| *not* \_this\_ \[link\](http://x)" in markdown
     assert "### 5.5 Who wins \\<script\\>alert(1)\\</script\\>" in markdown
     assert (folder / "wizard-rules.pdf").stat().st_size > 0
 

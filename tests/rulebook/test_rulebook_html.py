@@ -40,7 +40,8 @@ def test_printing_the_html_gives_about_the_pdfs_page_count(rulebooks, page, deck
     printed = tmp_path / "printed.pdf"
     page.pdf(path=str(printed), prefer_css_page_size=True, print_background=True)
     html_pages, pdf_pages = len(PdfReader(printed).pages), len(PdfReader(written[".pdf"]).pages)
-    assert abs(html_pages - pdf_pages) <= 2, (html_pages, pdf_pages)
+    # Within a fifth: the PDF's two columns and one-page contents set more on a page than a browser.
+    assert abs(html_pages - pdf_pages) <= max(2, pdf_pages // 5), (html_pages, pdf_pages)
     assert external_requests(page.deckgen_requests) == []
 
 

@@ -171,14 +171,6 @@ def load(deck: str, decks_dir: Path, lang: str | None = None, layouts: bool = Tr
 
 def make_game(loaded, variants: list[str] | None):
     """The deck's engine, with the named variants' parameters."""
-    from ...core.errors import DeckgenError
-    from ...games.base import game_for
+    from ...games.base import game_for, variant_params
 
-    params: dict = {}
-    for name in variants or ():
-        try:
-            params.update(loaded.variant(name).params)
-        except KeyError:
-            known = ", ".join(v.id for v in loaded.variants) or "none"
-            raise DeckgenError(f"deck {loaded.id!r} has no variant {name!r}; known: {known}") from None
-    return game_for(loaded, params)
+    return game_for(loaded, variant_params(loaded, variants or ()))

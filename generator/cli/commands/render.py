@@ -39,10 +39,12 @@ def register(app: typer.Typer) -> None:
         card_size: str = typer.Option("deck", "--card-size",
                                       help="Card trim size: poker (63×88 mm), poker-in (2.5×3.5 in), bridge, "
                                            "tarot, mini, square, or deck (the deck's own, poker for ours)."),
-        bleed: float = typer.Option(3.0, "--bleed", help="Bleed around each card in mm (0 allowed)."),
+        bleed: Optional[float] = typer.Option(None, "--bleed",
+                                              help="Bleed around each card in mm (0 allowed); default 3, or 0.5 "
+                                                   "with --registration (a cutting machine cuts true)."),
         gap: Optional[float] = typer.Option(None, "--gap",
                                             help="Space between cards in mm; default two bleeds, so every card "
-                                                 "keeps its whole bleed."),
+                                                 "keeps its whole bleed (1 with --registration)."),
         shared_cuts: bool = typer.Option(False, "--shared-cuts",
                                          help="No gap: neighbours share one cut (for cards with white edges)."),
         duplex: Optional[str] = typer.Option(None, "--duplex",
@@ -61,6 +63,10 @@ def register(app: typer.Typer) -> None:
             None, "--registration",
             help="silhouette: print-and-cut sheets with Silhouette Studio's registration marks (no crop marks) "
                  "and an SVG cut file of the card outlines beside the PDF."),
+        corner_radius: str = typer.Option(
+            "card", "--corner-radius",
+            help="Corners of the cut file's outlines: card (the card's own, 3.2 mm on a poker card), 1/8in, 3mm, "
+                 "3.5mm, 1/4in, square, or a radius in mm."),
         printer_margin: Optional[float] = typer.Option(
             None, "--printer-margin",
             help="The band at the paper's edge your printer cannot print, in mm (default 6); crop marks stay "
@@ -112,13 +118,14 @@ def register(app: typer.Typer) -> None:
         if service:
             from ...printing.services import refuse_unhonoured
 
-            given = {"--paper": paper is not None, "--card-size": card_size != "deck", "--bleed": bleed != 3.0,
+            given = {"--paper": paper is not None, "--card-size": card_size != "deck", "--bleed": bleed is not None,
                      "--gap": gap is not None, "--shared-cuts": shared_cuts, "--duplex": duplex is not None,
                      "--sides": sides != "both", "--fold": fold, "--proof": proof,
                      "--printer-margin": printer_margin is not None, "--orientation": orientation != "auto",
                      "--back-offset": back_offset is not None, "--printer": printer is not None,
                      "--calibration": calibration, "--one-per-page": one_per_page,
-                     "--registration": registration is not None, "--color": color != "rgb",
+                     "--registration": registration is not None, "--corner-radius": corner_radius != "card",
+                     "--color": color != "rgb",
                      "--pdfx": pdfx is not None, "--icc-profile": icc_profile is not None, "--ink-saver": ink_saver}
             refuse_unhonoured(service, [name for name, was_given in given.items() if was_given])
         papers = ["a4", "letter"] if paper == "all" else [paper]
@@ -127,7 +134,8 @@ def register(app: typer.Typer) -> None:
                                 orientation=orientation, back_offset=back_offset, printer=printer,
                                 calibration=calibration, color=ColorOptions(color, pdfx or "x1a", icc_profile),
                                 registration=registration) for name in papers]
-        every_paper = [dataclasses.replace(options, allow_low_res=allow_low_res, ink_saver=ink_saver)
+        every_paper = [dataclasses.replace(options, allow_low_res=allow_low_res, ink_saver=ink_saver,
+                                           corner=corner_radius).checked()
                        for options in every_paper]
         options = every_paper[0]
         if ink_saver and one_per_page:
@@ -153,7 +161,7 @@ def register(app: typer.Typer) -> None:
                         typer.echo(f"highest total ink (C+M+Y+K) measured in the file: {max_ink:.0%}")
                 continue
             if one_per_page:
-                path = sheets.write_one_per_page(loaded, folder, card_size, bleed, options.color, allow_low_res)
+                path = sheets.write_one_per_page(loaded, folder, card_size, options.bleed_mm, options.color, allow_low_res)
                 summary = {"deck": loaded.id, "file": str(path), "pages": 2 * loaded.total}
                 if as_json:
                     _print_json(summary)

@@ -17,6 +17,7 @@ from ...core.errors import Problem, UnreadableInput
 from ...core.files import RefusedInput, input_problem, read_input
 from ..model import FontFamily, Icon
 from .artfiles import image_path, unreadable
+from .fontfiles import truetype_data
 from .book import LayoutBook, Source, build_book, builtin_book, builtin_sources, read_source
 from .choose import choose_back, choose_face
 from .lines import TomlLines
@@ -95,7 +96,7 @@ def _fonts(found: DeckLayouts, raw: list, folder: Path) -> tuple[FontFamily, ...
             reason = _font_unusable(file, folder)
             if reason:
                 found.problem(f"{where}.{style}", f"font file {name!r} {reason}",
-                              hint="give a TrueType font (.ttf, or .otf with TrueType outlines) next to the deck")
+                              hint="give a TrueType or OpenType font (.ttf or .otf) next to the deck")
                 continue
             files[style] = file
             found.files.append(file)
@@ -120,7 +121,7 @@ def _font_unusable(file: Path, folder: Path) -> str:
     if file.suffix.lower() not in FONT_SUFFIXES:
         return "is not a .ttf or .otf file"
     try:
-        data = BytesIO(read_input(file, "font", within=folder))
+        data = BytesIO(truetype_data(read_input(file, "font", within=folder)))
         data.name = str(file)  # what reportlab names the font by in its messages
         TTFontFile(data)
     except Exception as error:  # reportlab raises its own TTFError and plain errors for broken files

@@ -7,6 +7,9 @@ limit inside the SVG's own folder (which lies inside the deck's), so an SVG cann
 `/etc/…`, `../../x.png` or a FIFO into a card. svglib is also given that folder as its
 `external_reference_root`. A refused
 reference is not drawn, and is listed for the deck's checks to report.
+
+svglib draws paths, shapes, text, images and linear and radial gradients, but silently leaves
+out some of SVG: `undrawn_features` names what an SVG uses of that, for a warning.
 """
 
 from __future__ import annotations
@@ -39,6 +42,32 @@ def read_svg(path: Path) -> tuple[object | None, tuple[str, ...]]:
     renderer = _renderer_class()(str(path), external_reference_root=str(root))
     renderer.root, renderer.refused = root, refused
     return renderer.render(svg_root), tuple(dict.fromkeys(refused))
+
+
+# SVG elements (and the attributes that apply them) svglib leaves out of its drawing.
+UNDRAWN_ELEMENTS = {"pattern": "a pattern fill (<pattern>)", "filter": "a filter (<filter>: blur, shadow …)",
+                    "mask": "a mask (<mask>)", "foreignObject": "embedded HTML (<foreignObject>)",
+                    "textPath": "text on a path (<textPath>)", "marker": "line markers (<marker>)"}
+UNDRAWN_ATTRIBUTES = {"filter": "filter", "mask": "mask", "mix-blend-mode": "a blend mode (mix-blend-mode)"}
+
+
+def undrawn_features(path: Path) -> tuple[str, ...]:
+    """What the SVG at `path` uses that svglib does not draw (a pattern, filter, mask …), once
+    each, in the order first met; empty when it draws all of it."""
+    from svglib.svglib import load_svg_file
+
+    with open_input(path, "image") as handle:
+        root = load_svg_file(handle)
+    found: list[str] = []
+    for node in ([] if root is None else root.iter()):
+        tag = node.tag.rsplit("}", 1)[-1] if isinstance(node.tag, str) else ""
+        if tag in UNDRAWN_ELEMENTS:
+            found.append(UNDRAWN_ELEMENTS[tag])
+        style = node.attrib.get("style", "")
+        for attribute, feature in UNDRAWN_ATTRIBUTES.items():
+            if node.attrib.get(attribute, "none") != "none" or re.search(rf"(^|;)\s*{attribute}\s*:\s*(?!none)", style):
+                found.append(UNDRAWN_ELEMENTS.get(attribute, feature))
+    return tuple(dict.fromkeys(found))
 
 
 @lru_cache(maxsize=1)

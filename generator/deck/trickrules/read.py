@@ -18,7 +18,8 @@ from .checks import check_game
 from .selectors import NOTHING, Selector, parse_selector, unknown_values
 from .spec import (Bidding, CardPoints, Deal, End, FirstLead, Forbid, Passing, Play, Restriction, Role, RoundSuit,
                    Scoring, TrickRules, Trump)
-from .vocabulary import (DEAL_NAMES, END_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, STATIC_NAMES, bid_context,
+from .vocabulary import (DEAL_NAMES, END_NAMES, MAKER_NAMES, MEMBER_NAMES, RANGE_NAMES, SCORE_NAMES, SIT_OUT_NAMES,
+                         STATIC_NAMES, bid_context,
                          param_names, score_functions)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -240,7 +241,8 @@ class _Reader:
         always_wins = self.role(roles.get("always_wins"), "rules.cards.always_wins")
         always_loses = self.role(roles.get("always_loses"), "rules.cards.always_loses")
         any_time = self.selector(roles, "any_time", "rules.cards.any_time")
-        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]))
+        named = parts["trump"].kind == "highest-bidder"  # the scoring may read who named trump, and the bid
+        scoring = self.scoring(raw["scoring"], parts["bidding"] is not None, teams, bool(parts["points"]), named)
         end = self.end(raw["end"], parts["bidding"] is not None, scoring)
         if parts["trump"].kind == "highest-bidder" and parts["bidding"] is None:
             self.problems.add("rules.trump.kind", "a trump named by the highest bidder needs bids: add [rules.bidding], "
@@ -259,17 +261,49 @@ class _Reader:
         field = "rules.deal"
         hand = self.expression(raw, "hand", f"{field}.hand", DEAL_NAMES)
         rule = self.rule(raw, "rule", f"{field}.rule")
+        leftover = self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick", "stock"), "set-aside")
+        stock = leftover == "stock"
+        if "turned_in_stock" in raw and not stock:
+            self.problems.add(f"{field}.turned_in_stock", "only a stock holds the turned card; set leftover = \"stock\"")
         return Deal(hand=hand or ("int", 1),
                     last_round_deals_all=self.flag(raw, "last_round_deals_all", f"{field}.last_round_deals_all"),
                     first_dealer=self.choice(raw, "first_dealer", f"{field}.first_dealer", ("any", "high-card", "first-seat"),
                                              "any"),
-                    leftover=self.choice(raw, "leftover", f"{field}.leftover", ("set-aside", "first-trick"), "set-aside"),
-                    leftover_name=raw.get("leftover_name", "the cards left over"),
-                    leftover_key=raw.get("leftover_key", "aside"),
+                    leftover=leftover,
+                    dealer_sits_out=self.sits_out(raw, f"{field}.dealer_sits_out"),
+                    turned_in_stock=self.choice(raw, "turned_in_stock", f"{field}.turned_in_stock", ("top", "bottom"),
+                                                "bottom"),
+                    rotation=1 if self.choice(raw, "rotation", f"{field}.rotation", ("left", "right"), "left") == "left"
+                    else -1,
+                    packets=self.packets(raw, f"{field}.packets"),
+                    leftover_name=raw.get("leftover_name", "the stock" if stock else "the cards left over"),
+                    leftover_key=raw.get("leftover_key", "stock" if stock else "aside"),
                     rule=rule,
                     dealer_rule=self.rule(raw, "dealer_rule", f"{field}.dealer_rule", False) or rule,
                     first_dealer_rule=self.rule(raw, "first_dealer_rule", f"{field}.first_dealer_rule", False) or rule,
                     deck_rule=self.rule(raw, "deck_rule", f"{field}.deck_rule"))
+
+    def sits_out(self, raw, field: str) -> tuple | None:
+        """[rules.deal] dealer_sits_out: true, false or a condition on players and round (None: never)."""
+        value = raw.get("dealer_sits_out")
+        if value is None:
+            return None
+        text = str(value).lower() if isinstance(value, bool) else value
+        tree = self.expression({"x": text}, "x", field, SIT_OUT_NAMES, "bool")
+        return None if tree is None or tree == ("bool", False) else tree
+
+    def packets(self, raw, field: str) -> tuple[tuple[int, ...], ...]:
+        """[rules.deal] packets: per lap of the deal, the cards each seat in turn is given at once."""
+        laps = self.value(raw, "packets", field, [])
+        found = []
+        for index, lap in enumerate(laps if isinstance(laps, list) else [laps]):
+            sizes = lap if isinstance(lap, list) else [lap]
+            if not sizes or not all(isinstance(size, int) and not isinstance(size, bool) and size >= 1 for size in sizes):
+                self.problems.add(field, f"lap {index + 1}: {lap!r} is not a packet size: give a whole number of "
+                                         "cards (1 or more), or a list of them taken seat by seat")
+                return ()
+            found.append(tuple(sizes))
+        return tuple(found)
 
     def round_suit(self, raw) -> RoundSuit | None:
         if raw is None:
@@ -306,8 +340,18 @@ class _Reader:
         for key in ("no_trump", "dealer_chooses"):
             if key in raw and not turned:
                 self.problems.add(f"{field}.{key}", "only a turned-up trump card can do this; set kind = \"turn-up\"")
-        return Trump(kind, suit, self.selector(raw, "no_trump", f"{field}.no_trump"),
-                     self.selector(raw, "dealer_chooses", f"{field}.dealer_chooses"),
+        dealer_chooses = self.selector(raw, "dealer_chooses", f"{field}.dealer_chooses")
+        may_name_none = self.flag(raw, "may_name_none", f"{field}.may_name_none")
+        if may_name_none and kind != "highest-bidder" and dealer_chooses.empty:
+            self.problems.add(f"{field}.may_name_none", "nobody names trump in this game: no trump may be named only "
+                                                        "where the highest bidder (kind = \"highest-bidder\") or the "
+                                                        "dealer (dealer_chooses) names it")
+        top = tuple(self.selector({"cards": text}, "cards", f"{field}.top[{index}]")
+                    for index, text in enumerate(raw.get("top", ())))
+        if top and kind == "none":
+            self.problems.add(f"{field}.top", "cards above the other trumps need a trump suit; this game has none "
+                                              "(kind = \"none\")")
+        return Trump(kind, suit, self.selector(raw, "no_trump", f"{field}.no_trump"), dealer_chooses, may_name_none, top,
                      self.rule(raw, "rule", f"{field}.rule", required=kind != "none"),
                      self.ruling(raw, "choose_ruling", f"{field}.choose_ruling"))
 
@@ -416,7 +460,7 @@ class _Reader:
             found.append(CardPoints(self.selector(item, "cards", f"{where}.cards"), value or 0))
         return tuple(found)
 
-    def scoring(self, raw, bidding: bool, teams: str, points: bool) -> Scoring:
+    def scoring(self, raw, bidding: bool, teams: str, points: bool, named: bool = False) -> Scoring:
         """The scoring; its rule is cited only by answers that show a trick's points, so it is
         needed only where cards are worth points."""
         field = "rules.scoring"
@@ -424,8 +468,9 @@ class _Reader:
         if by == "team" and teams == "none":
             self.problems.add(f"{field}.by", "teams score only when there are teams; set [rules] teams = \"partners\"")
         carries = dict(raw.get("carry", {}))
-        names = {**SCORE_NAMES, **({"bid": "int"} if bidding else {}), **{name: "int" for name in carries}}
-        members = expr.Context({**self.param_types, **MEMBER_NAMES, **({"bid": "int"} if bidding else {})},
+        maker = MAKER_NAMES if named else {}
+        names = {**SCORE_NAMES, **({"bid": "int"} if bidding else {}), **maker, **{name: "int" for name in carries}}
+        members = expr.Context({**self.param_types, **MEMBER_NAMES, **({"bid": "int"} if bidding else {}), **maker},
                                score_functions(), None)
         groups = {"members": members}
         lets = []

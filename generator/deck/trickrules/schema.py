@@ -44,7 +44,7 @@ def _table(description: str, properties: dict, required: tuple[str, ...] = ()) -
 
 
 _SELECTOR = _text("Cards, written as `key:value` terms: card:ID, kind:ID, suit:ID, rank:ID; "
-                  "suit:trump, suit:round, suit:opposite-round; spaces join terms (all must hold), "
+                  "suit:trump, suit:opposite-trump, suit:round, suit:opposite-round; spaces join terms (all must hold), "
                   "commas join alternatives (any may hold); `none` selects no card.")
 
 ROLE = _table("Cards with a role in every trick.", {
@@ -100,7 +100,19 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "last_round_deals_all": _flag("The last round deals every card, so the deck must divide by every "
                                       "player count (`deckgen validate` checks it)."),
         "first_dealer": _choice("How the first dealer is found.", ["any", "high-card", "first-seat"]),
-        "leftover": _choice("What happens to undealt cards.", ["set-aside", "first-trick"]),
+        "leftover": _choice("What happens to undealt cards: set aside, taken by the first trick's winner, or a "
+                            "stock every player draws from after each trick, the winner first.",
+                            ["set-aside", "first-trick", "stock"]),
+        "turned_in_stock": _choice("Where a card turned for trump lies in the stock: on top (the first trick's "
+                                   "winner draws it) or at the bottom (the last card drawn).", ["top", "bottom"]),
+        "dealer_sits_out": _flag("Whether the dealer sits the round out, dealt no cards; a condition on players "
+                                 "and round (\"players == 5\") is allowed too."),
+        "rotation": _choice("Who deals the next round: the player on the dealer's left (clockwise) or right.",
+                            ["left", "right"]),
+        "packets": {"type": "array", "items": {"type": ["integer", "array"], "items": {"type": "integer"}},
+                    "description": "The deal in packets: one entry per lap round the table, from the dealer's "
+                                   "left; a number (every seat gets that many at once) or a list of numbers taken "
+                                   "seat by seat, cycling ([[3, 2], [2, 3]]: 3-2 then 2-3)."},
         "leftover_name": _text("What the undealt cards are called in messages, e.g. 'the Cauldron'.", maxLength=64),
         "leftover_key": _text("Their key in a game log's round.", maxLength=32, pattern=r"^[a-z_]+$"),
         "rule": _rule("The rule on dealing"),
@@ -123,6 +135,11 @@ RULES = _table("The rules of a trick-taking game, which deckgen referees, plays 
         "suit": _text("The trump suit of kind = fixed (a suit id or $parameter).", maxLength=64),
         "no_trump": _SELECTOR,
         "dealer_chooses": _SELECTOR,
+        "may_name_none": _flag("Whoever names trump (the dealer after a turned card, the highest bidder) may "
+                               "name no trump."),
+        "top": {"type": "array", "items": _SELECTOR,
+                "description": "Cards that join the trump suit and rank above all its other cards, highest first "
+                               "(Euchre's bowers: [\"rank:jack suit:trump\", \"rank:jack suit:opposite-trump\"])."},
         "rule": _rule("The rule on trump"),
         "choose_ruling": _ruling("The ruling on the dealer's (or the highest bidder's) choice"),
     }, ("kind",)),

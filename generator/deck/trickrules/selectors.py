@@ -9,9 +9,10 @@ alternatives joined by commas (any alternative may hold):
     "card:2-luck"                            one card, by id or code
     "none"                                   no card
 
-Keys: card, kind, suit, rank. A suit may also be `trump`, `round` (the suit revealed for
-the round, [rules.round_suit]) or `opposite-round` (its opposite, [[suits]] opposite).
-Those three depend on the round, so cards are selected for a given trump and round suit.
+Keys: card, kind, suit, rank. A suit may also be `trump`, `opposite-trump` (the suit paired
+with trump by [[suits]] opposite: Euchre's suit of the same colour), `round` (the suit revealed
+for the round, [rules.round_suit]) or `opposite-round` (its opposite, [[suits]] opposite).
+Those four depend on the round, so cards are selected for a given trump and round suit.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from ..model import Deck
 
 KEYS = ("card", "kind", "suit", "rank")
-ROUND_SUITS = ("trump", "round", "opposite-round")  # suit values known only during a round
+ROUND_SUITS = ("trump", "opposite-trump", "round", "opposite-round")  # suit values known only during a round
 NO_SUIT = -1
 
 
@@ -95,10 +96,8 @@ def select(selector: Selector, deck: Deck, trump: int = NO_SUIT, round_suit: int
     """The indices into `deck.cards` of the cards selected, for this trump and round suit
     (suit indices into `deck.suits`, `NO_SUIT` for none)."""
     suit_ids = [suit.id for suit in deck.suits]
-    opposite = NO_SUIT
-    if round_suit != NO_SUIT and deck.suits[round_suit].opposite:
-        opposite = suit_ids.index(deck.suits[round_suit].opposite)
-    named = {"trump": trump, "round": round_suit, "opposite-round": opposite}
+    named = {"trump": trump, "opposite-trump": _opposite(deck, trump, suit_ids), "round": round_suit,
+             "opposite-round": _opposite(deck, round_suit, suit_ids)}
     chosen = set()
     for index, card in enumerate(deck.cards):
         card_suit = suit_ids.index(card.suit) if card.suit else NO_SUIT
@@ -107,6 +106,13 @@ def select(selector: Selector, deck: Deck, trump: int = NO_SUIT, round_suit: int
                 chosen.add(index)
                 break
     return frozenset(chosen)
+
+
+def _opposite(deck: Deck, suit: int, suit_ids: list[str]) -> int:
+    """The suit paired with `suit` by [[suits]] opposite (NO_SUIT for none)."""
+    if suit != NO_SUIT and deck.suits[suit].opposite:
+        return suit_ids.index(deck.suits[suit].opposite)
+    return NO_SUIT
 
 
 def _holds(key: str, value: str, card, card_suit: int, deck: Deck, named: dict, suit_ids: list[str]) -> bool:

@@ -19,7 +19,12 @@ class Deal:
     hand: tuple  # expression: cards each in round `round`
     last_round_deals_all: bool  # the deck must divide by every player count (validate checks it)
     first_dealer: str  # "any" (chosen, by chance) | "high-card" (a draw, by chance) | "first-seat" (fixed)
-    leftover: str  # "set-aside" | "first-trick"
+    leftover: str  # "set-aside" | "first-trick" | "stock" (drawn from after each trick, the winner first)
+    turned_in_stock: str  # where a card turned for trump lies in the stock: "top" (drawn first) | "bottom" (last)
+    dealer_sits_out: tuple | None  # expression over players and round: the dealer sits this round out
+    rotation: int  # who deals next: +1 the player on the dealer's left (clockwise), -1 on the right
+    packets: tuple[tuple[int, ...], ...]  # by lap of the deal, the cards given at once to each seat in
+    # turn (cycling), from the dealer's left; () deals one card at a time
     leftover_name: str
     leftover_key: str
     rule: str
@@ -43,6 +48,8 @@ class Trump:
     suit: int  # for "fixed": a suit index; else -1
     no_trump: Selector  # turned cards that mean no trump
     dealer_chooses: Selector  # turned cards that let the dealer name trump
+    may_name_none: bool  # whoever names trump may name no trump
+    top: tuple[Selector, ...]  # cards that join the trump suit above its other cards, highest first
     rule: str
     choose_ruling: str
 

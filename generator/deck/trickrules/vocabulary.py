@@ -13,15 +13,18 @@ if TYPE_CHECKING:
 
 INT, BOOL = "int", "bool"
 
-# rules.deal.hand: the hand size of a round
-DEAL_NAMES = {"round": INT, "players": INT, "cards": INT}
+# rules.deal.dealer_sits_out: whether the dealer sits a round out
+SIT_OUT_NAMES = {"round": INT, "players": INT}
+# rules.deal.hand: the hand size of a round (`playing`: the players dealt in, the dealer left out
+# where the dealer sits out, else `players`)
+DEAL_NAMES = {"round": INT, "players": INT, "playing": INT, "cards": INT}
 # rules.end.rounds
 STATIC_NAMES = {"players": INT, "cards": INT}
 # rules.bidding.min / max
-RANGE_NAMES = {"hand": INT, "round": INT, "players": INT}
+RANGE_NAMES = {"hand": INT, "round": INT, "players": INT, "playing": INT}
 # rules.bidding.forbid[].when: one bid by one player
 BID_NAMES = {
-    "bid": INT, "hand": INT, "round": INT, "players": INT,
+    "bid": INT, "hand": INT, "round": INT, "players": INT, "playing": INT,
     "bids_before": INT,  # the sum of the bids made before this one this round
     "bidders_before": INT,
     "last": BOOL,  # the last to bid, when bids are open (hidden and delayed bids have no last bidder)
@@ -33,10 +36,13 @@ BID_NAMES = {
 SCORE_NAMES = {
     "tricks": INT, "points": INT,  # tricks taken; points of the cards caught ([[rules.points]])
     "score": INT,  # the total before this round
-    "hand": INT, "round": INT, "players": INT,
+    "hand": INT, "round": INT, "players": INT, "playing": INT,
 }
+# rules.scoring.*, where the highest bidder names trump: whether the scorer (or a member of the
+# team) named it, and the bid that let them (the "contract")
+MAKER_NAMES = {"maker": BOOL, "contract": INT}
 # inside sum_members(...) and the like: one member of the team
-MEMBER_NAMES = {"tricks": INT, "points": INT, "hand": INT, "round": INT, "players": INT}
+MEMBER_NAMES = {"tricks": INT, "points": INT, "hand": INT, "round": INT, "players": INT, "playing": INT}
 # rules.end.tie_break: one player at the end
 END_NAMES = {"score": INT, "total_tricks": INT}
 

@@ -59,9 +59,10 @@ _READ = {
     "hand": lambda state: state.hand_size,
     "round": lambda state: state.round + 1,
     "players": lambda state: state.num_players,
+    "playing": lambda state: state.info.playing,
     "bids_before": lambda state: sum(bid for bid in state.bids if bid is not None),
     "bidders_before": lambda state: state.info.bids_made,
-    "last": lambda state: state.game.bidding.spec.style == "open" and state.info.bids_made == state.num_players - 1,
+    "last": lambda state: state.game.bidding.spec.style == "open" and state.info.bids_made == state.info.playing - 1,
     "ahead": _strictly_ahead,
     "final_round": lambda state: state.rounds_total is not None and state.round + 1 == state.rounds_total,
     "score": lambda state: state.totals[state.turn],
@@ -176,10 +177,10 @@ class BiddingRules:
             self.refuse(state, seat, action)  # or, if it is allowed after all, go on
         state.bids[seat] = action - BID
         info.bids_made += 1
-        if info.bids_made == state.num_players:
+        if info.bids_made == info.playing:
             after_bidding(state)
         else:
-            state.turn = (seat + 1) % state.num_players
+            state.turn = state.next_seat[seat]
 
     def refuse(self, state, seat: int, action: Any) -> None:
         """Raise the refusal of a bid the rules do not allow (return if they allow it)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..bots import HeuristicBot
 from ..tricks import NO_SUIT
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP
 from .tables import LOSE
 
 # How far the earlier bids the seat sees may move its estimate.
@@ -34,7 +34,11 @@ class RulesHeuristicBot(HeuristicBot):
             top = state.game.top_rank or 1
             strength = [sum(1 + rank_of[c] / top for c in hand if suit_of[c] == suit)
                         for suit in range(state.game.num_suits)]
-            return TRUMP + max(range(len(strength)), key=lambda s: (strength[s], -s))
+            best = max(range(len(strength)), key=lambda s: (strength[s], -s))
+            longest = max(sum(1 for c in hand if suit_of[c] == suit) for suit in range(state.game.num_suits))
+            if NO_TRUMP in legal and longest * state.game.num_suits <= len(hand):  # no long suit: no trump
+                return NO_TRUMP
+            return TRUMP + best
         if phase == BIDDING:
             wanted = round(bid_estimate(state, state.turn))
             return min(legal, key=lambda action: (abs(action - BID - wanted), action))
@@ -146,7 +150,7 @@ def _make_the_bid(state, legal: list[int]) -> int:
     winning = [card for card, claim in zip(legal, claims) if claim > best]
     strength = lambda card: power(state, card)  # noqa: E731
     if need > 0:
-        if winning and state.trick and not _anyone_wants(state, seat, range(len(state.trick) + 1, state.num_players)):
+        if winning and state.trick and not _anyone_wants(state, seat, range(len(state.trick) + 1, state.trick_size())):
             return min(winning, key=strength)  # those still to play have made the bids it sees: they will duck
         return max(winning, key=strength) if winning else min(legal, key=strength)
     losing = [card for card in legal if card not in winning]
@@ -156,9 +160,8 @@ def _make_the_bid(state, legal: list[int]) -> int:
 def _anyone_wants(state, seat: int, positions: range) -> bool:
     """Whether a player at these places in the trick may still want tricks: their bid is more
     than they have won, or the seat cannot see their bid (hidden while bidding, delayed bids)."""
-    leader, n = state.leader, state.num_players
     for position in positions:
-        other = (leader + position) % n
+        other = state.seat_at(state.leader, position)
         if other != seat and (not state.sees_bid(seat, other) or (state.bids[other] or 0) > state.won[other]):
             return True
     return False

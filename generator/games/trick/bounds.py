@@ -27,7 +27,7 @@ def max_actions(game, num_players: int) -> int:
     rules = game.rules
     total = 1  # the first dealer
     for number in range(1, rounds_played(game, num_players) + 1):
-        hand = game.hand(num_players, number)
+        hand = game.tricks(num_players, number)  # the cards each plays (a stock's included)
         total += 4  # round suit, deal, turned card, trump choice
         if rules.passing is not None:
             total += num_players * (rules.passing.count + 1)
@@ -89,14 +89,19 @@ def round_ranges(game, num_players: int, totals: bool = False):
     lows = highs = 0
     worst_round = (0, 0)
     for number in range(1, rounds_played(game, num_players) + 1):
-        hand = game.hand(num_players, number)
-        names = {"tricks": (0, hand * members), "points": (points[0] * members, points[1] * members),
+        hand, tricks = game.hand(num_players, number), game.tricks(num_players, number)
+        names = {"tricks": (0, tricks * members), "points": (points[0] * members, points[1] * members),
                  "hand": (hand, hand), "round": (number, number), "players": (num_players, num_players),
+                 "playing": (game.playing(num_players, number),) * 2,
                  "score": total, **carried}
         if game.bidding is not None:
-            env = {"hand": hand, "round": number, "players": num_players}
+            env = {"hand": hand, "round": number, "players": num_players,
+                   "playing": game.playing(num_players, number)}
             names["bid"] = (game.bidding.low(env) * members, game.bidding.high(env) * members)
-        member = {**names, "tricks": (0, hand), "points": points}
+        if game.trump_kind == "highest-bidder":  # who named trump, and their bid
+            names["maker"] = (0, 1)
+            names["contract"] = (game.bidding.low(env), game.bidding.high(env))
+        member = {**names, "tricks": (0, tricks), "points": points}
         if game.bidding is not None:
             member["bid"] = (names["bid"][0] // members, names["bid"][1] // members)
         context = _Context(game, names, member, len(scorers), members)

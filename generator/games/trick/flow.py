@@ -9,7 +9,7 @@ from itertools import chain, repeat
 from ..base import CHANCE, IllegalAction
 from ..deal_checks import card_count, check_hand_sizes, overdealt
 from ..tricks import NO_SUIT, PLAY, Deal, cards_left
-from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, RoundSuit, TurnUp
+from .actions import BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, RoundSuit, TurnUp
 from .tables import FREE, OTHER
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -67,9 +67,12 @@ def _deal(state, deal: Deal) -> None:
     hands = deal.hands
     checked = deal is state.sampled
     state.sampled = None
+    sitter = state.info.sitter = game.sitter(n, state.round + 1, state.dealer)
+    state.info.playing = n - (sitter >= 0)
+    state.next_seat = game.next_seats(n, sitter)
     if not checked:
         _check_deal(state, deal, size, where)
-    if deal.aside or size * n == table.total:
+    if deal.aside or size * state.info.playing == table.total:
         aside = tuple(deal.aside)
     elif checked:
         aside = tuple(state.info.sampled_left)
@@ -78,6 +81,7 @@ def _deal(state, deal: Deal) -> None:
         aside = tuple(chain.from_iterable(map(repeat, range(len(left)), left)))
     state.hands = list(map(list, hands))
     state.info.aside = aside
+    state.info.stock = list(aside) if game.stock else []
     state.info.voids = [0] * n
     state.trump = game.rules.trump.suit if game.trump_kind == "fixed" else NO_SUIT
     state.info.turned = None
@@ -104,7 +108,18 @@ def _check_deal(state, deal: Deal, size: int, where: dict) -> None:
     game, table = state.game, state.table
     rules = game.rules
     hands = deal.hands
-    if len(hands) != state.num_players or any(len(hand) != size for hand in hands):
+    sitter = state.info.sitter
+    if sitter >= 0 and len(hands) == state.num_players and hands[sitter]:
+        raise IllegalAction(f"{state.player_name(sitter)} deals and sits this {rules.round_name} out, so is dealt no "
+                            "cards", rules.deal.rule, where={**where, "player": sitter})
+    if sitter >= 0 and len(hands) == state.num_players:
+        size_of = [size if seat != sitter else 0 for seat in range(state.num_players)]
+        wrong = next((seat for seat, hand in enumerate(hands) if len(hand) != size_of[seat]), None)
+        if wrong is not None:
+            raise IllegalAction(f"{state.player_name(wrong)} is dealt {card_count(len(hands[wrong]))}: with the dealer "
+                                f"sitting out each of the others is dealt {size}", rules.deal.rule,
+                                where={**where, "player": wrong})
+    elif len(hands) != state.num_players or any(len(hand) != size for hand in hands):
         reason = (f"{rules.round_name} {state.round + 1} deals {card_count(size)} to each player" if game.hand_by_round
                   else f"with {state.num_players} players each player is dealt {size}")
         check_hand_sizes(state, deal, size, reason, rules.deal.rule, where)
@@ -114,7 +129,7 @@ def _check_deal(state, deal: Deal, size: int, where: dict) -> None:
         raise IllegalAction("the deal holds something that is not a card of the deck", rules.deal.deck_rule,
                             where=where) from None
     if min(left) < 0:
-        whole = bool(deal.aside) or size * state.num_players == table.total  # every card dealt or set aside
+        whole = bool(deal.aside) or size * state.info.playing == table.total  # every card dealt or set aside
         raise IllegalAction(overdealt(state, hands, deal.aside, rules.deal.leftover_name if whole else ""),
                             rules.deal.deck_rule, where=where)
     if any(card < 0 for hand in (*hands, deal.aside) for card in hand):
@@ -131,7 +146,14 @@ def _turn_up(state, action: TurnUp) -> None:
     rules = game.rules
     card = action.card
     sampled, state.sampled = state.sampled, None
-    if action is not sampled:
+    if action is not sampled and game.stock:
+        place = rules.deal.turned_in_stock
+        expected = state.info.stock[0 if place == "top" else -1]
+        if card != expected:
+            raise IllegalAction(f"the card turned for trump is the {place} card of {rules.deal.leftover_name}, "
+                                f"{table.name[expected]}", rules.trump.rule, [table.code[expected]],
+                                where={"round": state.round + 1})
+    elif action is not sampled:
         dealer_card = game.trump_kind == "dealer-card"
         pile = state.hands[state.dealer] if dealer_card else state.info.aside
         if card not in pile:
@@ -149,17 +171,36 @@ def _turn_up(state, action: TurnUp) -> None:
     after_trump(state)
 
 
+def draw_from_stock(state, winner: int) -> None:
+    """After a trick: each player draws the stock's top card, the trick's winner first, then the
+    others in turn. What anyone showed they lack no longer holds once they have drawn."""
+    stock, unique = state.info.stock, state.table.unique
+    seat = winner
+    for _ in range(state.info.playing):  # passing over a dealer who sits the round out
+        card = stock.pop(0)
+        if not unique and card in state.hands[seat]:
+            state.repeats[seat] += 1
+        state.hands[seat].append(card)
+        state.by_suit[seat][state.bucket[card]].append(card)
+        seat = state.next_seat[seat]
+    state.info.voids = [0] * state.num_players
+
+
 def choose_trump(state, action: Any) -> None:
     """The dealer names trump after a turned card that lets them; or, where the highest bidder
     names it, that player does once the bids are in, and play starts."""
     game = state.game
     suits = game.deck.suits
     suit = action - TRUMP if type(action) is int else -1
-    if not 0 <= suit < len(suits):
+    none_allowed = game.rules.trump.may_name_none
+    if none_allowed and action == NO_TRUMP:
+        suit = NO_SUIT
+    elif not 0 <= suit < len(suits):
         who = "the highest bidder" if game.trump_kind == "highest-bidder" else "the dealer"
-        raise IllegalAction(f"{who} must name one of the {len(suits)} suits as trump", game.rules.trump.rule,
-                            [s.name for s in suits], state.where(state.turn),
-                            ruling=game.rules.trump.choose_ruling)
+        choices = [s.name for s in suits] + (["no trump"] if none_allowed else [])
+        what = f"one of the {len(suits)} suits" + (" or no trump" if none_allowed else "")
+        raise IllegalAction(f"{who} must name {what} as trump", game.rules.trump.rule, choices,
+                            state.where(state.turn), ruling=game.rules.trump.choose_ruling)
     state.trump = suit
     if game.trump_kind == "highest-bidder":
         state.tables = game.round_tables[suit, state.info.round_suit]
@@ -171,7 +212,7 @@ def choose_trump(state, action: Any) -> None:
 def highest_bidder(state) -> int:
     """The seat that bid the most; of equal bids, the first to make it (from the dealer's left)."""
     n = state.num_players
-    order = [(state.dealer + 1 + step) % n for step in range(n)]
+    order = [(state.dealer + 1 + step) % n for step in range(n) if state.bids[(state.dealer + 1 + step) % n] is not None]
     return max(order, key=lambda seat: (state.bids[seat], -order.index(seat)))
 
 
@@ -236,7 +277,7 @@ def start_play(state) -> None:
     game, table = state.game, state.table
     lead = game.rules.play.first_lead
     n = state.num_players
-    bucket = game.bucket
+    bucket = state.bucket = state.tables.bucket  # this round's: a card above the trumps is kept with them
     # the round before played every card, so the lists are empty and are filled again
     for split, hand in zip(state.by_suit, state.hands):
         for card in hand:

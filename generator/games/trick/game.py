@@ -15,9 +15,9 @@ from ...deck.trickrules.compile import compile_expr, fold
 from ...deck.trickrules.expr import calls_in, names_in
 from ...deck.trickrules.selectors import select
 from ..base import Game
-from ..tricks import NO_SUIT, CardTable, CardTables, ChooseSeat, Deal, words
-from . import bounds, declarations, logs
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
+from ..tricks import NO_SUIT, CardTable, CardTables, ChooseSeat, Deal, deal_hands, words
+from . import bounds, declarations, logs, view
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 from .bidding import BiddingRules
 from .bot import RulesHeuristicBot
 from .scoring import PLAIN_COLUMNS, PLAIN_VALUES
@@ -71,6 +71,8 @@ class RulesGame(Game):
         self.round_tables = CardTables(self._round_tables)
         params = self.params
         self._hand = compile_expr(rules.deal.hand, params)
+        self._sits_out = compile_expr(rules.deal.dealer_sits_out, params) if rules.deal.dealer_sits_out else None
+        self._next_seats: dict[tuple[int, int], tuple[int, ...]] = {}
         # whether the hand size changes from round to round (a deal's message then names the round)
         self.hand_by_round = rules.deal.hand[0] == "schedule" or "round" in names_in(fold(rules.deal.hand, params))
         self._rounds = compile_expr(rules.end.rounds, params) if rules.end.rounds else None
@@ -79,6 +81,7 @@ class RulesGame(Game):
         self.no_trump = select(rules.trump.no_trump, deck)
         self.dealer_chooses = select(rules.trump.dealer_chooses, deck)
         self.leftover_to_first_trick = rules.deal.leftover == "first-trick"
+        self.stock = rules.deal.leftover == "stock"  # drawn from after each trick
         self.has_points = any(entry.points for entry in rules.points)
         self.bidding = BiddingRules(rules, params) if rules.bidding else None
         self._scoring(rules, params)
@@ -111,9 +114,10 @@ class RulesGame(Game):
         # scoring of each player alone from plain counts (no lets, carries, teams, caught cards or
         # aggregates): the names its expression reads; None where the general scoring is needed
         folded = fold(scoring.round, params)
-        plain = (scoring.by == "player" and not scoring.lets and not scoring.carries
-                 and not calls_in(folded) - {"if", "min", "max", "abs"})
         names = sorted(names_in(folded))
+        plain = (scoring.by == "player" and not scoring.lets and not scoring.carries
+                 and not calls_in(folded) - {"if", "min", "max", "abs"}
+                 and all(name in PLAIN_COLUMNS or name in PLAIN_VALUES for name in names))
         self.plain_scoring = ((tuple((name, PLAIN_COLUMNS[name]) for name in names if name in PLAIN_COLUMNS),
                                tuple((name, PLAIN_VALUES[name]) for name in names if name in PLAIN_VALUES))
                               if plain else None)
@@ -130,7 +134,53 @@ class RulesGame(Game):
 
     # -- the shape of a game ----------------------------------------------------------------------
     def hand(self, num_players: int, round_number: int) -> int:
-        return self._hand({"round": round_number, "players": num_players, "cards": self.table.total})
+        return self._hand({"round": round_number, "players": num_players, "cards": self.table.total,
+                           "playing": self.playing(num_players, round_number)})
+
+    def deal_out(self, order: tuple[int, ...], num_players: int, size: int, first: int,
+                 sitter: int = -1) -> list[tuple[int, ...]]:
+        """The hands dealt from `order` (top card first), clockwise from seat `first`, passing over a
+        seat that sits the round out: one card at a time, or in the rules' packets (each lap round
+        the table gives each seat in turn its packet)."""
+        packets = self.rules.deal.packets
+        if not packets and sitter < 0:
+            return deal_hands(order, num_players, size, first)
+        seats = [(first + step) % num_players for step in range(num_players) if (first + step) % num_players != sitter]
+        hands: list[tuple[int, ...]] = [()] * num_players
+        if not packets:
+            for position, seat in enumerate(seats):
+                hands[seat] = order[position:size * len(seats):len(seats)]
+            return hands
+        taken = 0
+        for lap in packets:
+            for position, seat in enumerate(seats):
+                count = lap[position % len(lap)]
+                hands[seat] += order[taken:taken + count]
+                taken += count
+        return hands
+
+    def sitter(self, num_players: int, round_number: int, dealer: int) -> int:
+        """The seat that sits this round out (the dealer, where the rules say so), or -1."""
+        sits = self._sits_out is not None and self._sits_out({"players": num_players, "round": round_number})
+        return dealer if sits else -1
+
+    def playing(self, num_players: int, round_number: int) -> int:
+        """The players dealt in to a round."""
+        return num_players - (self.sitter(num_players, round_number, 0) == 0)
+
+    def next_seats(self, num_players: int, sitter: int) -> tuple[int, ...]:
+        """By seat, the next seat to play clockwise, passing over the one that sits out."""
+        found = self._next_seats.get((num_players, sitter))
+        if found is None:
+            following = [(seat + 1) % num_players for seat in range(num_players)]
+            found = tuple(following[after] if after == sitter else after for after in following)
+            self._next_seats[num_players, sitter] = found
+        return found
+
+    def tricks(self, num_players: int, round_number: int) -> int:
+        """The tricks of a round: the hand, and with a stock one more for each card each player draws."""
+        hand, dealt = self.hand(num_players, round_number), self.playing(num_players, round_number)
+        return hand + (self.table.total - hand * dealt) // dealt if self.stock else hand
 
     def hand_size(self, num_players: int) -> int:
         """The hand of the first round."""
@@ -172,6 +222,8 @@ class RulesGame(Game):
         if isinstance(action, int):
             if action == PASS_DONE:
                 return "pass no more"
+            if action == NO_TRUMP:
+                return "trump none"
             if action >= PASS:
                 return f"pass {table.code[action - PASS]}"
             if action >= TRUMP:
@@ -200,7 +252,10 @@ class RulesGame(Game):
         if state.phase == CHOOSE_TRUMP:
             if tokens and tokens[0] == "trump":
                 tokens = tokens[1:]
-            suit = self.table.suit_from_text(" ".join(tokens))
+            text = " ".join(tokens)
+            if self.rules.trump.may_name_none and text in ("none", "no trump", "no-trump", "notrump", "no"):
+                return NO_TRUMP
+            suit = self.table.suit_from_text(text)
             if suit is None:
                 raise ValueError(f"expected a suit ({', '.join(s.name for s in self.deck.suits)}), not {text!r}")
             return TRUMP + suit
@@ -219,6 +274,9 @@ class RulesGame(Game):
 
     def log_body(self, players: Sequence[str], actions: Sequence[Any]) -> dict:
         return logs.log_body(self, players, actions)
+
+    def action_view(self, before: RulesState, action: Any, after: RulesState, seat: int | None) -> dict | None:
+        return view.action_view(self, before, action, after, seat)
 
     def bot(self, kind: str, rng: random.Random):
         if kind == "heuristic":

@@ -14,7 +14,7 @@ from ..logs import Entry, GameLog, LogStep, field_path
 from ..deal_checks import card_count
 from ..tricks import (NO_SUIT, ChooseSeat, Deal, cards_left, count_cards, log_played_card, read_dealer, read_hands,
                       read_tricks)
-from .actions import BID, BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
+from .actions import BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit, TurnUp
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def log_keys(game) -> tuple[str, ...]:
         keys.append("turned")
     if rules.trump.kind != "none":
         keys.append("trump")
-    if rules.trump.kind != "turn-up":
+    if rules.trump.kind != "turn-up" or game.stock:
         keys.append(rules.deal.leftover_key)
     if rules.passing:
         keys.append("passes")
@@ -79,6 +79,9 @@ def log_steps(game, log: GameLog, state) -> Iterator[LogStep]:
             yield LogStep(None, entry.at("hands"))
         else:
             aside, field = (), entry.at("hands")
+            if game.stock and not entry.has(key) and sum(map(len, hands)) < table.total:
+                raise log.error(entry.at(key), f"the hands without {rules.deal.leftover_name}: list {key} too, top "
+                                               "card first, for the cards drawn after each trick")
             if entry.has(key):
                 codes = entry.get(key, list)
                 aside = tuple(table.by_id[log.card(code, field_path(entry.at(key), i)).id] for i, code in enumerate(codes))
@@ -225,6 +228,9 @@ def _read_trump(game, log: GameLog, entry: Entry, state, last: bool) -> Iterator
                 return
             raise log.error(entry.at("trump"), f"a {table.name[state.info.turned]} was turned, so the dealer's trump "
                                                "choice is needed")
+        if name.strip().casefold() in NO_TRUMP_WORDS and rules.trump.may_name_none:
+            yield LogStep(NO_TRUMP, entry.at("trump"))
+            return
         if name.strip().casefold() in NO_TRUMP_WORDS:
             raise IllegalAction(f"a {table.name[state.info.turned]} was turned, so {log.players[state.dealer]}, the dealer, "
                                 f"must name one of the {number_word(len(suits))} suits as trump; \"no trump\" is not a "
@@ -251,6 +257,9 @@ def _read_named_trump(game, log: GameLog, entry: Entry, state, last: bool) -> It
         if last and not entry.has("tricks"):
             return
         raise log.error(entry.at("trump"), f"{chooser} bid the most, so their choice of trump is needed")
+    if name.strip().casefold() in NO_TRUMP_WORDS and game.rules.trump.may_name_none:
+        yield LogStep(NO_TRUMP, entry.at("trump"))
+        return
     if name.strip().casefold() in NO_TRUMP_WORDS:
         raise IllegalAction(f"{chooser} bid the most and must name one of the {number_word(len(suits))} suits as "
                             "trump; \"no trump\" is not a choice", game.rules.trump.rule, [suit.name for suit in suits],
@@ -299,27 +308,30 @@ def _read_bids(log: GameLog, entry: Entry, state, last: bool) -> Iterator[LogSte
     bids = entry.get("bids", (dict, list), None)
     field = entry.at("bids")
     n = state.num_players
+    order = [(state.dealer + 1 + k) % n for k in range(n) if (state.dealer + 1 + k) % n != state.info.sitter]
     if isinstance(bids, list):  # in bidding order, from the dealer's left
-        if len(bids) > n:
-            raise log.error(field, f"{len(bids)} bids for {n} players")
+        if len(bids) > len(order):
+            raise log.error(field, f"{len(bids)} bids for {len(order)} players")
         written = [(f"{field}[{k}]", bid) for k, bid in enumerate(bids)]
     else:
         by_seat = {log.seat(name, field_path(field, name)): (field_path(field, name), bid)
                    for name, bid in (bids or {}).items()}
+        if state.info.sitter in by_seat:
+            raise log.error(by_seat[state.info.sitter][0], f"{log.players[state.info.sitter]} sits this "
+                                                           f"{state.game.rules.round_name} out and does not bid")
         written = []
-        for k in range(n):
-            seat = (state.dealer + 1 + k) % n
+        for seat in order:
             if seat not in by_seat:
                 break
             written.append(by_seat[seat])
         if len(written) < len(by_seat):
-            missing = log.players[(state.dealer + 1 + len(written)) % n]
+            missing = log.players[order[len(written)]]
             raise log.error(field, f"no bid for {missing}, who bids before the later bids listed")
     for where, bid in written:
         log.check_type(bid, int, where, "a bid")
         yield LogStep(BID + bid, where)
-    if len(written) < n and not (last and not entry.has("tricks")):
-        missing = log.players[(state.dealer + 1 + len(written)) % n]
+    if len(written) < len(order) and not (last and not entry.has("tricks")):
+        missing = log.players[order[len(written)]]
         raise log.error(field if bids is not None else entry.field, f"no bid for {missing}",
                         hint="every player bids before the first card; only the last round of a log may stop early")
 
@@ -340,10 +352,14 @@ def log_body(game, players: Sequence[str], actions: Sequence[Any]) -> dict:
                 rounds.append(current)
             current["hands"] = {players[seat]: table.codes(table.sorted(action.hands[seat]))
                                 for seat in range(len(players))}
-            if action.aside and rules.trump.kind != "turn-up":
+            if action.aside and game.stock:  # in order: the top card is drawn first
+                current[rules.deal.leftover_key] = table.codes(action.aside)
+            elif action.aside and rules.trump.kind != "turn-up":
                 current[rules.deal.leftover_key] = table.codes(table.sorted(action.aside))
         elif isinstance(action, TurnUp):
             current["turned"] = table.code[action.card]
+        elif isinstance(action, int) and action == NO_TRUMP:
+            current["trump"] = "none"
         elif isinstance(action, int) and action == PASS_DONE:
             current.setdefault("passes", {}).setdefault(players[state.turn], [])
         elif isinstance(action, int) and action >= PASS:

@@ -53,7 +53,7 @@ def play_options(state, seat: int) -> Options:
             options.steps.append(("follow", None, frozenset(hand) - set(options.cards)))
         elif play.must_trump and state.led >= 0 and state.trump != NO_SUIT:
             _narrow(options, "must-trump", None, [c for c in options.cards
-                                                  if state.table.suit[c] == state.trump or game.any_time[c]],
+                                                  if state.tables.suit[c] == state.trump or game.any_time[c]],
                     play.trump_rule)
         if play.must_overtake:
             beating = [c for c in options.cards if _claim(state, c) > _best(state)]
@@ -79,7 +79,7 @@ def _following(state, seat: int) -> list[int]:
     hand = state.hands[seat]
     if led >= 0 and held[led]:
         if state.game.suited_any_time:
-            extra = [c for c in hand if state.game.any_time[c] and state.table.suit[c] not in (led, NO_SUIT)]
+            extra = [c for c in hand if state.game.any_time[c] and state.tables.suit[c] not in (led, NO_SUIT)]
             return list(dict.fromkeys(held[led] + held[FREE] + extra))
         return list(dict.fromkeys(held[led] + held[FREE]))
     return distinct(hand, state.table.unique)

@@ -196,7 +196,7 @@ def play_question(game, tokens: list[str]) -> dict:
             first_card, instead = min(own, key=table.rank.__getitem__), True  # taking it that it is the lowest in play
     by_suit = [[] for _ in range(game.num_suits + 2)]
     for card in hand:
-        by_suit[game.bucket[card]].append(card)
+        by_suit[tables.bucket[card]].append(card)
     seat = SimpleNamespace(
         game=game, table=table, hands=[hand], by_suit=[by_suit], trick=list(asked.trick),
         trick_number=0 if first else 1, led=_led(tables, asked.trick), trump=trump, tables=tables,
@@ -315,8 +315,9 @@ def bid_question(game, tokens: list[str]) -> dict:
     bidding = game.bidding
     hand = game.hand(players, round_number)
     mine = len(earlier)
-    env = {"hand": hand, "round": round_number, "players": players, "bids_before": sum(earlier),
-           "bidders_before": len(earlier), "last": bidding.spec.style == "open" and len(earlier) == players - 1,
+    playing = game.playing(players, round_number)  # the bidders: a dealer who sits out does not bid
+    env = {"hand": hand, "round": round_number, "players": players, "playing": playing, "bids_before": sum(earlier),
+           "bidders_before": len(earlier), "last": bidding.spec.style == "open" and len(earlier) == playing - 1,
            "ahead": bool(scores) and scores[mine] > max(s for i, s in enumerate(scores) if i != mine),
            "final_round": rounds is not None and round_number == rounds, "score": scores[mine] if scores else 0}
     allowed_bids, forbidden = bidding.allowed(dict(env))

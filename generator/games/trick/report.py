@@ -121,6 +121,9 @@ def view_counters(state) -> dict:
     if rules.passing:
         counters["Passing"] = state.history[-1]["direction"] if state.between_rounds() else state.direction
         counters["Cards passed"] = "-" if setting_up else " / ".join(str(len(cards)) for cards in info.passed)
+    if game.stock:
+        name = rules.deal.leftover_name.removeprefix("the ")
+        counters[name[:1].upper() + name[1:]] = "-" if setting_up else str(len(info.stock))
     if game.bidding is not None:
         counters["Bids"] = "-" if unsettled else " / ".join("-" if bid is None else str(bid) for bid in state.bids)
     if game.has_points:

@@ -11,7 +11,7 @@ compare scorers (Hearts' shooting the moon reads whether anyone else shot it).
 from __future__ import annotations
 
 from ..base import CHANCE, TERMINAL, Outcome
-from .flow import start_round
+from .flow import highest_bidder, start_round
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -23,6 +23,8 @@ def _member_env(state, seat: int, base: dict) -> dict:
     env = {**base, "tricks": state.won[seat], "points": state.hand_points[seat]}
     if game.bidding is not None:
         env["bid"] = state.bids[seat]
+    if game.trump_kind == "highest-bidder":
+        env["maker"] = seat == base["*maker"]
     if game.counted:
         caught = set(state.caught[seat]) if state.table.unique else None
         for key, cards in zip(game.counted_keys, state.tables.counted):
@@ -34,7 +36,8 @@ def _member_env(state, seat: int, base: dict) -> dict:
 def round_points(state) -> list[int]:
     """Each seat's points for the round just played (a team's members score the team's)."""
     game = state.game
-    if game.plain_scoring is not None:  # each player alone, from a few counts: the env holds only those
+    sitter = state.info.sitter
+    if game.plain_scoring is not None and sitter < 0:  # each player alone, from a few counts: the env holds only those
         columns, values = game.plain_scoring
         common = {name: read(state) for name, read in values}
         by_seat = [(name, read(state)) for name, read in columns]
@@ -47,15 +50,21 @@ def round_points(state) -> list[int]:
             points.append(score(env))
         return points
     n = state.num_players
-    base = {"hand": state.hand_size, "round": state.round + 1, "players": n}
-    members = [_member_env(state, seat, base) for seat in range(n)]
+    base = {"hand": state.hand_size, "round": state.round + 1, "players": n, "playing": state.info.playing}
+    if game.trump_kind == "highest-bidder":
+        base["*maker"] = maker = highest_bidder(state)
+        base["contract"] = state.bids[maker]
+    members = [_member_env(state, seat, base) if seat != sitter else {} for seat in range(n)]
     envs = []
-    for seats in game.scorer_seats(n):
+    scorers = [seats for seats in game.scorer_seats(n) if sitter not in seats]  # who sits out scores nothing
+    for seats in scorers:
         env = dict(base)
         for key in ("tricks", "points", "bid", *game.counted_keys):
             if key in members[seats[0]]:
                 env[key] = sum(members[seat][key] for seat in seats)
         env["score"] = state.totals[seats[0]]
+        if "*maker" in base:
+            env["maker"] = base["*maker"] in seats
         for name in state.info.carried:
             env[name] = state.info.carried[name][seats[0]]
         env["*members"] = [members[seat] for seat in seats]
@@ -69,7 +78,7 @@ def round_points(state) -> list[int]:
     points = [game.round_score(env) for env in envs]
     carried = {name: [compiled(env) for env in envs] for name, compiled in game.carries}
     by_seat = [0] * n
-    for index, seats in enumerate(game.scorer_seats(n)):
+    for index, seats in enumerate(scorers):
         for seat in seats:
             by_seat[seat] = points[index]
             for name, values in carried.items():
@@ -98,7 +107,7 @@ def end_round(state) -> None:
         state.phase = TERMINAL
         return
     state.round += 1
-    state.dealer = (state.dealer + 1) % state.num_players
+    state.dealer = (state.dealer + rules.deal.rotation) % state.num_players
     state.phase = CHANCE
     start_round(state)
 
@@ -124,7 +133,7 @@ def tie_env(state, seat: int) -> dict:
     if "total_tricks" in names:
         env["total_tricks"] = sum(entry["won"][seat] for entry in state.history)
     if "total_bids" in names:
-        env["total_bids"] = sum(entry["bids"][seat] for entry in state.history)
+        env["total_bids"] = sum(entry["bids"][seat] or 0 for entry in state.history)  # none while sitting out
     for name, values in state.info.carried.items():
         env[name] = values[seat]
     return env
@@ -138,5 +147,5 @@ PLAIN_COLUMNS = {
 }
 PLAIN_VALUES = {
     "hand": lambda state: state.hand_size, "round": lambda state: state.round + 1,
-    "players": lambda state: state.num_players,
+    "players": lambda state: state.num_players, "playing": lambda state: state.info.playing,
 }

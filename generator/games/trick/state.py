@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from ..base import CHANCE, IllegalAction, Outcome, Pending
-from ..tricks import NO_SUIT, PLAY, Deal, TrickState, deal_hands, draw_cards, random_below, shuffled
-from . import report
-from .actions import BIDDING, CHOOSE_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
-from .flow import apply_chance, choose_trump, pass_card, start_round
+from ..tricks import NO_SUIT, PLAY, Deal, TrickState, draw_cards, random_below, shuffled
+from . import report, view
+from .actions import BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, RoundSuit
+from .flow import apply_chance, choose_trump, draw_from_stock, pass_card, start_round
 from .worlds import sample_world
 from .moves import Options, play_options, refuse_card
 from .scoring import end_round, outcome
@@ -41,12 +41,15 @@ class RoundInfo:
     bid_cache: tuple = (-1, ())  # (round << 8 | bids made, the bid actions allowed then)
     carried: dict = field(default_factory=dict)  # name -> a value per seat, kept from round to round
     aside: tuple[int, ...] = ()  # the cards left over this round (in the order dealt)
+    stock: list[int] = field(default_factory=list)  # the cards still to draw, top first (leftover = "stock")
     sampled_left: list[int] = field(default_factory=list)  # the cards a sampled deal left, in card order
     passed: list[list[int]] = field(default_factory=list)  # by seat, the cards passed this round
     passes_made: int = 0
     first_card: int = -1  # the card that must lead the first trick (first_lead by = "holder")
     broken: list[bool] = field(default_factory=list)  # by restriction: lifted this round
     voids: list[int] = field(default_factory=list)  # by seat: suits it showed it lacks this round, a bit each
+    sitter: int = -1  # the seat that sits this round out (dealer_sits_out), or -1
+    playing: int = 0  # the players dealt in this round
 
 
 class RulesState(TrickState):
@@ -89,7 +92,8 @@ class RulesState(TrickState):
         self.hand_size = 0
         # free[leading]: whether only following suit binds the next card (no restriction of this trick)
         self.free = game.free_later
-        self.info = RoundInfo(carried={name: [0] * num_players for name, _ in rules.scoring.carries},
+        self.next_seat = game.next_seats(num_players, -1)  # by seat, the next to play (past one sitting out)
+        self.info = RoundInfo(playing=num_players, carried={name: [0] * num_players for name, _ in rules.scoring.carries},
                               passed=[[] for _ in range(num_players)], broken=[False] * len(rules.play.restrictions))
         if rules.deal.first_dealer == "first-seat":  # no chance: the first player listed deals first
             start_round(self)
@@ -116,7 +120,8 @@ class RulesState(TrickState):
             passes = list(itemgetter(*cards)(self.game.pass_actions)) if len(cards) > 1 else [PASS + c for c in cards]
             return passes + [PASS_DONE] if self.game.rules.passing.optional else passes
         if phase == CHOOSE_TRUMP:
-            return [TRUMP + suit for suit in range(self.game.num_suits)]
+            suits = [TRUMP + suit for suit in range(self.game.num_suits)]
+            return suits + [NO_TRUMP] if self.game.rules.trump.may_name_none else suits
         return []
 
     def options(self, seat: int) -> Options:
@@ -158,8 +163,9 @@ class RulesState(TrickState):
                 self.led = led = self.tables.sets_led[action]
             if game.breakers:
                 self._note_breaks(action)
-            if len(trick) < self.num_players:
-                self.turn = seat + 1 if seat + 1 < self.num_players else 0
+            following = self.next_seat[seat]
+            if following != self.leader:  # the trick is complete when the turn would come back to its leader
+                self.turn = following
                 return
             # every seat has played: the highest claim takes the trick (an itemgetter reads the
             # cards' claims at C speed; a bound __getitem__ would cost a call per card)
@@ -168,7 +174,7 @@ class RulesState(TrickState):
             claims = of_trick(tables.claims[led])
             best = max(claims)
             position = claims.index(best) if best not in tables.last_wins else winner_position(claims, tables.last_wins)
-            winner = (self.leader + position) % self.num_players
+            winner = self.seat_at(self.leader, position)
             self.won[winner] += 1
             self.caught[winner] += trick
             if game.has_points:
@@ -182,6 +188,8 @@ class RulesState(TrickState):
             self.trick = []
             self.trick_number += 1
             self.leader = self.turn = winner
+            if self.info.stock:
+                draw_from_stock(self, winner)
             if not self.hands[winner]:
                 end_round(self)
         elif self.phase == BIDDING:
@@ -212,19 +220,25 @@ class RulesState(TrickState):
             n = self.num_players
             size = game.hand(n, self.round + 1)
             first = (self.dealer + 1) % n
-            if game.trump_kind == "turn-up":  # a sample of the hands; the turn-up is drawn from the rest
-                drawn, left = draw_cards(physical, size * n, rng)
+            sitter = game.sitter(n, self.round + 1, self.dealer)
+            dealt = size * (n - (sitter >= 0))
+            if game.trump_kind == "turn-up" and not game.stock:  # a sample of the hands; the turn-up from the rest
+                drawn, left = draw_cards(physical, dealt, rng)
                 left.sort()
                 self.info.sampled_left = left
-                deal = Deal(tuple(deal_hands(tuple(drawn), n, size, first)))
+                deal = Deal(tuple(game.deal_out(tuple(drawn), n, size, first, sitter)))
             else:  # the whole deck shuffled: what is not dealt is left over in its shuffled order
                 order = tuple(shuffled(physical, rng))
-                deal = Deal(tuple(deal_hands(order, n, size, first)), order[size * n:])
+                deal = Deal(tuple(game.deal_out(order, n, size, first, sitter)), order[dealt:])
             self.sampled = deal
             return deal
         if chance == "turn":
             if game.trump_kind == "dealer-card":  # the last card dealt to the dealer
                 turn_up = self.sampled = game.turn_ups[self.hands[self.dealer][-1]]
+                return turn_up
+            if game.stock:  # the stock's top or bottom card
+                place = 0 if game.rules.deal.turned_in_stock == "top" else -1
+                turn_up = self.sampled = game.turn_ups[self.info.stock[place]]
                 return turn_up
             left = self.info.aside
             turn_up = self.sampled = game.turn_ups[left[random_below(rng, len(left))]]
@@ -240,6 +254,16 @@ class RulesState(TrickState):
         """This round's passing direction."""
         return self.game.pass_direction(self.num_players, self.round)
 
+    def trick_size(self) -> int:
+        """The cards of a complete trick: one from each player dealt in."""
+        return self.info.playing
+
+    def seat_at(self, leader: int, position: int) -> int:
+        seat = leader
+        for _ in range(position):  # passing over a dealer who sits the round out
+            seat = self.next_seat[seat]
+        return seat
+
     def clone(self) -> "RulesState":
         """An independent copy sharing the game, its card tables, the round's tables and the past
         rounds' records (only ever read). Lists are copied at every depth, the rest is shared:
@@ -250,8 +274,9 @@ class RulesState(TrickState):
             if type(value) is list:
                 setattr(other, name, _copy_lists(value))
         info = other.info = copy.copy(self.info)
-        for name in ("sampled_left", "passed", "broken", "voids"):
-            setattr(info, name, _copy_lists(getattr(info, name)))
+        for name in RoundInfo.__slots__:
+            if type(value := getattr(info, name)) is list:
+                setattr(info, name, _copy_lists(value))
         info.carried = {name: list(values) for name, values in info.carried.items()}
         return other
 
@@ -286,6 +311,9 @@ class RulesState(TrickState):
 
     def view_counters(self) -> dict:
         return report.view_counters(self)
+
+    def view_extras(self, seat: int | None) -> dict:
+        return view.view_extras(self, seat)
 
 
 def _copy_lists(values: list) -> list:

@@ -22,6 +22,7 @@ OPEN = -2
 
 WIN = 10_000  # the claim of an always-winning card
 TRUMP_CLAIM = 1_000  # added to a trump's rank
+TOP_CLAIM = 5_000  # the highest card above the trumps ([rules.trump] top); the next is one less
 LOSE = -1  # the claim of an always-losing card, and of a card that can not win this trick
 
 
@@ -63,7 +64,18 @@ class RoundTables:
             self.last_wins.add(WIN)
         if rules.always_loses and rules.always_loses.among_equals == "last":
             self.last_wins.add(LOSE)
-        suit_of, rank_of = table.suit, table.rank
+        rank_of = table.rank
+        # cards above the trumps (Euchre's bowers) belong to the trump suit this round, highest first
+        top: dict[int, int] = {}
+        if trump != NO_SUIT:
+            for place, selector in enumerate(rules.trump.top):
+                for card in chosen(selector):
+                    top.setdefault(card, TOP_CLAIM - place)
+        # each card's suit this round, and its list in a hand (`GameTables.bucket`, a top card in trump's)
+        self.suit = suit_of = tuple(trump if card in top else suit for card, suit in enumerate(table.suit))
+        any_time = select(rules.any_time, deck)
+        self.bucket = tuple(FREE if card in any_time and suit == NO_SUIT else OTHER if suit == NO_SUIT else suit
+                            for card, suit in enumerate(suit_of))
 
         def claim(card: int, led: int) -> int:
             if card in wins:
@@ -72,7 +84,7 @@ class RoundTables:
             if card in loses or suit == NO_SUIT:
                 return LOSE
             if suit == trump:
-                return TRUMP_CLAIM + rank_of[card]
+                return top.get(card) or TRUMP_CLAIM + rank_of[card]
             return rank_of[card] if suit == led else LOSE
 
         suits = range(len(deck.suits))

@@ -27,8 +27,9 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     others = [other for other in range(n) if other != seat]
     known = _seen_in_others_hands(state, seat)
     in_transit = state.phase == PASSING  # the cards others have passed so far stay face down until the exchange
-    shown = [] if info.turned is None or info.turned not in info.aside else [info.turned]
-    hidden_aside = list(info.aside)
+    pile = info.stock if game.stock else info.aside  # the cards nobody holds
+    shown = [] if info.turned is None or info.turned not in pile else [info.turned]
+    hidden_aside = list(pile)
     for card in shown:
         hidden_aside.remove(card)
     unseen = [card for other in others for card in _without(state.hands[other], known[other])]
@@ -38,14 +39,21 @@ def sample_world(state: "RulesState", seat: int, rng: "random.Random") -> "Rules
     holders = [(len(state.hands[other]) - len(known[other]), voids[other]) for other in others]
     holders += [(len(info.passed[other]), 0) for other in others] if in_transit else []
     holders.append((len(hidden_aside), 0))
-    places = deal_unseen(sorted(unseen), holders, state.table.suit, rng)
+    suit_of = state.tables.suit if state.tables is not None else state.table.suit  # this round's suits
+    places = deal_unseen(sorted(unseen), holders, suit_of, rng)
     for other, hand in zip(others, places):
         world.hands[other] = known[other] + hand
     if in_transit:
         world.info.passed = [list(passed) for passed in info.passed]
         for other, passed in zip(others, places[len(others):]):
             world.info.passed[other] = passed
-    world.info.aside = tuple(sorted(shown + places[-1]))
+    if game.stock:  # the stock face down in a new order, a turned card kept where it lies
+        stock = places[-1][:]
+        rng.shuffle(stock)
+        top = game.rules.deal.turned_in_stock == "top"
+        world.info.stock = (shown + stock) if top else (stock + shown)
+    else:
+        world.info.aside = tuple(sorted(shown + places[-1]))
     if state.phase == PLAY:  # in play the hands are sorted into their lists by suit: sort the new ones
         _sort_hands(world, others)
     if game.bidding is not None:
@@ -64,6 +72,10 @@ def _seen_in_others_hands(state: "RulesState", seat: int) -> list[list[int]]:
     if state.game.trump_kind == "dealer-card" and turned is not None and dealer != seat \
             and turned in state.hands[dealer]:
         known[dealer].append(turned)
+    if state.game.stock and turned is not None and turned not in state.info.stock:  # drawn face up: seen by all
+        holder = next((other for other, hand in enumerate(state.hands) if turned in hand), seat)
+        if holder != seat:
+            known[holder].append(turned)
     passing = state.game.rules.passing
     if passing is None or state.phase == PASSING or not state.table.unique or not state.info.passed[seat]:
         return known  # before the exchange nobody holds them; with copies, which copy was played is not known
@@ -81,7 +93,7 @@ def _without(hand: list[int], cards: list[int]) -> list[int]:
 
 
 def _sort_hands(world: "RulesState", seats: list[int]) -> None:
-    bucket, table = world.game.bucket, world.table
+    bucket, table = world.bucket, world.table
     for seat in seats:
         split = world.by_suit[seat] = [[] for _ in world.by_suit[seat]]
         for card in world.hands[seat]:

@@ -1,0 +1,211 @@
+"""Transparency flattened, for PDF/X-1a (which allows none): each translucent drawing replaced by
+a picture of what the page shows there.
+
+A layout's `opacity` (a translucent panel over art) and art or icons with transparent pixels
+(an image with a soft mask) draw see-through. PDF/X-1a forbids that, so before the file is
+converted to CMYK every such drawing is flattened, as a prepress flattener does it:
+
+- the stream (a page or a card's form) is drawn by pdfium up to and including the translucent
+  drawing, exactly as a viewer composites it, at `FLATTEN_PPI`, over the rectangle the drawing
+  covers;
+- the drawing is replaced by that picture, placed on the same rectangle, and everything drawn
+  after it (the text on the panel) stays vector on top;
+- the graphics states' opacities are then set to 1, so nothing in the file is see-through.
+
+Text drawn see-through, a see-through form or a gradient painted see-through are not
+flattened: they stay an error naming where they are, with `--pdfx x4` as the way out.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+from ..core.errors import OptionError
+
+FLATTEN_PPI = 600  # the picture's resolution: text and edges under a panel stay sharp in print
+PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
+FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
+STROKES = {"S", "s", "B", "B*", "b", "b*"}
+TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
+
+
+def _multiply(a, b):
+    """a then b, PDF's row-vector matrices."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def _inverse(m):
+    det = m[0] * m[3] - m[1] * m[2]
+    return (m[3] / det, -m[1] / det, -m[2] / det, m[0] / det,
+            (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det)
+
+
+def _apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _path_points(operator: str, values: list[float]) -> list[tuple[float, float]]:
+    if operator == "re":
+        x, y, w, h = values
+        return [(x, y), (x + w, y), (x, y + h), (x + w, y + h)]
+    return list(zip(values[0::2], values[1::2]))
+
+
+def flatten(document, where_of=lambda where: where) -> int:
+    """Flatten every translucent drawing in every page and form of the pikepdf `document`; the
+    number flattened. `where_of` turns "page 2, /Card3" into what an error should call it."""
+    done: set = set()
+    count = 0
+    for number, page in enumerate(document.pages, start=1):
+        count += _flatten_owner(document, page, [float(v) for v in page.mediabox], f"page {number}", done,
+                                where_of)
+    return count
+
+
+def _flatten_owner(document, owner, box, where, done, where_of) -> int:
+    import pikepdf
+
+    holder = owner.obj if isinstance(owner, pikepdf.Page) else owner
+    resources = holder.get("/Resources") or pikepdf.Dictionary()
+    count = 0
+    for name, xobject in (resources.get("/XObject") or {}).items():
+        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in done:
+            done.add(xobject.objgen)
+            count += _flatten_owner(document, xobject, [float(v) for v in xobject.BBox], where_of(
+                f"{where}, {name}"), done, where_of)
+    instructions = list(pikepdf.parse_content_stream(owner))
+    targets = _translucent(instructions, resources, where_of(where))
+    if not targets:
+        return count
+    if not resources.is_indirect:  # copied into a scratch file to draw from, which needs an indirect object
+        resources = holder.Resources = document.make_indirect(resources)
+    replaced: dict[int, bytes] = {}
+    for number, (index, ctm, depth, bbox) in enumerate(targets):
+        name = _unused_name(resources, number)
+        picture, (left, bottom, right, top) = _picture(document, resources, box, instructions[:index + 1], depth,
+                                                       bbox)
+        resources.XObject[name] = picture
+        place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(ctm))
+        operator = str(instructions[index].operator)
+        ending = b"n\n" if operator != "Do" else b""  # a path is ended unpainted; an image is simply not drawn
+        replaced[index] = ending + b"q %s cm %s Do Q" % (
+            " ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
+    pieces = [replaced.get(index) or pikepdf.unparse_content_stream([instruction])
+              for index, instruction in enumerate(instructions)]
+    data = b"\n".join(pieces)
+    if isinstance(owner, pikepdf.Page):
+        owner.obj.Contents = document.make_stream(data)
+    else:
+        owner.write(data)
+    _opaque(resources, data)
+    return count + len(targets)
+
+
+def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, int, tuple]]:
+    """(index, transformation, q depth, covered rectangle in the stream's space) of each drawing
+    painted see-through."""
+    states = resources.get("/ExtGState") or {}
+    xobjects = resources.get("/XObject") or {}
+    ctm, fill, stroke, width = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 1.0, 1.0, 1.0
+    stack: list = []
+    points: list[tuple[float, float]] = []
+    found = []
+    for index, (operands, operator) in enumerate(instructions):
+        op = str(operator)
+        if op == "q":
+            stack.append((ctm, fill, stroke, width))
+        elif op == "Q" and stack:
+            ctm, fill, stroke, width = stack.pop()
+        elif op == "cm":
+            ctm = _multiply(tuple(float(v) for v in operands), ctm)
+        elif op == "w":
+            width = float(operands[0])
+        elif op == "gs":
+            state = states.get(str(operands[0])) or {}
+            fill, stroke = float(state.get("/ca", fill)), float(state.get("/CA", stroke))
+            if "/SMask" in state and str(state["/SMask"]) != "/None" or str(state.get("/BM", "/Normal")) not in (
+                    "/Normal", "/Compatible"):
+                raise OptionError(f"{where}: a soft mask or blend mode ({operands[0]}), which deckgen cannot "
+                                  "flatten for PDF/X-1a: use --pdfx x4")
+        elif op in PATH_OPS:
+            points += [_apply(ctm, x, y) for x, y in _path_points(op, [float(v) for v in operands])]
+        elif op in FILLS or op in STROKES or op == "n":
+            see_through = (op in FILLS and fill < 1) or (op in STROKES and stroke < 1)
+            if see_through and points:
+                reach = (width / 2 * abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) ** 0.5) if op in STROKES else 0.0
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                found.append((index, ctm, len(stack),
+                              (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)))
+            points = []
+        elif op == "Do":
+            xobject = xobjects.get(str(operands[0]))
+            if xobject is None:
+                continue
+            if xobject.get("/Subtype") == "/Image" and (fill < 1 or "/SMask" in xobject):
+                corners = [_apply(ctm, x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
+                xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+                found.append((index, ctm, len(stack), (min(xs), min(ys), max(xs), max(ys))))
+            elif xobject.get("/Subtype") == "/Form" and fill < 1:
+                raise OptionError(f"{where}: a drawing placed see-through ({operands[0]}), which deckgen cannot "
+                                  "flatten for PDF/X-1a: use --pdfx x4")
+        elif (op in TEXT_SHOWS and fill < 1) or (op == "sh" and fill < 1):
+            raise OptionError(f"{where}: {'text' if op != 'sh' else 'a gradient'} drawn see-through, which deckgen "
+                              "cannot flatten for PDF/X-1a: use --pdfx x4 (or drop the element's opacity)")
+    return found
+
+
+def _unused_name(resources, number: int):
+    import pikepdf
+
+    if "/XObject" not in resources:
+        resources.XObject = pikepdf.Dictionary()
+    index = number
+    while f"/Flat{index}" in resources.XObject:
+        index += 1
+    return pikepdf.Name(f"/Flat{index}")
+
+
+def _picture(document, resources, box, prefix, depth: int, bbox):
+    """What the stream shows over `bbox` (within `box`) once `prefix` is drawn, as an RGB image
+    XObject, and the rectangle it covers."""
+    import pikepdf
+    import pypdfium2
+
+    scratch = pikepdf.new()
+    scratch.add_blank_page(page_size=(box[2] - box[0], box[3] - box[1]))
+    page = scratch.pages[0]
+    page.obj.MediaBox = pikepdf.Array(box)
+    page.obj.Resources = scratch.copy_foreign(resources)
+    page.obj.Contents = scratch.make_stream(pikepdf.unparse_content_stream(prefix) + b"\nQ" * depth)
+    buffer = io.BytesIO()
+    scratch.save(buffer)
+    data = buffer.getvalue()  # the scratch file, in memory
+    left, bottom = max(bbox[0], box[0]), max(bbox[1], box[1])
+    right, top = min(bbox[2], box[2]), min(bbox[3], box[3])
+    rendered = pypdfium2.PdfDocument(data)
+    try:
+        bitmap = rendered[0].render(scale=FLATTEN_PPI / 72, crop=(left - box[0], bottom - box[1], box[2] - right,
+                                                                  box[3] - top))
+        image = bitmap.to_pil().convert("RGB")
+    finally:
+        rendered.close()
+    picture = document.make_stream(zlib.compress(image.tobytes(), 9))
+    picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
+    picture.ColorSpace, picture.Filter = pikepdf.Name.DeviceRGB, pikepdf.Name.FlateDecode
+    return picture, (left, bottom, right, top)
+
+
+def _opaque(resources, data: bytes) -> None:
+    """Every graphics state made opaque, and images no longer drawn (soft-masked art that was
+    flattened) dropped from the resources."""
+    for state in (resources.get("/ExtGState") or {}).values():
+        for key in ("/ca", "/CA"):
+            if key in state:
+                state[key] = 1
+    xobjects = resources.get("/XObject") or {}
+    for name in list(xobjects.keys()):
+        if xobjects[name].get("/Subtype") == "/Image" and (str(name).encode() + b" Do") not in data:
+            del xobjects[name]
