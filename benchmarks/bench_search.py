@@ -2,11 +2,13 @@
 decision takes at the positions a real game reaches.
 
 Run: python benchmarks/bench_search.py [--bots ismcts-50,ismcts-200,pimc-5] [--positions P] [--repeats R]
-For each engine (its deck in decks/, a typical player count), P positions are taken from one
-seeded heuristic game (every few decisions, all seats); each bot decides at each of them, R
-rounds interleaved across bots; the median round gives decisions/s and microseconds per
-iteration (an iteration is one sampled world and one playout; for pimc-N a world and a
-playout per legal action). The machine is shared: the load average is printed with the figures.
+For each engine (its deck in decks/, and Oh Hell from examples/rules; a typical player count), P
+positions are taken from one seeded heuristic game (every few decisions, all seats); each bot decides at each of them, R
+rounds interleaved across bots; the median round gives decisions per second of wall time and
+per second of this process's CPU time (what a loaded machine changes least), and CPU
+microseconds per iteration (an iteration is one sampled world and one playout; for pimc-N a
+world and a playout per legal action). The machine is shared: the load average is printed with
+the figures.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from generator.deck.loader import load_deck  # noqa: E402
 from generator.games.base import CHANCE, TERMINAL, game_for  # noqa: E402
 from generator.games.bots import make_bot  # noqa: E402
 
-TABLES = (("wizard", 4), ("wizard-hearts", 4), ("muggle-quidditch", 2), ("quidditch-v2", 4))
+# the four shipped engines, and Oh Hell for a rules-language deck with long rounds (examples/rules)
+TABLES = (("decks/wizard", 4), ("decks/wizard-hearts", 4), ("decks/muggle-quidditch", 2), ("decks/quidditch-v2", 4),
+          ("examples/rules/oh-hell", 3))
 
 
 def positions(game, players: int, count: int) -> list:
@@ -54,22 +58,27 @@ def main() -> None:
     args = parser.parse_args()
     kinds = args.bots.split(",")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
-    print(f"{'engine':<18} {'players':>7} {'bot':<12} {'decisions/s':>12} {'us/iteration':>13}")
-    for deck_id, players in TABLES:
-        game = game_for(load_deck(ROOT / "decks" / f"{deck_id}.toml"))
+    print(f"{'engine':<18} {'players':>7} {'bot':<12} {'decisions/s':>12} {'per CPU s':>12} {'CPU us/iter':>13}")
+    for deck_path, players in TABLES:
+        deck_id = deck_path.rsplit("/", 1)[1]
+        game = game_for(load_deck(ROOT / f"{deck_path}.toml"))
         spots = positions(game, players, args.positions)
         rounds: dict[str, list[float]] = {kind: [] for kind in kinds}
+        cpu: dict[str, list[float]] = {kind: [] for kind in kinds}
         for repeat in range(args.repeats):
             for kind in kinds if repeat % 2 == 0 else reversed(kinds):
                 bot = make_bot(game, kind, random.Random(repeat))
-                started = time.perf_counter()
+                started, used = time.perf_counter(), time.process_time()
                 for state in spots:
                     bot.choose(state.clone())
                 rounds[kind].append(time.perf_counter() - started)
+                cpu[kind].append(time.process_time() - used)
         for kind in kinds:
             seconds = statistics.median(rounds[kind]) / len(spots)
+            cpu_seconds = statistics.median(cpu[kind]) / len(spots)
             budget = int(kind.split("-")[1])
-            print(f"{deck_id:<18} {players:>7} {kind:<12} {1 / seconds:>12.1f} {seconds / budget * 1e6:>13.0f}")
+            print(f"{deck_id:<18} {players:>7} {kind:<12} {1 / seconds:>12.1f} {1 / cpu_seconds:>12.1f} "
+                  f"{cpu_seconds / budget * 1e6:>13.0f}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

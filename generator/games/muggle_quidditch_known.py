@@ -4,7 +4,10 @@ samples from it (`GameState.determinize`), with the cheap copy it samples them f
 Every card leaves a hand face up (discarded, put in the team, scored, sent as a Bludger, laid
 as the Snitch), and the only card that enters a hand face up is the top discard taken in the
 draw step. So each hand's known cards are those taken from the discard pile and not played
-since; the rest of the other hand and the whole draw pile are one pool of unseen cards.
+since; the rest of the other hand and the whole draw pile are one pool of unseen cards. When the
+draw pile runs out and is rebuilt from the discards, every card a seat has not seen is in the
+other hand, so from then on both hands are known but for the cards drawn from the rebuilt pile
+(`KnownCards.reveal_hands`): the pool is the rebuilt pile, whose cards all passed face up.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ class KnownCards:
         shown = self.shown[seat]
         if shown and card in shown:
             shown.remove(card)
+
+    def reveal_hands(self) -> None:
+        """The draw pile is empty and about to be rebuilt: each seat can tell the other's hand."""
+        self.shown = [list(hand) for hand in self.hands]
 
     def clone(self):
         """An independent copy sharing the game and the immutable values (a deep copy costs five times more)."""

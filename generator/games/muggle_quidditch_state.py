@@ -338,6 +338,7 @@ class MuggleQuidditchState(MuggleQuidditchRefusals, KnownCards, GameState):
             while JOKER in hand:
                 self._play_from_hand(seat, JOKER)
                 self.discard_pile.append(JOKER)
+        self.reveal_hands()
         self._await_shuffle(resume, self.discard_pile)
         self.discard_pile = []
         return True

@@ -89,12 +89,12 @@ class Report:
 def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | str | None = None, seed: int = 1,
                   workers: int | None = None, sweeps: Sequence[str] = (), bot: str = "heuristic",
                   progress: Callable[[str, int, int], None] | None = None, levels: Sequence[str] = (),
-                  deals: int = 0, **playtest_options) -> DeckReport:
+                  deals: int = 0, announce: Callable[[str], None] | None = None, **playtest_options) -> DeckReport:
     """Every check on one deck. `simulate` games per setting and player count (None: the
     default, 0: no playtest, "auto": until `precision`); `sweeps` as for `deckgen validate
     --sweep`; `progress(deck, done, total)` follows the playtest; `levels`, if given, are a
     ladder's players, played over `deals` deal sets per cell at each swept player count (else the
-    deck's smallest); `playtest_options` go to
+    deck's smallest), `announce(line)` getting a line as each cell is done; `playtest_options` go to
     `generator.validate.playtest.playtest` (precision, max_games, skill, cluster, checkpoint,
     resume; a checkpoint folder gets one subfolder per deck)."""
 
@@ -139,7 +139,7 @@ def validate_deck(ref: str | Path, decks_dir: Path = DECKS_DIR, simulate: int | 
             counts = parse_sweeps(sweeps)[1] or [deck.min_players]
             for count in counts:
                 report.ladders.append(run_ladder(deck, levels, count, deals, seed, workers or os.cpu_count() or 1,
-                                                 playtest_options.get("cluster"), follow))
+                                                 playtest_options.get("cluster"), follow, announce=announce))
                 report.problems += report.ladders[-1].problems(deck)
     return report
 

@@ -209,6 +209,15 @@ class Ladder:
         return found
 
 
+def _cell_line(result: Ladder, key: tuple[str, str], finished: str, seconds: float) -> str:
+    """One finished cell, for a log: its figure, interval, games and the time so far."""
+    row = result.cell(*key)
+    interval = f"{row['low']:.1%}-{row['high']:.1%}" if row["low"] is not None else "no interval"
+    return (f"ladder, {result.players} players: {key[0]} against {key[1]}: {row['share']:.1%} of the wins "
+            f"({CONFIDENCE:.0%} interval {interval}), {row['deals']} deals, {row['games']} games; "
+            f"{finished} pairings done, {seconds:.0f} s so far")
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
@@ -223,9 +232,11 @@ def parse_levels(text: str) -> tuple[str, ...]:
 
 def ladder(deck: Deck, levels: Sequence[str], players: int, deals: int = DEFAULT_DEALS, seed: int = 1,
            workers: int = 1, cluster: str | None = None, progress: Callable[[int, int], None] | None = None,
-           full: bool = True) -> Ladder:
+           full: bool = True, announce: Callable[[str], None] | None = None) -> Ladder:
     """Play every cell of the ladder's matrix at one player count (the deck's own rules), or with
-    `full=False` only the steps (each level in one seat against the level below)."""
+    `full=False` only the steps (each level in one seat against the level below).
+    `progress(done, total)` follows the deal sets; `announce(line)` gets a line as each cell
+    (pairing) is complete, with its figure and time, for logs where no progress bar shows."""
     if not 2 <= deals <= MAX_DEALS:
         raise OptionError(f"--deals {deals:,}: give 2 to {MAX_DEALS:,} deals per cell (an interval needs two)")
     job_deck = DeckData.of(deck)
@@ -248,7 +259,8 @@ def ladder(deck: Deck, levels: Sequence[str], players: int, deals: int = DEFAULT
                 yield LadderTask(job_deck, number, {}, players, run_seed, first, last, top, against)
                 first = last
 
-    done = 0
+    done = finished = 0
+    started = time.perf_counter()
     try:
         for task, tally in run_chunks(play_cell_chunk, tasks(), backend):
             sizer.observe(task.setting, task.stop - task.start, getattr(tally, "seconds", 0.0))
@@ -260,6 +272,10 @@ def ladder(deck: Deck, levels: Sequence[str], players: int, deals: int = DEFAULT
             done += task.stop - task.start
             if progress:
                 progress(done, deals * len(pairs))
+            if result.cells[key].deals == deals:
+                finished += 1
+                if announce:
+                    announce(_cell_line(result, key, f"{finished} of {len(pairs)}", time.perf_counter() - started))
     finally:
         backend.close()
     result.cells = {pair: result.cells[pair] for pair in pairs}  # in the matrix's order, whatever finished first

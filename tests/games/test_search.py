@@ -183,3 +183,28 @@ def test_the_dealers_turned_up_trump_stays_with_the_dealer_in_every_world():
             assert turned in world.hands[state.dealer]
             held += 1
     assert held >= 3
+
+
+def test_muggle_quidditch_worlds_after_the_draw_pile_is_rebuilt():
+    """A rebuilt draw pile is the discards (seen by both); when it is rebuilt every unseen card is
+    in the other hand, so a sampled world's draw pile holds only cards of the rebuilt pile."""
+    game = _game("muggle-quidditch")
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        bots = [make_bot(game, "heuristic", random.Random(derive_seed(seed, seat))) for seat in range(2)]
+        state, rebuilt = game.new_state(2), None
+        while state.current_player() != TERMINAL:
+            player = state.current_player()
+            if player == CHANCE:
+                if state.turn:  # a rebuild, not the deal
+                    rebuilt = Counter(state.shuffle_cards)
+                state.apply(state.sample_chance(rng))
+                continue
+            if rebuilt is not None:
+                world = state.determinize(player, random.Random(checked))
+                assert not Counter(world.draw_pile) - rebuilt
+                assert Counter(world.hands[1 - player]) - rebuilt == Counter(state.hands[1 - player]) - rebuilt
+                checked += 1
+            state.apply(bots[player].choose(state))
+    assert checked >= 50

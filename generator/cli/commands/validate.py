@@ -4,6 +4,7 @@ and `--ladder`: players from random to search, each against each."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import List, Optional
 
@@ -95,11 +96,13 @@ def register(app: typer.Typer) -> None:
             parse_cluster(cluster)
         ladder_levels = parse_levels(levels or DEFAULT_LEVELS) if ladder else ()
         with progress_bar(as_json) as progress:
+            # No bar (stderr is no terminal, or --json): a line per finished ladder cell instead
+            announce = None if progress else partial(typer.echo, err=True)
             report = validate_decks(decks or [], decks_dir, compare=compare, simulate=games, seed=seed,
                                     workers=workers, sweeps=sweep or [], bot=bot, progress=progress,
                                     precision=precision, max_games=max_games,
                                     skill=skill, cluster=cluster, checkpoint=checkpoint, resume=resume,
-                                    levels=ladder_levels, deals=deals or DEFAULT_DEALS)
+                                    levels=ladder_levels, deals=deals or DEFAULT_DEALS, announce=announce)
         if lang is not None:
             from ...validate.translations import add_translation_problems
 
