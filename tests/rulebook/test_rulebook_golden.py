@@ -94,10 +94,10 @@ def _own_texts(pdf: Path) -> list[str]:
     return pages
 
 
-@pytest.mark.parametrize("deck_id, page", [(deck, page) for deck, pages in PAGES.items() for page in pages])
-def test_rulebook_page_matches_its_reference(rulebooks, deck_id, page):
-    image = _page_image(rulebooks[deck_id], page)
-    reference = GOLDEN / f"{deck_id}-p{page}.png"
+@pytest.mark.parametrize("deck_id, number", [(deck, number) for deck, numbers in PAGES.items() for number in numbers])
+def test_rulebook_page_matches_its_reference(rulebooks, deck_id, number):
+    image = _page_image(rulebooks[deck_id], number)
+    reference = GOLDEN / f"{deck_id}-p{number}.png"
     if os.environ.get("DECKGEN_UPDATE_GOLDEN"):
         GOLDEN.mkdir(exist_ok=True)
         image.save(reference, optimize=True)
@@ -108,7 +108,7 @@ def test_rulebook_page_matches_its_reference(rulebooks, deck_id, page):
     mean = sum(ImageStat.Stat(difference).mean) / 3
     changed = sum(difference.convert("L").point(lambda value: 255 if value > 48 else 0).histogram()[255:]) / (image.width * image.height)
     assert mean <= MEAN_TOLERANCE and changed <= CHANGED_SHARE, (
-        f"{deck_id} page {page} differs from {reference.name}: mean {mean:.2f}, {changed:.2%} of pixels changed")
+        f"{deck_id} page {number} differs from {reference.name}: mean {mean:.2f}, {changed:.2%} of pixels changed")
 
 
 def test_a_changed_page_fails_the_comparison(rulebooks):
