@@ -12,6 +12,7 @@ mutool and gs come from Debian's mupdf-tools and ghostscript (.ci/install-pdftoo
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -36,8 +37,14 @@ def deckgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def tool(name: str) -> str:
+    """The program's path; without it the test is skipped here and fails in CI (`CI=true`), like
+    the browser and TinyMUX tests."""
     found = shutil.which(name)
-    assert found, f"{name} is missing: run .ci/install-pdftools.sh (Debian's mupdf-tools and ghostscript)"
+    if not found:
+        reason = f"{name} is missing: run .ci/install-pdftools.sh (Debian's mupdf-tools and ghostscript)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{reason}; CI must open every PDF with a second renderer")
+        pytest.skip(reason)
     return found
 
 
