@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Install the second and third PDF renderers the print tests open every generated PDF with
 # (tests/printing/test_every_pdf_renders.py): mupdf's `mutool` (Debian's mupdf-tools) and
-# Ghostscript's `gs`, plus poppler-utils (`pdffonts`, `pdftoppm`) for looking at files by hand, and
-# Debian's fonts-lobster, an OpenType font with PostScript outlines (tests/printing/test_cff_fonts.py).
+# Ghostscript's `gs`, plus poppler-utils (`pdffonts`, `pdftoppm`) for looking at files by hand.
 # Idempotent; runs as root on CI (Debian).
 set -euo pipefail
 
-if command -v mutool >/dev/null && command -v gs >/dev/null && command -v pdffonts >/dev/null && [ -f /usr/share/fonts/opentype/lobster/lobster.otf ]; then
-  echo "install-pdftools: mutool, gs, pdffonts and fonts-lobster present"
+if command -v mutool >/dev/null && command -v gs >/dev/null && command -v pdffonts >/dev/null; then
+  echo "install-pdftools: mutool, gs and pdffonts present"
   exit 0
 fi
 
@@ -19,4 +18,4 @@ fi
 echo "install-pdftools: installing mupdf-tools, ghostscript and poppler-utils"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq mupdf-tools ghostscript poppler-utils fonts-lobster
+apt-get install -y -qq mupdf-tools ghostscript poppler-utils

@@ -15,8 +15,8 @@ from fontTools.pens.t2CharStringPen import T2CharStringPen
 from tests.faces.test_render import deck_with_layout
 from generator.deck.layouts.fontfiles import is_cff
 
-# Debian's fonts-lobster, which .ci/install-pdftools.sh installs; the test that reads it skips without it
-LOBSTER = Path("/usr/share/fonts/opentype/lobster/lobster.otf")  # system path: a real CFF font, optional
+# Lobster (SIL OFL 1.1, licence beside it): a real OpenType font with PostScript (CFF) outlines
+LOBSTER = Path(__file__).resolve().parents[1] / "fixtures" / "fonts" / "lobster.otf"
 
 
 def boxes_otf(path: Path) -> Path:
@@ -59,8 +59,6 @@ def fonts_of(pdf: Path) -> dict[str, pikepdf.Dictionary]:
 @pytest.mark.parametrize("font", ["built", "lobster"])
 def test_a_cff_opentype_font_is_drawn_and_embedded(run_cli, tmp_path, font):
     if font == "lobster":
-        if not LOBSTER.exists():
-            pytest.skip("Debian's fonts-lobster is not installed (.ci/install-pdftools.sh installs it)")
         source = shutil.copy(LOBSTER, tmp_path / "display.otf")
     else:
         source = boxes_otf(tmp_path / "display.otf")
