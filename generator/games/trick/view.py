@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..base import CHANCE, view_area
 from ..trick_view import card_played_view
+from ..tricks import pass_target
 from .actions import (BID, BIDDING, CHOOSE_TRUMP, NO_TRUMP, PASS, PASS_DONE, PASSING, TRUMP, ChooseSeat, Deal, RoundSuit,
                       TurnUp)
 from .report import view_counters
@@ -32,7 +33,7 @@ def view_extras(state, seat: int | None) -> dict[str, Any]:
     if info.turned is not None and "Turned" in counters and counters["Turned"] != "-":
         areas.append(view_area("Turned for trump", [table.code[info.turned]]))
     if state.phase == PASSING and seat is not None and info.passed[seat]:
-        target = (seat + game.pass_offset(state.direction, state.num_players)) % state.num_players
+        target = pass_target(seat, state.direction, state.num_players)
         areas.append(view_area(f"Your pass to {state.player_name(target)}", table.codes(info.passed[seat]),
                                kind="pass"))
     if info.stock and not state.between_rounds():
@@ -76,7 +77,7 @@ def action_view(game, before, action, after, seat: int | None) -> dict | None:
     if before.phase == PASSING:
         if action == PASS_DONE:
             return {"seat": actor, "text": "passes no more cards"}
-        target = (actor + game.pass_offset(before.direction, before.num_players)) % before.num_players
+        target = pass_target(actor, before.direction, before.num_players)
         card = game.table.code[action - PASS] if seat == actor else "a card"
         return {"seat": actor, "text": f"passes {card} to {before.player_name(target)}"}
     return card_played_view(before, action, after)
