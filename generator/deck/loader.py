@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -20,6 +19,7 @@ from ..core.plugins import engine_names, unknown_engine
 from . import figures, markup, trickrules
 from ..core.files import read_input
 from .files import DECKS_DIR, deck_paths, parse_toml, resolve_deck_path  # noqa: F401 (re-exported)
+from .cardids import card_id, check_card_ids
 from .components import read_tokens, read_tuck_box
 from .layouts import deck as deck_layouts
 from .layouts.lines import TomlLines
@@ -29,8 +29,6 @@ from .publish import check_base_url
 from .schema import DECK_SCHEMA, MAX_DECK_CARDS, check
 from .sources import SheetCards, read_card_sources
 from .targets import read_targets
-
-RESERVED_CARD_ID = "back"  # images/<card id>.png sits next to images/back.png
 
 
 def load_deck(ref: str | Path, decks_dir: Path = DECKS_DIR) -> Deck:
@@ -207,11 +205,6 @@ class _LineFinder:
         return None
 
 
-def slug(name: str) -> str:
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "card"
-
-
 class _Builder:
     """Turns checked TOML data into a Deck, collecting meaning errors as it goes."""
 
@@ -385,7 +378,7 @@ class _Builder:
             if rank is not None and rank not in rank_ids:
                 self.error(f"{where}.rank", f"unknown rank {rank!r}; known: {', '.join(rank_ids) or 'none (the deck has no ranks)'}")
             cards.append(Card(
-                id=raw.get("id") or slug(raw["name"]),
+                id=card_id(raw),
                 name=raw["name"],
                 code=raw["code"].upper(),
                 kind=kind,
@@ -403,12 +396,9 @@ class _Builder:
                 back_layout=raw.get("back_layout", ""),
             ))
             fields.append(where)
-        self._unique_cards(cards, fields)
-        for card, where in zip(cards, fields):
-            if card.id == RESERVED_CARD_ID:
-                self.error(f"{where}.id" if where.startswith("cards[") else where,
-                           f"the card id {card.id!r} is reserved: images/back.png is the card back",
-                           hint="give the card another id")
+        self._unique_codes(cards, fields)
+        own_ids = {f"cards[{index}]" for index, raw in enumerate(self.data.get("cards", ())) if raw.get("id")}
+        check_card_ids(cards, fields, own_ids, self.error, lambda where: self.sheets.place(where) or where)
         total = sum(card.count for card in cards)
         if total > MAX_DECK_CARDS:
             self.error("cards", f"the deck holds {total:,} cards; the limit is {MAX_DECK_CARDS:,}",
@@ -417,18 +407,15 @@ class _Builder:
             self.error("cards", "the deck has no cards", hint="add [[cards]] entries or a [[card_sets]] table")
         return tuple(cards)
 
-    def _unique_cards(self, cards: list[Card], fields: list[str]) -> None:
-        for attribute in ("id", "code"):
-            seen: dict[str, str] = {}
-            for card, where in zip(cards, fields):
-                value = getattr(card, attribute)
-                key = value.upper()
-                if key in seen:
-                    self.error(f"{where}.{attribute}" if where.startswith("cards[") else where,
-                               f"duplicate card {attribute} {value!r} (also used by {seen[key]})",
-                               hint=f"card {attribute}s must be unique (codes ignore case)")
-                else:
-                    seen[key] = f"{self.sheets.place(where) or where} {card.name!r}"
+    def _unique_codes(self, cards: list[Card], fields: list[str]) -> None:
+        seen: dict[str, str] = {}
+        for card, where in zip(cards, fields):
+            if card.code in seen:  # codes are stored in upper case
+                self.error(f"{where}.code" if where.startswith("cards[") else where,
+                           f"duplicate card code {card.code!r} (also used by {seen[card.code]})",
+                           hint="card codes must be unique (codes ignore case)")
+            else:
+                seen[card.code] = f"{self.sheets.place(where) or where} {card.name!r}"
 
     def _art(self, art: str | None, field: str) -> Path | None:
         if art is None:

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 from ..core.errors import Problem, UnreadableInput
 from ..core.files import read_text_input
-from .loader import _LineFinder, parse_toml, slug
+from .cardids import card_id
+from .loader import _LineFinder, parse_toml
 from .model import Card, Deck
 
 
@@ -94,7 +95,7 @@ def _fields(text: str) -> tuple[_LineFinder, dict[str, str], str, dict[str, str]
     # so they point at the set that made them.
     card_fields: dict[str, str] = {}
     for index, raw in enumerate(data.get("cards", ())):
-        card_fields.setdefault(raw.get("id") or slug(raw["name"]), f"cards[{index}]")
+        card_fields.setdefault(card_id(raw), f"cards[{index}]")
     cards_field = "card_sets[0]" if data.get("card_sets") else "cards"
     rule_fields: dict[str, str] = {}
     for s_index, section in enumerate(data.get("sections", ())):

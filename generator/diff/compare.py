@@ -1,7 +1,8 @@
 """What changed between two versions of a deck: cards, rules, rulings, engine, variants.
 
-Items are matched by id across versions; a card whose id changed but whose code did not
-is reported as renamed. Each card change says whether its printed face changed (a field
+Items are matched by id across versions; a card whose name changed (its id, which a card
+without its own id takes from its code, stays) or whose id changed but whose code did not is
+reported as renamed. Each card change says whether its printed face changed (a field
 the face shows, or a kind, suit or rank it shows), and `reprint_counts` turns that into the
 copies an update pack needs. `deckgen diff` prints this; `diff_html` draws it.
 """
@@ -227,7 +228,7 @@ def _card_changes(old: Deck, new: Deck) -> list[Change]:
             continue
         fields = _fields(before, card, skip={"id"})
         printed = face_signature(old, before) != face_signature(new, card)
-        if card.id in renamed_from:
+        if card.id in renamed_from or before.name != card.name:
             changes.append(Change("cards", "renamed", card.id, card.name, fields, old_id=before.id, printed=printed))
         elif fields or printed:
             changes.append(Change("cards", "changed", card.id, card.name, fields, printed=printed))
@@ -314,7 +315,8 @@ def _change_lines(change: Change, new: Deck) -> list[str]:
         card = _by_id(new.cards)[change.id]
         head += f" [{card.code}] x{card.count}"
         if change.action == "renamed":
-            head += f" (renamed from {change.old_id})"
+            old_name = next((f.old for f in change.fields if f.name == "name"), "")
+            head += f" (renamed from {change.old_id if change.old_id != change.id else repr(old_name)})"
         if change.printed and change.action != "added":
             head += " (printed face changed)"
     elif change.section == "engine":

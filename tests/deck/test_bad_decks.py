@@ -109,7 +109,10 @@ FIELDS = [
     ("card-suit-unknown", _tiny("count = 2", 'count = 2\nsuit = "cups"'), "cards[0].suit"),
     ("card-rank-unknown", _tiny("count = 2", 'count = 2\nrank = "emperor"'), "cards[0].rank"),
     ("card-code-duplicate", _tiny('code = "JK"', 'code = "AH"'), "cards[0].code"),
-    ("card-id-duplicate", TINY + '\n[[cards]]\nname = "Joker"\ncode = "J2"\nkind = "number"\n', "cards[1].id"),
+    ("card-id-duplicate", TINY + '\n[[cards]]\nid = "jk"\nname = "Joker"\ncode = "J2"\nkind = "number"\n', "cards[1].id"),
+    # No id given: the id comes from the code, so "JK+" (id "jk") meets the first card's "JK".
+    ("card-id-from-code-duplicate", TINY + '\n[[cards]]\nname = "Wild Joker"\ncode = "JK+"\nkind = "number"\n',
+     "cards[1].code"),
     ("card-text-1-mb", _tiny("count = 2", f'count = 2\ntext = "{"word " * 200_000}"'), "cards[0].text"),
     ("card-name-30k", _tiny('name = "Joker"', f'name = "{"J" * 30_000}"'), "cards[0].name"),
     ("art-outside-folder", _tiny("count = 2", 'count = 2\nart = "../elsewhere.png"'), "cards[0].art"),
@@ -146,6 +149,7 @@ FIELDS = [
     ("suit-code-duplicate", _tiny("[[ranks]]", '[[suits]]\nid = "hats"\nname = "Hats"\nsymbol = "h"\ncode = "h"\n'
                                                'color = "#000000"\n\n[[ranks]]'), "suits[1].code"),
     ("card-id-back", _tiny('name = "Joker"', 'name = "Joker"\nid = "back"'), "cards[0].id"),
+    ("card-code-back", _tiny('code = "JK"', 'code = "BACK"'), "cards[0].code"),
     ("bidi-control-in-name", _tiny('name = "Joker"', 'name = "Jo\u202eker"'), "RIGHT-TO-LEFT OVERRIDE"),
     ("description-100k", _tiny('name = "Tiny"', f'name = "Tiny"\ndescription = "{"x" * 100_000}"'),
      "deck.description"),

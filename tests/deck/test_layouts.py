@@ -279,9 +279,9 @@ def test_card_images_include_each_own_back(deck, tmp_path):
     from generator.faces.images import write_images
 
     written = {p.relative_to(tmp_path / "images").as_posix() for p in write_images(deck, tmp_path, dpi=40)}
-    assert {"back.png", "backs/fire-soup.png", "backs/cold-tea.png"} <= written
-    assert "backs/plain-thing.png" not in written
-    back = Image.open(tmp_path / "images" / "backs" / "fire-soup.png").convert("RGB")
+    assert {"back.png", "backs/fs.png", "backs/ct.png"} <= written  # ids from the codes FS and CT
+    assert "backs/pt.png" not in written
+    back = Image.open(tmp_path / "images" / "backs" / "fs.png").convert("RGB")
     assert back.getpixel((5, 5)) == (0x7a, 0x1f, 0x5c)
 
 

@@ -85,9 +85,22 @@ def test_duplicate_code_is_case_insensitive(tmp_path):
 
 
 def test_duplicate_id(tmp_path):
-    path = write(tmp_path, MINIMAL + '\n[[cards]]\nname = "Joker"\ncode = "J2"\nkind = "number"\n')
+    path = write(tmp_path, MINIMAL + '\n[[cards]]\nid = "jk"\nname = "Joker"\ncode = "J2"\nkind = "number"\n')
     [message] = problems_of(path)
-    assert "duplicate card id 'joker'" in message
+    assert "duplicate card id 'jk'" in message
+
+
+def test_a_card_without_an_id_takes_its_code_and_keeps_it_when_renamed(tmp_path):
+    deck = load_deck(write(tmp_path, MINIMAL.replace('name = "Joker"', 'name = "Court Jester"')))
+    assert [card.id for card in deck.cards if card.code == "JK"] == ["jk"]
+
+
+def test_an_id_from_a_code_used_twice_names_the_code_field(tmp_path):
+    path = write(tmp_path, MINIMAL + '\n[[cards]]\nname = "Wild"\ncode = "J-K"\nkind = "number"\n'
+                                     '\n[[cards]]\nname = "Wilder"\ncode = "J+K"\nkind = "number"\n')
+    [message] = problems_of(path)
+    assert "cards[2].code" in message and "'j-k', from its code 'J+K'" in message
+    assert "cards[1] 'Wild'" in message and 'id = "wilder"' in message
 
 
 @pytest.mark.parametrize("count", ["0", "-3"])
