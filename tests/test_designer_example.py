@@ -35,8 +35,8 @@ def built(tmp_path_factory):
 
 
 def test_every_output_is_built(built):
-    for name in ("cauldron-club-print-a4.pdf", "images/moonpetal.png", "images/back.png",
-                 "images/backs/moonpetal.png", "images/backs/green-draught.png", "tts/cauldron-club.json",
+    for name in ("cauldron-club-print-a4.pdf", "images/mp.png", "images/back.png",  # ids from the codes
+                 "images/backs/mp.png", "images/backs/gd.png", "tts/cauldron-club.json",
                  "lackey/cauldron-club.zip", "cauldron-club.mush", "cauldron-club-rules.pdf",
                  "cauldron-club-rules.html", "validation.json"):
         assert (built / name).is_file(), name

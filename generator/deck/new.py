@@ -35,7 +35,8 @@ _SETTINGS = {
     "blank": {"players": (2, 4), "pattern": "waves", "back_color": "#2f4f4f", "subtitle": "",
               "description": "A new card game."},
 }
-# Placeholder pictures: (name, code, colour); each becomes art/<id>.png.
+# Placeholder pictures: (name, code, colour); each becomes art/<name in lower case, dashed>.png
+# (the card's id, and so its images/<id>.png, comes from its code).
 _PICTURES = (("The Cartographer", "CARTO", (54, 92, 130)), ("The Beekeeper", "BEES", (190, 140, 30)),
              ("The Lamplighter", "LAMP", (150, 60, 40)), ("The Ferryman", "FERRY", (40, 110, 90)))
 

@@ -109,7 +109,9 @@ KIND = _table(
 CARD = _table(
     "One distinct card; 'count' says how many copies the deck holds.",
     {
-        "id": _ID,
+        "id": {**_ID, "description": "Stable identifier naming the card's files (images/<id>.png) and export "
+                                     "entries; defaults to the code in lower case ('JK' -> 'jk'), not the "
+                                     "name, so a renamed card keeps its files."},
         "name": _str("Card title."),
         "code": _str("Short code used in game logs and on the command line (unique, any case).",
                      pattern=r"^[A-Za-z0-9+-]{1,8}$"),

@@ -122,10 +122,10 @@ def test_rebuild_removes_outputs_of_removed_cards(run_cli, tmp_path):
     (decks / "tiny.toml").write_text(MINIMAL)
     out = tmp_path / "out"
     assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
-    assert (out / "tiny" / "images" / "joker.png").exists()
+    assert (out / "tiny" / "images" / "jk.png").exists()  # the Joker, its id from its code JK
     (decks / "tiny.toml").write_text(MINIMAL.split("[[cards]]")[0])
     assert run_cli("build", "--decks-dir", decks, "--output", out, "--jobs", "1").exit_code == 0
-    assert not (out / "tiny" / "images" / "joker.png").exists()
+    assert not (out / "tiny" / "images" / "jk.png").exists()
     assert (out / "tiny" / "images" / "ace-hearts.png").exists()
 
 

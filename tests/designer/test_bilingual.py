@@ -22,10 +22,10 @@ size = [10, 6]
 '''
 
 
-def _face(run_cli, deck, code: str = "conch") -> Image.Image:
+def _face(run_cli, deck, card_id: str = "co") -> Image.Image:
     result = run_cli("images", deck, "--decks-dir", deck.parent, cwd=deck.parent)
     assert result.exit_code == 0, result.stdout + result.stderr
-    return Image.open(next(deck.parent.glob(f"output/*/images/{code}.png"))).convert("RGB")
+    return Image.open(next(deck.parent.glob(f"output/*/images/{card_id}.png"))).convert("RGB")
 
 
 def test_the_german_name_is_drawn_under_the_english_one(tmp_path, run_cli):

@@ -60,10 +60,10 @@ def test_a_sheet_row_chooses_its_layout_and_back(tmp_path, run_cli):
     result = run_cli("images", deck, "-o", tmp_path / "out", "--dpi", "60")
     assert result.exit_code == 0, result.stdout + result.stderr
     images = tmp_path / "out" / "tidepool" / "images"
-    back = Image.open(images / "backs" / "grouper.png").convert("RGB")
+    back = Image.open(images / "backs" / "gr.png").convert("RGB")
     assert back.getpixel((back.width // 2, back.height // 2)) == (0x2e, 0x7d, 0x4f)
-    face = Image.open(images / "grouper.png").convert("RGB")
-    sardine = Image.open(images / "sardine.png").convert("RGB")
+    face = Image.open(images / "gr.png").convert("RGB")
+    sardine = Image.open(images / "sa.png").convert("RGB")
     edge = (face.width // 20, face.height // 2)  # the text layout's kind-coloured frame; the sardine's art
     assert face.getpixel(edge) != sardine.getpixel(edge)
     assert sardine.getpixel(edge) == (120, 170, 230)

@@ -32,7 +32,7 @@ def test_backs_view_shows_each_kinds_back(tmp_path, page, width, height):
         page.check("input[name=side][value=back]")
         page.wait_for_function(ALL_LOADED)
         cards = {card["key"]: card for card in running.session.state()["cards"]}
-        kinds = {"face:conch": "shell", "face:sardine": "fish", "face:grouper": "fish", "face:high-tide": "tide"}
+        kinds = {"face:co": "shell", "face:sa": "fish", "face:gr": "fish", "face:ht": "tide"}
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / f"backs-{width}.png"), full_page=True)
         for key, kind in kinds.items():
@@ -41,7 +41,7 @@ def test_backs_view_shows_each_kinds_back(tmp_path, page, width, height):
             shot = Image.open(io.BytesIO(page.locator(f'[data-key="{key}"] img').screenshot())).convert("RGB")
             middle = shot.getpixel((shot.width // 2, shot.height // 2))
             assert all(abs(a - b) <= 6 for a, b in zip(middle, _rgb(BACK_COLOURS[kind]))), (key, middle)
-        back_zoom = running.session.image(cards["face:conch"]["back_hash"], 300)
+        back_zoom = running.session.image(cards["face:co"]["back_hash"], 300)
         assert back_zoom is not None
         zoom = Image.open(io.BytesIO(back_zoom)).convert("RGB")
         assert zoom.getpixel((zoom.width // 2, zoom.height // 2)) == _rgb(BACK_COLOURS["shell"])

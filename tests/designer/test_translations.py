@@ -56,7 +56,7 @@ art = "art/konche.png"
     assert deck.parent / "art" / "konche.png" in german.inputs  # the preview rebuilds when it changes
     images = run_cli("images", deck, "--lang", "de", "-o", tmp_path / "out", "--dpi", "60")
     assert images.exit_code == 0, images.stdout + images.stderr
-    face = Image.open(tmp_path / "out" / "tidepool" / "de" / "images" / "conch.png").convert("RGB")
+    face = Image.open(tmp_path / "out" / "tidepool" / "de" / "images" / "co.png").convert("RGB")
     middle = face.getpixel((face.width // 2, face.height // 5))
     assert middle[0] > 150 and middle[1] < 120, middle  # the German art (red), not the base (sand)
 

@@ -202,7 +202,7 @@ def test_dvorak_decks_get_the_wiki_s_eight_columns(tmp_path):
     plugin = tmp_path / "out" / "bugs" / "lackey" / "bugs"
     header, rows = read_carddata(plugin / "sets" / "carddata.txt")
     assert header == ["Name", "Set", "ImageFile", "Type", "CornerValue", "Text", "FlavorText", "Creator"]
-    assert rows[0] == ["Typo", "bugs", "typo", "Thing - Bug", "",
+    assert rows[0] == ["Typo", "bugs", "ty", "Thing - Bug", "",  # ImageFile: the id, from the code TY
                        "You may take an action to destroy Typo. Roll a die first.", "", "Test Designer"]
     assert rows[1][3] == "Action" and rows[1][6] == "Ship it." and rows[2][3] == "Seeker"
     info = ET.fromstring((plugin / "plugininfo.txt").read_bytes())
@@ -244,8 +244,8 @@ def test_utf8_encoding_keeps_every_letter(tmp_path):
     assert export("lackey", tmp_path / "letters.toml", "-o", tmp_path / "out", "--encoding", "utf-8") == 0
     plugin = tmp_path / "out" / "letters" / "lackey" / "letters"
     _, rows = read_carddata(plugin / "sets" / "carddata.txt", encoding="utf-8")
-    assert rows[0][:3] == ["Дракон Ωμέγα", "letters", "card"]  # the id slug of a non-Latin name
-    assert read_dek(plugin / "decks" / "letters (one player loads it).dek") == [("Дракон Ωμέγα", "card", "letters")]
+    assert rows[0][:3] == ["Дракон Ωμέγα", "letters", "dr"]  # the id, from the code DR, not the non-Latin name
+    assert read_dek(plugin / "decks" / "letters (one player loads it).dek") == [("Дракон Ωμέγα", "dr", "letters")]
 
 
 def test_image_file_names_that_collide_are_refused(tmp_path, capsys):

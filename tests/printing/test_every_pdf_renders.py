@@ -152,7 +152,7 @@ def test_pdfx_files_hold_cmyk_gradients_and_no_rgb(outputs):
 def test_gradients_are_drawn_not_black_boxes(outputs):
     """The Grand Elixir's art: a sky that runs from cream at the top to tan lower down (linear) and
     a brew lightest at its middle (radial), in its picture and in DTC's CMYK PDF/X page."""
-    picture = Image.open(next(outputs.rglob("images/grand-elixir.png"))).convert("RGB")
+    picture = Image.open(next(outputs.rglob("images/ge.png"))).convert("RGB")
     document = pypdfium2.PdfDocument(str(next(outputs.rglob("cauldron-club-dtc.pdf"))))
     try:
         face = document[len(document) - 1].render(scale=2).to_pil().convert("RGB")  # DTC: back, then face
