@@ -304,8 +304,8 @@ class Overlay:
         return entry if isinstance(entry, dict) else {}
 
     def _card_key(self, card: Card) -> str:
-        """The overlay's key for a card: its id, or its code, which survives renaming the card
-        (an id defaults to the name)."""
+        """The overlay's key for a card: its id, or its code; both survive renaming the card
+        unless the card sets an id of its own (an id defaults to the code)."""
         given = self.data.get("cards", {})
         return card.code if isinstance(given, dict) and card.id not in given and card.code in given else card.id
 

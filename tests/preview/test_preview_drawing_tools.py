@@ -34,18 +34,18 @@ def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
         page.goto(running.url)
         page.wait_for_function(LOADED)
         deck = load_deck(deck_file)
-        assert _shown(page, "face:moonlit-field") == card_pngs(deck, [deck.card("MF")], DPI)[0]
-        before = page.eval_on_selector('[data-key="face:moonlit-field"] img', "img => img.dataset.loaded")
+        assert _shown(page, "face:mf") == card_pngs(deck, [deck.card("MF")], DPI)[0]
+        before = page.eval_on_selector('[data-key="face:mf"] img', "img => img.dataset.loaded")
 
         # A new mask: a disc instead of the star. The star's tips outside the disc disappear.
         disc = Image.new("RGBA", (400, 400), (0, 0, 0, 0))
         ImageDraw.Draw(disc).ellipse((100, 100, 300, 300), fill=(0, 0, 0, 255))
         disc.save(folder / "art" / "star-mask.png")
-        page.wait_for_function(f"""document.querySelector('[data-key="face:moonlit-field"] img').dataset.loaded
-                                   && document.querySelector('[data-key="face:moonlit-field"] img').dataset.loaded
+        page.wait_for_function(f"""document.querySelector('[data-key="face:mf"] img').dataset.loaded
+                                   && document.querySelector('[data-key="face:mf"] img').dataset.loaded
                                       !== '{before}'""", timeout=20000)
         deck = load_deck(deck_file)
-        shown = _shown(page, "face:moonlit-field")
+        shown = _shown(page, "face:mf")
         assert shown == card_pngs(deck, [deck.card("MF")], DPI)[0]
         picture = Image.open(io.BytesIO(shown)).convert("RGB")
         # the top tip of the star (inside the box, outside the disc) is paper now

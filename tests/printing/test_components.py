@@ -140,5 +140,5 @@ size = 5
     images = run_cli("images", deck, "--card", "HT", "-o", tmp_path / "out", "--dpi", "30")
     assert images.exit_code == 0
     from PIL import Image
-    picture = Image.open(tmp_path / "out" / "tidepool" / "images" / "high-tide.png").convert("RGB")
+    picture = Image.open(tmp_path / "out" / "tidepool" / "images" / "ht.png").convert("RGB")
     assert picture.getpixel((2, 2)) == (0x00, 0x9e, 0x73)  # the text layout's frame in the kind's colour
