@@ -50,13 +50,13 @@ def test_gradients_and_icon_rows_in_card_images(gallery):
     for deck in ("gradients", "icons"):
         result = deckgen("images", f"{deck}.toml", "--decks-dir", ".", cwd=gallery)
         assert result.returncode == 0, result.stderr
-    face = Image.open(gallery / "output/gallery-gradients/images/dawn-tide.png").convert("RGB")
+    face = Image.open(gallery / "output/gallery-gradients/images/dt.png").convert("RGB")
     w, h = face.size
     centre, corner = face.getpixel((w // 2, int(h * 0.45))), face.getpixel((8, 8))
     assert centre[0] > 240 and centre[2] > 180 and corner[0] < 150  # radial: light centre, dark rim
     panel_top, panel_bottom = face.getpixel((int(w * 0.2), int(h * 0.6))), face.getpixel((int(w * 0.8), int(h * 0.9)))
     assert panel_top[2] > panel_bottom[2] + 40 or sum(panel_top) > sum(panel_bottom) + 100  # linear, 135deg
-    row = Image.open(gallery / "output/gallery-icons/images/treasure-hunt.png").convert("RGB")
+    row = Image.open(gallery / "output/gallery-icons/images/th.png").convert("RGB")
     band = row.crop((0, int(row.height * 0.24), row.width, int(row.height * 0.33)))
     inked = [x for x in range(band.width) if any(max(abs(a - b) for a, b in zip(band.getpixel((x, y)), PAPER)) > 60
                                                  for y in range(0, band.height, 2))]

@@ -173,7 +173,7 @@ def test_a_figure_never_draws_outside_its_box(run_cli, tmp_path, figure):
                             cards=1, extends=None)
     result = run_cli("images", path, "--dpi", "100", "--bleed", "0", "-o", tmp_path / "out")
     assert result.exit_code == 0, result.stderr
-    with Image.open(tmp_path / "out" / "tiny" / "images" / "card-1.png") as image:
+    with Image.open(tmp_path / "out" / "tiny" / "images" / "c1.png") as image:
         face = image.convert("RGB")
     drawn = ImageChops.difference(face, Image.new("RGB", face.size, face.getpixel((2, 2)))).convert("L")
     left, top, right, bottom = drawn.point(lambda v: 255 if v > 24 else 0).getbbox()
