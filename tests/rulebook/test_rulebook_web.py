@@ -252,3 +252,30 @@ def test_icons_sit_in_the_line_at_text_height(icon_rulebook, page, fmt, width, t
     first = icons.first
     first.scroll_into_view_if_needed()
     page.screenshot(path=str(shots / f"{fmt}-{width}.png"))
+
+
+def test_icon_names_become_safe_distinct_file_names(tmp_path):
+    """Icon names are TOML keys: any text. Their files stay inside the icons folder, and two
+    names that differ only in case get two files (a Mac or Windows disk would merge them)."""
+    folder = tmp_path / "designer"
+    shutil.copytree(DESIGNER, folder)
+    deck = folder / "cauldron-club.toml"
+    source = deck.read_text(encoding="utf-8")
+    old_icons = 'leaf = "icons/leaf.svg"\n'
+    old_text = "Add a {icon:leaf} if"
+    assert old_icons in source and old_text in source
+    source = source.replace(old_icons, old_icons + '"../Leaf" = "icons/leaf.svg"\nLeaf = "icons/drop.png"\n')
+    deck.write_text(source.replace(old_text, "Add a {icon:leaf}{icon:../Leaf}{icon:Leaf} if"), encoding="utf-8")
+    out = tmp_path / "out"
+    _deckgen("rulebook", deck, "--format", "md", "-o", out)
+    book = out / "cauldron-club"
+    markdown = (book / "cauldron-club-rules.md").read_text(encoding="utf-8")
+    by_alt = {alt: src for src, alt in re.findall(rf'<img src="({re.escape(ICONS)}[^"]+)" alt="([^"]+)"', markdown)}
+    assert set(by_alt) == {"drop", "leaf", "../Leaf", "Leaf"}
+    assert by_alt["drop"] == ICONS + "drop.png"
+    # "leaf" would be Leaf's file on a disk that ignores case: both get a hash of their name.
+    for name in ("leaf", "../Leaf"):
+        assert re.fullmatch(re.escape(ICONS) + r"leaf-[0-9a-f]{8}\.svg", by_alt[name])
+    assert re.fullmatch(re.escape(ICONS) + r"leaf-[0-9a-f]{8}\.png", by_alt["Leaf"])
+    assert len({src.lower() for src in by_alt.values()}) == 4
+    assert sorted(path.relative_to(book).as_posix() for path in (book / ICONS).iterdir()) == sorted(by_alt.values())
