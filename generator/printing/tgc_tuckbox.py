@@ -10,11 +10,12 @@ as folds is about 64×90 mm: a box for poker cards (2.5×3.5 in). The source nam
 The image is drawn like the print-and-play box (generator.printing.tuckbox): the deck's back
 colour fills the whole image (TGC's bleed and the margins between zones), the deck's back sits
 on the back panel, the title, a card, the players and the card count on the front, the title
-up both sides and on the lid flap, the players on the bottom flap. Nothing is drawn outside a
-safe zone: each piece of text is shrunk to its box and the box where its ink lands is checked
-against its zone (and the front's thumb notch) before it is drawn; text that would print too
-small to read is refused, naming the field to shorten. No cut or fold lines: TGC's template
-draws those, and they are not part of the upload.
+up both sides and on the lid flap (turned to read from the front), the players on the bottom
+flap. Nothing is drawn outside a safe zone: each piece of text is shrunk to its box (a long
+title set on two lines) and the box where its ink lands is checked against its zone (and the
+front's thumb notch) before it is drawn; text that would print too small to read is refused,
+naming the field to shorten. No cut or fold lines: TGC's template draws those, and they are
+not part of the upload.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def _draw(canvas, deck: "Deck", card_mm: tuple[float, float]) -> None:
     players = deck.tuck_box.subtitle or players_line(deck)
     players_field = "[tuck_box] subtitle" if deck.tuck_box.subtitle else "the players line"
     _card(canvas, "back", ZONES["back"], card_mm, lambda w, h: draw_back(canvas, deck, 0, 0, w, h))
-    _line(canvas, title, title_field, "serif-bold", "front", FRONT_TITLE, 18, ink)
+    _line(canvas, title, title_field, "serif-bold", "front", FRONT_TITLE, 18, ink, wrap=True)
     card = cover_card(deck)
     _card(canvas, "front", FRONT_CARD, card_mm, lambda w, h: draw_face(canvas, deck, card, 0, 0, w, h))
     _line(canvas, players, players_field, "sans", "front", FRONT_PLAYERS, 9, ink)
@@ -177,8 +178,9 @@ def _draw(canvas, deck: "Deck", card_mm: tuple[float, float]) -> None:
     for side in ("left side", "right side"):
         zone = ZONES[side]
         box = Box(zone.x + across, zone.y + along, zone.width - 2 * across, zone.height - 2 * along)
-        _line(canvas, title, title_field, "serif-bold", side, box, 14, ink, turned=True)
-    _line(canvas, title, title_field, "serif-bold", "lid flap", LID_TITLE, 16, ink)
+        _line(canvas, title, title_field, "serif-bold", side, box, 14, ink, turn=90)
+    # The lid folds over the top from the back panel, so its text is turned to read from the front.
+    _line(canvas, title, title_field, "serif-bold", "lid flap", LID_TITLE, 16, ink, turn=180, wrap=True)
     _line(canvas, f"{players} · {deck.total} cards", players_field, "sans", "bottom flap", BOTTOM_LINE, 9, ink)
 
 
@@ -210,38 +212,86 @@ def _card(canvas, zone_name: str, box: Box, card_mm: tuple[float, float], draw: 
     canvas.restoreState()
 
 
+@dataclass(frozen=True)
+class Lines:
+    """Text broken into lines, each as (face, text) runs the faces can draw, and its metrics per point of size."""
+
+    runs: tuple[tuple[tuple[str, str], ...], ...]
+    widths: tuple[float, ...]  # each line's advance at 1 pt
+    ascent: float
+    descent: float  # negative
+
+    @classmethod
+    def of(cls, face: str, lines: list[str]) -> "Lines":
+        runs = tuple(tuple(fonts.split_runs(face, line)) for line in lines)  # a character the face lacks: its sans twin
+        bands = [getAscentDescent(fonts.font(run_face), 1.0) for line in runs for run_face, _ in line]
+        widths = tuple(sum(fonts.width(run_face, part, 1.0) for run_face, part in line) for line in runs)
+        return cls(runs, widths, max(a for a, _ in bands), min(d for _, d in bands))
+
+    @property
+    def band(self) -> float:
+        return self.ascent - self.descent
+
+    def height(self) -> float:
+        """The block's height at 1 pt: one band, and a leading for each further line."""
+        return self.band * (1 + LEADING * (len(self.runs) - 1))
+
+    def size_in(self, length_pt: float, across_pt: float, largest_pt: float) -> float:
+        return min(largest_pt, length_pt / max(self.widths), across_pt / self.height())
+
+
+LEADING = 1.1  # line pitch, in bands
+WRAP_BELOW = 0.6  # a title shrunk under this share of its size is tried on two lines
+
+
+def _halves(text: str) -> list[str] | None:
+    """The text in two lines, broken at the space nearest its middle (None: one word)."""
+    words = text.split()
+    if len(words) < 2:
+        return None
+    breaks = [(abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))), i) for i in range(1, len(words))]
+    cut = min(breaks)[1]
+    return [" ".join(words[:cut]), " ".join(words[cut:])]
+
+
 def _line(canvas, text: str, field: str, face: str, zone_name: str, box: Box, largest_pt: float, colour: str,
-          turned: bool = False) -> None:
-    """One line of text centred in `box` at `largest_pt`, shrunk to fit its length and height;
-    `turned` reads up the box (a side panel). Refused when it would print under MIN_TEXT_PT."""
+          turn: int = 0, wrap: bool = False) -> None:
+    """Text centred in `box` at `largest_pt`, shrunk to fit its length and height, on two lines
+    when `wrap` and that prints it larger; `turn` 90 reads up the box (a side panel), 180 upside
+    down (the lid, read from the front). Refused when it would print under MIN_TEXT_PT."""
     if not text.strip():
         return
     missing = fonts.missing(face, text)
     if missing:
         raise OptionError(f"{field} {text!r}: the tuck box's font cannot draw {', '.join(map(repr, missing))}")
-    runs = fonts.split_runs(face, text)  # a character the face lacks is drawn in its sans twin
-    bands = [getAscentDescent(fonts.font(run_face), 1.0) for run_face, _ in runs]  # per point; descent < 0
-    ascent, descent = max(a for a, _ in bands), min(d for _, d in bands)
-    per_point = sum(fonts.width(run_face, part, 1.0) for run_face, part in runs)
-    length, across = (box.height, box.width) if turned else (box.width, box.height)
-    size = min(largest_pt, length * PX_PT / per_point, across * PX_PT / (ascent - descent))
+    length, across = (box.height, box.width) if turn == 90 else (box.width, box.height)
+    lines = Lines.of(face, [text])
+    size = lines.size_in(length * PX_PT, across * PX_PT, largest_pt)
+    halves = _halves(text) if wrap and size < WRAP_BELOW * largest_pt else None
+    if halves:
+        two = Lines.of(face, halves)
+        if two.size_in(length * PX_PT, across * PX_PT, largest_pt) > size:
+            lines, size = two, two.size_in(length * PX_PT, across * PX_PT, largest_pt)
     if size < MIN_TEXT_PT:
         raise OptionError(f"{field} {text!r} is too long for The Game Crafter tuck box's {zone_name}: it would "
                           f"print at {size:.1f} pt, under {MIN_TEXT_PT:g} pt; give a shorter one "
                           "([tuck_box] title and subtitle are for the box)")
-    run, band = per_point * size / PX_PT, (ascent - descent) * size / PX_PT
+    run, block = max(lines.widths) * size / PX_PT, lines.height() * size / PX_PT
     centre_x, centre_y = box.x + box.width / 2, box.y + box.height / 2
-    ink = (Box(centre_x - band / 2, centre_y - run / 2, band, run) if turned
-           else Box(centre_x - run / 2, centre_y - band / 2, run, band))
+    ink = (Box(centre_x - block / 2, centre_y - run / 2, block, run) if turn == 90
+           else Box(centre_x - run / 2, centre_y - block / 2, run, block))
     _require_inside(zone_name, ink, field)
     canvas.saveState()
     paint.set_fill(canvas, colour)
     canvas.translate(centre_x * PX_PT, (IMAGE_PX[1] - centre_y) * PX_PT)
-    if turned:
-        canvas.rotate(90)
-    x, baseline = -per_point * size / 2, -(ascent + descent) / 2 * size
-    for run_face, part in runs:
-        canvas.setFont(fonts.font(run_face), size)
-        canvas.drawString(x, baseline, part)
-        x += fonts.width(run_face, part, size)
+    canvas.rotate(turn)
+    pitch = lines.band * LEADING * size
+    # The first line's band centre sits half the block's height less half a band above the middle.
+    first_centre = (lines.height() - lines.band) * size / 2
+    for index, (line, width) in enumerate(zip(lines.runs, lines.widths)):
+        x, baseline = -width * size / 2, first_centre - index * pitch - (lines.ascent + lines.descent) / 2 * size
+        for run_face, part in line:
+            canvas.setFont(fonts.font(run_face), size)
+            canvas.drawString(x, baseline, part)
+            x += fonts.width(run_face, part, size)
     canvas.restoreState()

@@ -95,6 +95,10 @@ def test_a_long_name_is_shrunk_into_its_zones_and_a_far_too_long_one_refused(tmp
     inked_rows = [y for y in range(top, top + height)
                   if any(image.getpixel((x, y)) != GROUND for x in range(left, left + width))]
     assert inked_rows and inked_rows[-1] - inked_rows[0] > 0.8 * height  # the turned title, shrunk to the side
+    # On the front, between the thumb notch and the card, the title is set on two lines.
+    title_rows = [y for y in range(541, 662) if any(image.getpixel((x, y)) != GROUND for x in range(1322, 2010))]
+    lines = sum(1 for before, after in zip(title_rows, title_rows[1:]) if after > before + 1) + 1
+    assert lines == 2, title_rows
 
     deck = _deck(tmp_path, extra=BACK + '\n[tuck_box]\ntitle = "' + "Tidepool " * 22 + '"\n')
     result = run_cli("tuckbox", deck, "--service", "tgc", "-o", tmp_path / "again")
