@@ -14,13 +14,12 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
+import mistune
 import pytest
-from markdown_it import MarkdownIt
 from PIL import Image
 
 from generator.rulebook.inline_icons import INK
 from generator.rulebook.typography import smarten
-
 from tests.conftest import DECK_PATHS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,8 +37,8 @@ def _deckgen(*args) -> None:
 
 
 def markdown_html(markdown: str) -> str:
-    """The Markdown as GitHub would show it: CommonMark with tables, raw HTML passed through."""
-    return MarkdownIt("commonmark").enable("table").render(markdown)
+    """The Markdown as a wiki would show it: tables, raw HTML passed through (mistune)."""
+    return mistune.create_markdown(escape=False, plugins=["table"])(markdown)
 
 
 @pytest.fixture(scope="module")
