@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import DeckgenError, OptionError
 from ..core.output import write_bytes
+from ..core.typography import smarten
 from ..deck.sizes import pt
 from ..faces import fonts, paint
 from ..faces.cards import draw_back, draw_face
@@ -164,9 +165,9 @@ def _draw(canvas, deck: "Deck", card_mm: tuple[float, float]) -> None:
     colour = deck.back.color
     paint.fill_rect(canvas, 0, 0, IMAGE_PX[0] * PX_PT, IMAGE_PX[1] * PX_PT, colour)  # bleed and margins
     ink = paint.ink_on(colour)
-    title = deck.tuck_box.title or deck.name
+    title = smarten(deck.tuck_box.title or deck.name)
     title_field = "[tuck_box] title" if deck.tuck_box.title else "[deck] name"
-    players = deck.tuck_box.subtitle or players_line(deck)
+    players = smarten(deck.tuck_box.subtitle) or players_line(deck)
     players_field = "[tuck_box] subtitle" if deck.tuck_box.subtitle else "the players line"
     _card(canvas, "back", ZONES["back"], card_mm, lambda w, h: draw_back(canvas, deck, 0, 0, w, h))
     _line(canvas, title, title_field, "serif-bold", "front", FRONT_TITLE, 18, ink, wrap=True)

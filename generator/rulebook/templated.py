@@ -30,7 +30,7 @@ from ..core.resources import TEMPLATES
 from ..deck.model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import FigureImage, HtmlWriter, IconSource, MarkdownWriter, md_attribute, md_escape
-from .typography import smarten
+from ..core.typography import smarten
 
 TEMPLATE_DIR = TEMPLATES / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}

@@ -20,7 +20,7 @@ from ..deck import figures, markup
 from ..deck.model import Deck, Icon
 from ..faces import icons
 from . import inline_icons
-from .typography import smarten, smarten_markup
+from ..core.typography import smarten, smarten_markup
 
 # A figure's picture: its address (a data URL or a file path) and its size in CSS pixels.
 FigureImage = Callable[[markup.Figure], tuple[str, int, int]]

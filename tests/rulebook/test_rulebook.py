@@ -20,7 +20,7 @@ from generator.deck.loader import load_deck
 from generator.deck.model import Deck
 from generator.rulebook import write_rulebooks
 from generator.rulebook.book import build_book
-from generator.rulebook.typography import smarten, smarten_markup
+from generator.core.typography import smarten, smarten_markup
 
 from tests.conftest import DECK_PATHS
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.build.run import STEPS, build_deck
-from generator.rulebook.typography import smarten
+from generator.core.typography import smarten
 
 from tests.conftest import DECKS
 

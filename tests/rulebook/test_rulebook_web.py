@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from generator.rulebook.inline_icons import INK
-from generator.rulebook.typography import smarten
+from generator.core.typography import smarten
 from tests.conftest import DECK_PATHS
 
 ROOT = Path(__file__).resolve().parents[2]
