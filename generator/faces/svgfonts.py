@@ -21,7 +21,7 @@ the text before it), which is why the map is given to the parse, not applied aft
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from . import fonts
 
@@ -37,11 +37,10 @@ class SvgFonts:
     default: str  # face key for a name the deck does not declare; "" = the DejaVu family by name
 
     def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
-        wanted = font_name.strip().strip("'\"").lower()
-        base = dict(self.families).get(wanted)
+        base = dict(self.families).get(_family_name(font_name))
         exact = base is not None
         if base is None:
-            base = self.default or _generic_family(wanted)
+            base = self.default or _generic_family(_family_name(font_name))
         return fonts.font(fonts.styled_face(base, _is_bold(weight), _is_italic(style))), exact
 
     @property
@@ -55,6 +54,19 @@ def for_deck(deck: "Deck") -> SvgFonts:
     declared = tuple((family.family.lower(), fonts.family_key(deck, family.family))
                      for family in getattr(deck, "fonts", ()))
     return SvgFonts(declared, declared[0][1] if declared else "")
+
+
+def undeclared(deck: "Deck", font_families: Iterable[str]) -> list[str]:
+    """The `font-family` values ("Lobster, serif") that name none of the deck's `[[fonts]]`
+    families, so their text is drawn in its first family; none for a deck without fonts."""
+    declared = {family.family.lower() for family in getattr(deck, "fonts", ())}
+    return [value for value in font_families
+            if declared and not declared & {_family_name(name) for name in value.split(",")}]
+
+
+def _family_name(name: str) -> str:
+    """A family name as matched: unquoted, in lower case."""
+    return name.strip().strip("'\"").strip().lower()
 
 
 def _generic_family(name: str) -> str:

@@ -202,3 +202,13 @@ def test_two_decks_with_different_fonts_never_share_an_svg_drawing(deck_path, tm
     assert all(name.startswith("Deckgen-deck") for name in deck_fonts), deck_fonts
     assert dejavu == [font_name_of(face) for face in ("sans", "sans", "sans", "sans-bold")], dejavu
     assert svg_drawing(svg, own) is svg_drawing(svg, svgfonts.for_deck(load_deck(deck_path)))
+
+
+def test_validate_warns_of_svg_text_in_a_family_the_deck_does_not_declare(run_cli, deck_path):
+    result = run_cli("validate", deck_path)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    seen = result.stdout + result.stderr
+    warnings = [line for line in seen.splitlines() if "font-family" in line]
+    assert len(warnings) == 1, seen  # "lobster" and "LOBSTER" are the deck's Lobster
+    assert "plate.svg" in warnings[0] and "'No Such Face', Helvetica" in warnings[0] and "'Vera Body'" in warnings[0]
+    assert "Vera Body, Lobster" in seen

@@ -74,13 +74,9 @@ UNDRAWN_ATTRIBUTES = {"filter": "filter", "mask": "mask", "mix-blend-mode": "a b
 def undrawn_features(path: Path) -> tuple[str, ...]:
     """What the SVG at `path` uses that svglib does not draw (a pattern, filter, mask …), once
     each, in the order first met; empty when it draws all of it."""
-    from svglib.svglib import load_svg_file
-
-    with open_input(path, "image") as handle:
-        root = load_svg_file(handle)
     found: list[str] = []
-    for node in ([] if root is None else root.iter()):
-        tag = node.tag.rsplit("}", 1)[-1] if isinstance(node.tag, str) else ""
+    for node in _elements(path):
+        tag = _tag(node)
         if tag in UNDRAWN_ELEMENTS:
             found.append(UNDRAWN_ELEMENTS[tag])
         style = node.attrib.get("style", "")
@@ -88,6 +84,42 @@ def undrawn_features(path: Path) -> tuple[str, ...]:
             if node.attrib.get(attribute, "none") != "none" or re.search(rf"(^|;)\s*{attribute}\s*:\s*(?!none)", style):
                 found.append(UNDRAWN_ELEMENTS.get(attribute, feature))
     return tuple(dict.fromkeys(found))
+
+
+def text_font_families(path: Path) -> tuple[str, ...]:
+    """The `font-family` values (as written: "Lobster, serif") the SVG's text is set in, once
+    each: each `<text>` and `<tspan>` holding letters takes its own or the nearest enclosing
+    element's, from the attribute or a `style` attribute (not from a `<style>` sheet)."""
+    found: list[str] = []
+    for node in _elements(path):
+        if _tag(node) in ("text", "tspan") and (node.text or "").strip():
+            family = next(filter(None, map(_font_family, _self_and_ancestors(node))), "")
+            if family:
+                found.append(family)
+    return tuple(dict.fromkeys(found))
+
+
+def _elements(path: Path):
+    from svglib.svglib import load_svg_file
+
+    with open_input(path, "image") as handle:
+        root = load_svg_file(handle)
+    return [] if root is None else [node for node in root.iter() if isinstance(node.tag, str)]
+
+
+def _tag(node) -> str:
+    return node.tag.rsplit("}", 1)[-1]
+
+
+def _self_and_ancestors(node):
+    while node is not None:
+        yield node
+        node = node.getparent()
+
+
+def _font_family(node) -> str:
+    declared = re.search(r"(?:^|;)\s*font-family\s*:\s*([^;]+)", node.attrib.get("style", ""))
+    return (declared.group(1) if declared else node.attrib.get("font-family", "")).strip()
 
 
 @lru_cache(maxsize=1)
