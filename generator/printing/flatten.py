@@ -12,22 +12,50 @@ converted to CMYK every such drawing is flattened, as a prepress flattener does 
   after it (the text on the panel) stays vector on top;
 - the graphics states' opacities are then set to 1, so nothing in the file is see-through.
 
-Text drawn see-through, a see-through form or a gradient painted see-through are not
-flattened: they stay an error naming where they are, with `--pdfx x4` as the way out.
+A see-through shape or image covers the rectangle of its path or its placement. Text drawn
+see-through (a text element with `opacity`), a gradient painted see-through (`sh`) and a form
+placed see-through cover what they change: the stream is drawn at `FIND_PPI` without the
+drawing and with it, and the pixels that differ, widened by `MARGIN_PT`, are the rectangle
+flattened. The text then stays in the file as invisible text (render mode 3) under its
+picture, so it can still be searched and copied, and the picture is placed after the text
+object (a picture may not be drawn inside one).
+
+Soft masks and blend modes stay an error naming where they are, with `--pdfx x4` as the way
+out: deckgen's layouts draw neither and svglib leaves both out of SVG art, so only a PDF made
+some other way could hold one.
 """
 
 from __future__ import annotations
 
 import io
 import zlib
+from dataclasses import dataclass
 
 from ..core.errors import OptionError
 
 FLATTEN_PPI = 600  # the picture's resolution: text and edges under a panel stay sharp in print
+FIND_PPI = 150  # where a see-through text or gradient paints is found at this resolution
+MARGIN_PT = 1.0  # and widened by this much (more than a pixel at FIND_PPI: anti-aliased edges)
 PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
 STROKES = {"S", "s", "B", "B*", "b", "b*"}
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
+FILLED_TEXT, STROKED_TEXT = {0, 2, 4, 6}, {1, 2, 5, 6}  # text render modes that fill, that stroke
+INVISIBLE_TEXT = b"3 Tr"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A see-through drawing: the instruction that paints it (a text object's ET), the
+    transformation and q depth there, the rectangle it covers in the stream's space (None:
+    found by drawing), and for text the index of its BT and the render mode after it."""
+
+    index: int
+    ctm: tuple
+    depth: int
+    bbox: tuple | None
+    start: int | None = None
+    mode_after: int = 0
 
 
 def _multiply(a, b):
@@ -77,22 +105,31 @@ def _flatten_owner(document, owner, box, where, done, where_of) -> int:
                 f"{where}, {name}"), done, where_of)
     instructions = list(pikepdf.parse_content_stream(owner))
     targets = _translucent(instructions, resources, where_of(where))
-    if not targets:
+    if not targets:  # a state may still be set see-through around nothing (a text element left empty)
+        _opaque(resources)
         return count
     if not resources.is_indirect:  # copied into a scratch file to draw from, which needs an indirect object
         resources = holder.Resources = document.make_indirect(resources)
     replaced: dict[int, bytes] = {}
-    for number, (index, ctm, depth, bbox) in enumerate(targets):
-        name = _unused_name(resources, number)
-        picture, (left, bottom, right, top) = _picture(document, resources, box, instructions[:index + 1], depth,
-                                                       bbox)
-        resources.XObject[name] = picture
-        place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(ctm))
-        operator = str(instructions[index].operator)
-        ending = b"n\n" if operator != "Do" else b""  # a path is ended unpainted; an image is simply not drawn
-        replaced[index] = ending + b"q %s cm %s Do Q" % (
-            " ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
-    pieces = [replaced.get(index) or pikepdf.unparse_content_stream([instruction])
+    for number, target in enumerate(targets):
+        bbox = target.bbox or _changed(document, resources, box, instructions, target)
+        placed = b""
+        if bbox is not None:
+            name = _unused_name(resources, number)
+            picture, (left, bottom, right, top) = _picture(document, resources, box, instructions[:target.index + 1],
+                                                           target.depth, bbox)
+            resources.XObject[name] = picture
+            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(target.ctm))
+            placed = b"q %s cm %s Do Q" % (" ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
+        operator = str(instructions[target.index].operator)
+        if target.start is not None:  # a text object: its text made invisible, the picture after it
+            replaced[target.start] = b"BT " + INVISIBLE_TEXT
+            replaced.update({index: b"" for index in range(target.start + 1, target.index)
+                             if str(instructions[index].operator) == "Tr"})
+            replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
+        else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
+            replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+    pieces = [replaced[index] if index in replaced else pikepdf.unparse_content_stream([instruction])
               for index, instruction in enumerate(instructions)]
     data = b"\n".join(pieces)
     if isinstance(owner, pikepdf.Page):
@@ -103,25 +140,27 @@ def _flatten_owner(document, owner, box, where, done, where_of) -> int:
     return count + len(targets)
 
 
-def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, int, tuple]]:
-    """(index, transformation, q depth, covered rectangle in the stream's space) of each drawing
-    painted see-through."""
+def _translucent(instructions, resources, where: str) -> list[Target]:
+    """Each drawing painted see-through, in stream order."""
     states = resources.get("/ExtGState") or {}
     xobjects = resources.get("/XObject") or {}
-    ctm, fill, stroke, width = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 1.0, 1.0, 1.0
+    ctm, fill, stroke, width, mode = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 1.0, 1.0, 1.0, 0
     stack: list = []
     points: list[tuple[float, float]] = []
+    text_start, text_see_through = None, False
     found = []
     for index, (operands, operator) in enumerate(instructions):
         op = str(operator)
         if op == "q":
-            stack.append((ctm, fill, stroke, width))
+            stack.append((ctm, fill, stroke, width, mode))
         elif op == "Q" and stack:
-            ctm, fill, stroke, width = stack.pop()
+            ctm, fill, stroke, width, mode = stack.pop()
         elif op == "cm":
             ctm = _multiply(tuple(float(v) for v in operands), ctm)
         elif op == "w":
             width = float(operands[0])
+        elif op == "Tr":
+            mode = int(operands[0])
         elif op == "gs":
             state = states.get(str(operands[0])) or {}
             fill, stroke = float(state.get("/ca", fill)), float(state.get("/CA", stroke))
@@ -136,9 +175,19 @@ def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, 
             if see_through and points:
                 reach = (width / 2 * abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) ** 0.5) if op in STROKES else 0.0
                 xs, ys = [p[0] for p in points], [p[1] for p in points]
-                found.append((index, ctm, len(stack),
-                              (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)))
+                found.append(Target(index, ctm, len(stack),
+                                    (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)))
             points = []
+        elif op == "BT":
+            text_start, text_see_through = index, False
+        elif op in TEXT_SHOWS:
+            text_see_through |= (mode in FILLED_TEXT and fill < 1) or (mode in STROKED_TEXT and stroke < 1)
+        elif op == "ET":
+            if text_see_through and text_start is not None:
+                found.append(Target(index, ctm, len(stack), None, text_start, mode))
+            text_start = None
+        elif op == "sh" and fill < 1:
+            found.append(Target(index, ctm, len(stack), None))
         elif op == "Do":
             xobject = xobjects.get(str(operands[0]))
             if xobject is None:
@@ -146,14 +195,27 @@ def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, 
             if xobject.get("/Subtype") == "/Image" and (fill < 1 or "/SMask" in xobject):
                 corners = [_apply(ctm, x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
                 xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-                found.append((index, ctm, len(stack), (min(xs), min(ys), max(xs), max(ys))))
-            elif xobject.get("/Subtype") == "/Form" and fill < 1:
-                raise OptionError(f"{where}: a drawing placed see-through ({operands[0]}), which deckgen cannot "
-                                  "flatten for PDF/X-1a: use --pdfx x4")
-        elif (op in TEXT_SHOWS and fill < 1) or (op == "sh" and fill < 1):
-            raise OptionError(f"{where}: {'text' if op != 'sh' else 'a gradient'} drawn see-through, which deckgen "
-                              "cannot flatten for PDF/X-1a: use --pdfx x4 (or drop the element's opacity)")
+                found.append(Target(index, ctm, len(stack), (min(xs), min(ys), max(xs), max(ys))))
+            elif xobject.get("/Subtype") == "/Form" and (fill < 1 or stroke < 1):
+                found.append(Target(index, ctm, len(stack), None))
     return found
+
+
+def _changed(document, resources, box, instructions, target: Target) -> tuple | None:
+    """The rectangle (in the stream's space, within `box`) whose pixels the target's drawing
+    changes, widened by `MARGIN_PT`; None when it changes none (drawn wholly clipped away)."""
+    from PIL import ImageChops
+
+    begin = target.start if target.start is not None else target.index
+    scale = FIND_PPI / 72
+    without = _render(document, resources, box, instructions[:begin], target.depth, box, scale)
+    drawn = _render(document, resources, box, instructions[:target.index + 1], target.depth, box, scale)
+    pixels = ImageChops.difference(without, drawn).getbbox()
+    if pixels is None:
+        return None
+    left, top, right, bottom = pixels  # in pixels from the box's top left corner
+    return (box[0] + left / scale - MARGIN_PT, box[3] - bottom / scale - MARGIN_PT,
+            box[0] + right / scale + MARGIN_PT, box[3] - top / scale + MARGIN_PT)
 
 
 def _unused_name(resources, number: int):
@@ -171,6 +233,19 @@ def _picture(document, resources, box, prefix, depth: int, bbox):
     """What the stream shows over `bbox` (within `box`) once `prefix` is drawn, as an RGB image
     XObject, and the rectangle it covers."""
     import pikepdf
+
+    covered = (max(bbox[0], box[0]), max(bbox[1], box[1]), min(bbox[2], box[2]), min(bbox[3], box[3]))
+    image = _render(document, resources, box, prefix, depth, covered, FLATTEN_PPI / 72)
+    picture = document.make_stream(zlib.compress(image.tobytes(), 9))
+    picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
+    picture.ColorSpace, picture.Filter = pikepdf.Name.DeviceRGB, pikepdf.Name.FlateDecode
+    return picture, covered
+
+
+def _render(document, resources, box, prefix, depth: int, covered, scale: float):
+    """The stream's `prefix` (its open q's closed) drawn by pdfium over `covered`, an RGB image."""
+    import pikepdf
     import pypdfium2
 
     scratch = pikepdf.new()
@@ -181,31 +256,23 @@ def _picture(document, resources, box, prefix, depth: int, bbox):
     page.obj.Contents = scratch.make_stream(pikepdf.unparse_content_stream(prefix) + b"\nQ" * depth)
     buffer = io.BytesIO()
     scratch.save(buffer)
-    data = buffer.getvalue()  # the scratch file, in memory
-    left, bottom = max(bbox[0], box[0]), max(bbox[1], box[1])
-    right, top = min(bbox[2], box[2]), min(bbox[3], box[3])
-    rendered = pypdfium2.PdfDocument(data)
+    left, bottom, right, top = covered
+    rendered = pypdfium2.PdfDocument(buffer.getvalue())  # the scratch file, in memory
     try:
-        bitmap = rendered[0].render(scale=FLATTEN_PPI / 72, crop=(left - box[0], bottom - box[1], box[2] - right,
-                                                                  box[3] - top))
-        image = bitmap.to_pil().convert("RGB")
+        bitmap = rendered[0].render(scale=scale, crop=(left - box[0], bottom - box[1], box[2] - right, box[3] - top))
+        return bitmap.to_pil().convert("RGB")
     finally:
         rendered.close()
-    picture = document.make_stream(zlib.compress(image.tobytes(), 9))
-    picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
-    picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
-    picture.ColorSpace, picture.Filter = pikepdf.Name.DeviceRGB, pikepdf.Name.FlateDecode
-    return picture, (left, bottom, right, top)
 
 
-def _opaque(resources, data: bytes) -> None:
-    """Every graphics state made opaque, and images no longer drawn (soft-masked art that was
-    flattened) dropped from the resources."""
+def _opaque(resources, data: bytes | None = None) -> None:
+    """Every graphics state made opaque, and images the stream `data` no longer draws
+    (soft-masked art that was flattened) dropped from the resources."""
     for state in (resources.get("/ExtGState") or {}).values():
         for key in ("/ca", "/CA"):
             if key in state:
                 state[key] = 1
-    xobjects = resources.get("/XObject") or {}
+    xobjects = (resources.get("/XObject") or {}) if data is not None else {}
     for name in list(xobjects.keys()):
         if xobjects[name].get("/Subtype") == "/Image" and (str(name).encode() + b" Do") not in data:
             del xobjects[name]
