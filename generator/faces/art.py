@@ -2,9 +2,10 @@
 
 Raster images are drawn by file name, so reportlab stores each file once per PDF however
 often it is used; SVG files are drawn as vectors (svglib), their text in the deck's fonts
-(`svgfonts`). An image element that reaches the bleed edge with `bleed = "mirror" | "extend" | "color"` treats the file as trim-sized
-art and makes the bleed for it: the part of the box outside the trim is filled by
-mirroring or stretching the image's edge, or with a colour.
+(`svgfonts`). An image element that reaches the bleed edge with
+`bleed = "mirror" | "extend" | "color"` treats the file as trim-sized art and makes the bleed
+for it: the part of the box outside the trim is filled by mirroring or stretching the image's
+edge, or with a colour.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Text in a deck's SVG art and icons is drawn in the deck's own fonts, in every PDF and image.
 
 A deck made here declares two fonts from tests/fixtures/fonts (Bitstream Vera first, Lobster
-second) and shows an SVG with three texts: one in `font-family="lobster"` (a declared family,
+second), and an SVG icon with a word in Lobster, drawn by an icon element and inline in a text;
+its art is an SVG with three texts: one in `font-family="lobster"` (a declared family,
 named in another case), one in a family the deck does not declare (drawn in its first family,
 Vera) and one in bold Lobster (Lobster has no bold file: its regular). `deckgen print --pdfx x4`,
 `--pdfx x1a` and `deckgen build` write the PDFs; mupdf reads back which font draws each SVG
@@ -33,10 +34,15 @@ SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBo
 </svg>
 """
 
+ICON = """<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40" viewBox="0 0 60 40">
+  <text x="30" y="30" font-family="Lobster, cursive" font-size="24" text-anchor="middle">Wax</text>
+</svg>
+"""
+
 # Where each string should be drawn, and in which font (as mupdf names the embedded font).
 # (tests/fixtures/fonts/lobster.otf is Lobster Two Bold Italic; Vera.ttf is Bitstream Vera Sans.)
 LOBSTER, VERA = "LobsterTwo-BoldItalic", "BitstreamVeraSans-Roman"
-SVG_LINES = {"Spellbook": LOBSTER, "Potion": VERA, "Zest": LOBSTER}
+SVG_LINES = {"Spellbook": LOBSTER, "Potion": VERA, "Zest": LOBSTER, "Wax": LOBSTER}  # Wax: the icon's
 CARD_LINES = {**SVG_LINES, "FirstPlate": VERA}  # and the card's title, in the layout's family
 
 DECK = """[deck]
@@ -69,6 +75,9 @@ regular = "fonts/Vera.ttf"
 family = "Lobster"
 regular = "fonts/lobster.otf"
 
+[icons]
+seal = "seal.svg"
+
 [layouts.plate]
 [[layouts.plate.elements]]
 name = "picture"
@@ -91,6 +100,25 @@ width = "55mm"
 height = "10mm"
 size = [12, 8]
 
+[[layouts.plate.elements]]
+name = "seal"
+type = "icon"
+icon = "seal"
+x = "45mm"
+y = "85%"
+width = "12mm"
+height = "8mm"
+
+[[layouts.plate.elements]]
+name = "inline"
+type = "text"
+text = "{icon:seal}"
+x = "4mm"
+y = "85%"
+width = "30mm"
+height = "10mm"
+size = [14, 8]
+
 [layouts.plain-back]
 [[layouts.plain-back.elements]]
 name = "ground"
@@ -111,6 +139,7 @@ def deck_path(tmp_path_factory) -> Path:
     shutil.copy(FONTS / "Vera.ttf", folder / "fonts" / "Vera.ttf")
     shutil.copy(FONTS / "lobster.otf", folder / "fonts" / "lobster.otf")
     (folder / "plate.svg").write_text(SVG)
+    (folder / "seal.svg").write_text(ICON)
     path = folder / "inkwell.toml"
     path.write_text(DECK)
     return path

@@ -161,7 +161,8 @@ def _renderer_class():
                 external.root_node = load_svg_file(handle)
             external.renderer = ContainedRenderer(path, parent_svgs=self._parent_chain + [str(self.source_path)],
                                                   font_map=self.fonts, external_reference_root=str(self.root))
-            external.renderer.root, external.renderer.refused, external.renderer.fonts = self.root, self.refused, self.fonts
+            external.renderer.root, external.renderer.refused = self.root, self.refused
+            external.renderer.fonts = self.fonts
             external.renderer._use_expansions = self._use_expansions
             external.rendered = False
             return external
