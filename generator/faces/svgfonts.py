@@ -51,7 +51,7 @@ class SvgFonts:
 
 def for_deck(deck: "Deck") -> SvgFonts:
     """The SVG font map of a deck: its `[[fonts]]` families, the first one for unknown names."""
-    declared = tuple((family.family.lower(), fonts.family_key(deck, family.family))
+    declared = tuple((_family_name(family.family), fonts.family_key(deck, family.family))
                      for family in getattr(deck, "fonts", ()))
     return SvgFonts(declared, declared[0][1] if declared else "")
 
@@ -59,7 +59,7 @@ def for_deck(deck: "Deck") -> SvgFonts:
 def undeclared(deck: "Deck", font_families: Iterable[str]) -> list[str]:
     """The `font-family` values ("Lobster, serif") that name none of the deck's `[[fonts]]`
     families, so their text is drawn in its first family; none for a deck without fonts."""
-    declared = {family.family.lower() for family in getattr(deck, "fonts", ())}
+    declared = {_family_name(family.family) for family in getattr(deck, "fonts", ())}
     return [value for value in font_families
             if declared and not declared & {_family_name(name) for name in value.split(",")}]
 
