@@ -1,10 +1,11 @@
 """Card art and layout images: PNG, JPEG or SVG files, checked before printing and placed in a box.
 
 Raster images are drawn by file name, so reportlab stores each file once per PDF however
-often it is used; SVG files are drawn as vectors (svglib). An image element that reaches
-the bleed edge with `bleed = "mirror" | "extend" | "color"` treats the file as trim-sized
-art and makes the bleed for it: the part of the box outside the trim is filled by
-mirroring or stretching the image's edge, or with a colour.
+often it is used; SVG files are drawn as vectors (svglib), their text in the deck's fonts
+(`svgfonts`). An image element that reaches the bleed edge with
+`bleed = "mirror" | "extend" | "color"` treats the file as trim-sized art and makes the bleed
+for it: the part of the box outside the trim is filled by mirroring or stretching the image's
+edge, or with a colour.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from ..core.files import open_input
 from . import masks
 from ..deck.layouts.artfiles import (MAX_ART_BYTES, MAX_ART_PIXELS, image_path, image_size, is_svg, svg_drawing,
                                      unreadable)
-from . import fonts
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
+    from .svgfonts import SvgFonts
 
 __all__ = ["MAX_ART_BYTES", "MAX_ART_PIXELS", "art_problems", "draw_image", "draw_masked", "fitted", "image_path", "image_size",
            "is_svg", "unreadable"]
@@ -76,10 +77,11 @@ def draw_masked(canvas, path: Path, box: tuple[float, float, float, float], fit:
 
 def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: str = "cover",
                bleed: str = "", bleed_color: str = "#ffffff", trim: tuple[float, float] | None = None,
-               frame_bleed: float = 0.0, within: Path | None = None) -> None:
+               frame_bleed: float = 0.0, within: Path | None = None, *, svg_fonts: "SvgFonts") -> None:
     """Place an image in a box (cover: crop what sticks out; contain: all of it, centred; stretch).
     The file is checked again first (regular, inside `within`, an image that decodes): it may
-    have changed since the deck was checked, and reportlab reads a raster image by its name."""
+    have changed since the deck was checked, and reportlab reads a raster image by its name.
+    An SVG's text is drawn in the fonts `svg_fonts` picks from the deck's (`svgfonts`)."""
     _checked(path, within)
     if bleed and trim and not is_svg(path):
         inner = (max(x, 0.0), max(y, 0.0), min(x + w, trim[0]), min(y + h, trim[1]))
@@ -90,8 +92,7 @@ def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: 
     drawn_w, drawn_h = fitted(image_w, image_h, w, h, fit)
     left, bottom = x + (w - drawn_w) / 2, y + (h - drawn_h) / 2
     if is_svg(path):
-        drawing = svg_drawing(path)
-        _text_in_embedded_fonts(drawing)
+        drawing = svg_drawing(path, svg_fonts)
         canvas.saveState()
         canvas.translate(left, bottom)
         canvas.scale(drawn_w / image_w, drawn_h / image_h)
@@ -99,38 +100,6 @@ def draw_image(canvas, path: Path, x: float, y: float, w: float, h: float, fit: 
         canvas.restoreState()
         return
     canvas.drawImage(str(path), left, bottom, drawn_w, drawn_h, mask="auto")
-
-
-def _text_in_embedded_fonts(drawing) -> None:
-    """Draw an SVG's text in deckgen's embedded DejaVu faces, the generic family kept (serif
-    names to DejaVu Serif, others to DejaVu Sans; bold and italic kept).
-
-    svglib sets text it cannot match, and the drawing's initial state, to Helvetica, one of
-    PDF's fourteen fonts that are never embedded (print services and PDF/X refuse a file that
-    holds one); a system font it finds through fontconfig would make the output depend on the
-    machine. reportlab places each string by its anchor when drawing, so centred and
-    right-aligned text stays where the SVG put it in the new face. Done once per drawing."""
-    if getattr(drawing, "_deckgen_fonts", False):
-        return
-    drawing.initialFontName = fonts.font("sans")
-    pending = [drawing]
-    while pending:
-        node = pending.pop()
-        pending.extend(getattr(node, "contents", ()))
-        name = getattr(node, "fontName", None)
-        if isinstance(name, str) and not name.startswith("Deckgen"):
-            node.fontName = fonts.font(_generic_face(name))
-    drawing._deckgen_fonts = True
-
-
-def _generic_face(font_name: str) -> str:
-    """The DejaVu face key for a font name svglib chose ("Times-BoldItalic" -> "serif-bolditalic")."""
-    lowered = font_name.lower()
-    serif = ("times" in lowered or "serif" in lowered or "roman" in lowered) and "sans" not in lowered
-    bold = "bold" in lowered or "black" in lowered or "heavy" in lowered
-    italic = "italic" in lowered or "oblique" in lowered
-    style = ("bold" if bold else "") + ("italic" if italic else "")
-    return ("serif" if serif else "sans") + (f"-{style}" if style else "")
 
 
 def _draw_with_bleed(canvas, path, box, inner, mode, bleed_color) -> None:

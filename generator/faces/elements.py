@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..deck.layouts.place import Box, Placed
 from ..deck.layouts.values import PIP_COUNTS
-from . import art, effects, figures, fonts, icons, paint
+from . import art, effects, figures, fonts, icons, paint, svgfonts
 from . import text as text_layout
 from .text import TextBox
 
@@ -40,9 +40,7 @@ def points(placed: Placed, key: str, default: float) -> float:
 
 def face_of(deck: "Deck", family: str, weight: str = "regular", style: str = "normal") -> str:
     """The face key for a family (serif, sans or a deck font) in a weight and style."""
-    base = fonts.family_key(deck, family or "serif")
-    suffix = ("bold" if weight == "bold" else "") + ("italic" if style == "italic" else "")
-    return f"{base}-{suffix}" if suffix else base
+    return fonts.styled_face(fonts.family_key(deck, family or "serif"), weight == "bold", style == "italic")
 
 
 # Text ------------------------------------------------------------------------------------
@@ -137,7 +135,7 @@ def _draw_image(canvas, deck, placed: Placed, box: Box) -> None:
         art.draw_image(canvas, source, box.x, box.y, box.width, box.height, fit=placed.get("fit", "cover"),
                        bleed=placed.get("bleed", ""), bleed_color=col(placed, "bleed_color", "#ffffff"),
                        trim=(placed.frame.width, placed.frame.height) if placed.get("bleed") else None,
-                       frame_bleed=placed.frame.bleed, within=deck.folder)
+                       frame_bleed=placed.frame.bleed, within=deck.folder, svg_fonts=svgfonts.for_deck(deck))
     canvas.restoreState()
 
 

@@ -63,6 +63,12 @@ def family_key(deck, family: str) -> str:
     return "serif"
 
 
+def styled_face(base: str, bold: bool, italic: bool) -> str:
+    """The face key of a family's face key in a style ("serif", bold -> "serif-bold")."""
+    suffix = ("bold" if bold else "") + ("italic" if italic else "")
+    return f"{base}-{suffix}" if suffix else base
+
+
 def _file_of(face: str) -> Path:
     if face in DECK_FACES:
         return DECK_FACES[face]

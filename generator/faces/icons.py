@@ -14,7 +14,7 @@ from PIL import Image
 from reportlab.lib.utils import ImageReader
 
 from ..core.files import open_input
-from . import art, paint
+from . import art, paint, svgfonts
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -40,10 +40,12 @@ def draw(canvas, deck: "Deck", name: str, x: float, y: float, w: float, h: float
     """The deck's icon `name` fitted (contained) in the box; tinted with `color` when it is one-colour."""
     icon = find(deck, name)
     if icon is not None:
-        draw_icon(canvas, icon, x, y, w, h, color)
+        draw_icon(canvas, icon, x, y, w, h, color, svgfonts.for_deck(deck))
 
 
-def draw_icon(canvas, icon, x: float, y: float, w: float, h: float, color: str | None) -> None:
+def draw_icon(canvas, icon, x: float, y: float, w: float, h: float, color: str | None,
+              svg_fonts: "svgfonts.SvgFonts") -> None:
+    """An icon fitted (contained) in the box; an SVG icon's text in the fonts `svg_fonts` picks."""
     if art.unreadable(icon.path):
         return
     if icon.tint and color and not art.is_svg(icon.path):
@@ -52,7 +54,7 @@ def draw_icon(canvas, icon, x: float, y: float, w: float, h: float, color: str |
         canvas.drawImage(ImageReader(_tinted(icon.path, color)), x + (w - drawn_w) / 2, y + (h - drawn_h) / 2,
                          drawn_w, drawn_h, mask="auto")
         return
-    art.draw_image(canvas, icon.path, x, y, w, h, fit="contain")
+    art.draw_image(canvas, icon.path, x, y, w, h, fit="contain", svg_fonts=svg_fonts)
 
 
 @lru_cache(maxsize=64)

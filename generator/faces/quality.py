@@ -5,7 +5,8 @@ what lies under it (a badge, the topmost filled shape under the text's centre, e
 paper), warned under 4.5:1 as WCAG asks of body text. Resolution: each raster image's
 pixels per inch at the size it is printed (a quarter-turned image's width lies along its
 box's height), warned under 300 ppi, an error under 150 unless the designer accepts it
-(`allow_low_res`). SVG art and icons: a warning for each feature svglib does not draw.
+(`allow_low_res`). SVG art and icons: a warning for each feature svglib does not draw, and for
+text in a font family the deck does not declare.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from ..core.errors import Problem
 from ..deck.layouts.choose import choose_back, choose_face
 from ..deck.layouts.gradients import is_gradient, parse_gradient
 from ..deck.layouts.place import Placed, place
-from ..deck.layouts.svgfiles import undrawn_features
+from ..deck.layouts.svgfiles import text_font_families, undrawn_features
 from ..deck.sizes import pt
-from . import effects, paint
+from . import effects, paint, svgfonts
 from .art import fitted, image_path, image_size, is_svg, unreadable
 from .paint import color_value
 
@@ -109,11 +110,18 @@ def contrast_problems(deck: "Deck", width_mm: float | None = None, height_mm: fl
 
 
 def svg_problems(deck: "Deck", path, field: str) -> list[Problem]:
-    """A warning for each SVG feature svglib leaves out, naming the file and the feature."""
-    return [Problem(f"{path.name}: uses {feature}, which deckgen's SVG drawing (svglib) leaves out; "
-                    "the card is drawn without it", field=field, file=deck.source, severity="warning",
-                    hint="flatten it in your SVG editor (e.g. Inkscape: Path > Object to Path, or export the "
-                         "effect as a PNG) or use PNG art") for feature in undrawn_features(path)]
+    """A warning for each SVG feature svglib leaves out, naming the file and the feature, and for
+    each font-family of its text that names none of the deck's fonts (drawn in its first)."""
+    problems = [Problem(f"{path.name}: uses {feature}, which deckgen's SVG drawing (svglib) leaves out; "
+                        "the card is drawn without it", field=field, file=deck.source, severity="warning",
+                        hint="flatten it in your SVG editor (e.g. Inkscape: Path > Object to Path, or export the "
+                             "effect as a PNG) or use PNG art") for feature in undrawn_features(path)]
+    families = [family.family for family in getattr(deck, "fonts", ())]
+    return problems + [Problem(
+        f"{path.name}: its text in font-family {value!r} names none of the deck's fonts; it is drawn in "
+        f"{families[0]!r}", field=field, file=deck.source, severity="warning",
+        hint=f"name one of the deck's [[fonts]] families ({', '.join(families)}) in the SVG, or add the font "
+             "to [[fonts]]") for value in svgfonts.undeclared(deck, text_font_families(path))]
 
 
 def resolution_problems(deck: "Deck", width_mm: float | None = None, height_mm: float | None = None,

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..deck import markup
-from . import fonts, icons, paint
+from . import fonts, icons, paint, svgfonts
 
 if TYPE_CHECKING:
     from ..deck.model import Deck
@@ -39,6 +39,7 @@ class Piece:
     color: str | None = None
     icon: Any = None  # a model.Icon drawn inline instead of text (text is then its name)
     icon_width: float = 0.0  # in ems
+    svg_fonts: Any = None  # an SVG icon's text fonts (a `svgfonts.SvgFonts` of the deck)
 
 
 Word = tuple[Piece, ...]
@@ -126,6 +127,7 @@ def rich_blocks(deck: "Deck", text: str, family: str = "serif", *, scale: float 
 def _span_words(deck: "Deck", spans, regular: str, family: str) -> tuple[Word, ...]:
     builder = _WordBuilder()
     italic = regular.endswith("italic")
+    svg_fonts = svgfonts.for_deck(deck)
     for span in spans:
         if isinstance(span, markup.Text):
             builder.add(span.text, regular)
@@ -141,7 +143,7 @@ def _span_words(deck: "Deck", spans, regular: str, family: str) -> tuple[Word, .
             name, times, _ = markup.icon_repeat(span.target)
             icon = icons.find(deck, name)
             for _ in range((times or 0) if icon is not None else 0):
-                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, name))
+                builder.add_icon(icon, regular, ICON_EM * icons.aspect(deck, name), svg_fonts)
         else:
             builder.add(markup.ref_label(deck, span), f"{family}-bold")
     return tuple(builder.done())
@@ -167,12 +169,12 @@ class _WordBuilder:
             for run_face, run_text in fonts.split_runs(face, chunk):
                 self.words[-1].append(Piece(run_text, run_face, color))
 
-    def add_icon(self, icon, face: str, width_em: float) -> None:
+    def add_icon(self, icon, face: str, width_em: float, svg_fonts) -> None:
         """An inline icon: part of the word it touches (no space either side), or a word of its own."""
         if not self.open:
             self.words.append([])
             self.open = True
-        self.words[-1].append(Piece(icon.name, face, None, icon, width_em))
+        self.words[-1].append(Piece(icon.name, face, None, icon, width_em, svg_fonts))
 
     def done(self) -> list[Word]:
         return [tuple(word) for word in self.words]
@@ -374,7 +376,7 @@ def draw(canvas, spec: TextSpec, fitted: Fitted, x: float, y: float, width: floa
         return
     for piece, icon_x, baseline, size, ink in inline_icons:
         icons.draw_icon(canvas, piece.icon, icon_x, baseline - ICON_DROP * size, piece.icon_width * size,
-                        ICON_EM * size, ink)
+                        ICON_EM * size, ink, piece.svg_fonts)
 
 
 def _gap_before(spec: TextSpec, block: Block) -> float:

@@ -12,22 +12,54 @@ converted to CMYK every such drawing is flattened, as a prepress flattener does 
   after it (the text on the panel) stays vector on top;
 - the graphics states' opacities are then set to 1, so nothing in the file is see-through.
 
-Text drawn see-through, a see-through form or a gradient painted see-through are not
-flattened: they stay an error naming where they are, with `--pdfx x4` as the way out.
+A see-through shape or image covers the rectangle of its path or its placement. Text drawn
+see-through (a text element with `opacity`), a gradient painted see-through (`sh`) and a form
+placed see-through cover what they change: the stream is drawn at `FIND_PPI` without the
+drawing and with it, and the pixels that differ, widened by `MARGIN_PT`, are the rectangle
+flattened. The text then stays in the file as invisible text (render mode 3) under its
+picture, so it can still be searched and copied, and the picture is placed after the text
+object (a picture may not be drawn inside one).
+
+Soft masks and blend modes stay an error naming where they are, with `--pdfx x4` as the way
+out: deckgen's layouts draw neither and svglib leaves both out of SVG art, so only a PDF made
+some other way could hold one.
 """
 
 from __future__ import annotations
 
 import io
 import zlib
+from dataclasses import dataclass
+from typing import Callable
 
 from ..core.errors import OptionError
 
 FLATTEN_PPI = 600  # the picture's resolution: text and edges under a panel stay sharp in print
+FIND_PPI = 150  # where a see-through text or gradient paints is found at this resolution
+MARGIN_PT = 1.0  # and widened by this much (more than a pixel at FIND_PPI: anti-aliased edges)
 PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
 STROKES = {"S", "s", "B", "B*", "b", "b*"}
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
+FILLED_TEXT, STROKED_TEXT = {0, 2, 4, 6}, {1, 2, 5, 6}  # text render modes that fill, that stroke
+INVISIBLE_TEXT = b"3 Tr"
+OPAQUE_STATE = "/DeckgenOpaque"  # a graphics state in the scratch files only: a drawing made opaque
+
+
+@dataclass(frozen=True)
+class Target:
+    """A see-through drawing: the instruction that paints it (a text object's ET), the
+    transformation and q depth there, the rectangle it covers in the stream's space (None:
+    found by drawing), and for text the index of its BT and the render mode after it."""
+
+    index: int
+    ctm: tuple
+    depth: int
+    bbox: tuple | None
+    begin: int  # the drawing's first instruction (its path's first point, its BT)
+    alpha: float | None  # its one opacity, for compositing in CMYK; None: several, or a soft mask
+    start: int | None = None
+    mode_after: int = 0
 
 
 def _multiply(a, b):
@@ -53,46 +85,69 @@ def _path_points(operator: str, values: list[float]) -> list[tuple[float, float]
     return list(zip(values[0::2], values[1::2]))
 
 
-def flatten(document, where_of=lambda where: where) -> int:
+@dataclass
+class _Run:
+    """One flattening of a document: what an error calls a place, the CMYK conversion, the
+    forms already flattened."""
+
+    document: object
+    where_of: Callable[[str], str]
+    to_cmyk: Callable | None
+    done: set
+
+
+def flatten(document, where_of=lambda where: where, to_cmyk=None) -> int:
     """Flatten every translucent drawing in every page and form of the pikepdf `document`; the
-    number flattened. `where_of` turns "page 2, /Card3" into what an error should call it."""
-    done: set = set()
+    number flattened. `where_of` turns "page 2, /Card3" into what an error should call it.
+
+    `to_cmyk` (an RGB picture to the output's CMYK) makes a drawing of one opacity composite in
+    CMYK, as a RIP composites the same drawing kept see-through: the picture is the CMYK of what
+    lies under it and the CMYK of it drawn opaque, mixed by its opacity. Without it, and for
+    soft-masked art, the picture is pdfium's RGB composite."""
+    run = _Run(document, where_of, to_cmyk, set())
     count = 0
     for number, page in enumerate(document.pages, start=1):
-        count += _flatten_owner(document, page, [float(v) for v in page.mediabox], f"page {number}", done,
-                                where_of)
+        count += _flatten_owner(run, page, [float(v) for v in page.mediabox], f"page {number}")
     return count
 
 
-def _flatten_owner(document, owner, box, where, done, where_of) -> int:
+def _flatten_owner(run: _Run, owner, box, where) -> int:
     import pikepdf
 
+    document = run.document
     holder = owner.obj if isinstance(owner, pikepdf.Page) else owner
     resources = holder.get("/Resources") or pikepdf.Dictionary()
     count = 0
     for name, xobject in (resources.get("/XObject") or {}).items():
-        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in done:
-            done.add(xobject.objgen)
-            count += _flatten_owner(document, xobject, [float(v) for v in xobject.BBox], where_of(
-                f"{where}, {name}"), done, where_of)
+        if xobject.get("/Subtype") == "/Form" and xobject.objgen not in run.done:
+            run.done.add(xobject.objgen)
+            count += _flatten_owner(run, xobject, [float(v) for v in xobject.BBox], run.where_of(f"{where}, {name}"))
     instructions = list(pikepdf.parse_content_stream(owner))
-    targets = _translucent(instructions, resources, where_of(where))
-    if not targets:
+    targets = _translucent(instructions, resources, run.where_of(where))
+    if not targets:  # a state may still be set see-through around nothing (a text element left empty)
+        _opaque(resources)
         return count
     if not resources.is_indirect:  # copied into a scratch file to draw from, which needs an indirect object
         resources = holder.Resources = document.make_indirect(resources)
     replaced: dict[int, bytes] = {}
-    for number, (index, ctm, depth, bbox) in enumerate(targets):
-        name = _unused_name(resources, number)
-        picture, (left, bottom, right, top) = _picture(document, resources, box, instructions[:index + 1], depth,
-                                                       bbox)
-        resources.XObject[name] = picture
-        place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(ctm))
-        operator = str(instructions[index].operator)
-        ending = b"n\n" if operator != "Do" else b""  # a path is ended unpainted; an image is simply not drawn
-        replaced[index] = ending + b"q %s cm %s Do Q" % (
-            " ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
-    pieces = [replaced.get(index) or pikepdf.unparse_content_stream([instruction])
+    for number, target in enumerate(targets):
+        bbox = target.bbox or _changed(document, resources, box, instructions, target)
+        placed = b""
+        if bbox is not None:
+            name = _unused_name(resources, number)
+            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, target, bbox)
+            resources.XObject[name] = picture
+            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(target.ctm))
+            placed = b"q %s cm %s Do Q" % (" ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
+        operator = str(instructions[target.index].operator)
+        if target.start is not None:  # a text object: its text made invisible, the picture after it
+            replaced[target.start] = b"BT " + INVISIBLE_TEXT
+            replaced.update({index: b"" for index in range(target.start + 1, target.index)
+                             if str(instructions[index].operator) == "Tr"})
+            replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
+        else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
+            replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+    pieces = [replaced[index] if index in replaced else pikepdf.unparse_content_stream([instruction])
               for index, instruction in enumerate(instructions)]
     data = b"\n".join(pieces)
     if isinstance(owner, pikepdf.Page):
@@ -103,25 +158,27 @@ def _flatten_owner(document, owner, box, where, done, where_of) -> int:
     return count + len(targets)
 
 
-def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, int, tuple]]:
-    """(index, transformation, q depth, covered rectangle in the stream's space) of each drawing
-    painted see-through."""
+def _translucent(instructions, resources, where: str) -> list[Target]:
+    """Each drawing painted see-through, in stream order."""
     states = resources.get("/ExtGState") or {}
     xobjects = resources.get("/XObject") or {}
-    ctm, fill, stroke, width = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 1.0, 1.0, 1.0
+    ctm, fill, stroke, width, mode = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), 1.0, 1.0, 1.0, 0
     stack: list = []
     points: list[tuple[float, float]] = []
+    path_begin, text_start, text_alphas = 0, None, set()
     found = []
     for index, (operands, operator) in enumerate(instructions):
         op = str(operator)
         if op == "q":
-            stack.append((ctm, fill, stroke, width))
+            stack.append((ctm, fill, stroke, width, mode))
         elif op == "Q" and stack:
-            ctm, fill, stroke, width = stack.pop()
+            ctm, fill, stroke, width, mode = stack.pop()
         elif op == "cm":
             ctm = _multiply(tuple(float(v) for v in operands), ctm)
         elif op == "w":
             width = float(operands[0])
+        elif op == "Tr":
+            mode = int(operands[0])
         elif op == "gs":
             state = states.get(str(operands[0])) or {}
             fill, stroke = float(state.get("/ca", fill)), float(state.get("/CA", stroke))
@@ -130,15 +187,27 @@ def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, 
                 raise OptionError(f"{where}: a soft mask or blend mode ({operands[0]}), which deckgen cannot "
                                   "flatten for PDF/X-1a: use --pdfx x4")
         elif op in PATH_OPS:
+            path_begin = path_begin if points else index
             points += [_apply(ctm, x, y) for x, y in _path_points(op, [float(v) for v in operands])]
         elif op in FILLS or op in STROKES or op == "n":
-            see_through = (op in FILLS and fill < 1) or (op in STROKES and stroke < 1)
-            if see_through and points:
+            alphas = _alphas(fill if op in FILLS else None, stroke if op in STROKES else None)
+            if min(alphas, default=1) < 1 and points:
                 reach = (width / 2 * abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]) ** 0.5) if op in STROKES else 0.0
                 xs, ys = [p[0] for p in points], [p[1] for p in points]
-                found.append((index, ctm, len(stack),
-                              (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach)))
+                found.append(Target(index, ctm, len(stack),
+                                    (min(xs) - reach, min(ys) - reach, max(xs) + reach, max(ys) + reach),
+                                    path_begin, _one(alphas)))
             points = []
+        elif op == "BT":
+            text_start, text_alphas = index, set()
+        elif op in TEXT_SHOWS:
+            text_alphas |= _alphas(fill if mode in FILLED_TEXT else None, stroke if mode in STROKED_TEXT else None)
+        elif op == "ET":
+            if min(text_alphas, default=1) < 1 and text_start is not None:
+                found.append(Target(index, ctm, len(stack), None, text_start, _one(text_alphas), text_start, mode))
+            text_start = None
+        elif op == "sh" and fill < 1:
+            found.append(Target(index, ctm, len(stack), None, index, fill))
         elif op == "Do":
             xobject = xobjects.get(str(operands[0]))
             if xobject is None:
@@ -146,14 +215,37 @@ def _translucent(instructions, resources, where: str) -> list[tuple[int, tuple, 
             if xobject.get("/Subtype") == "/Image" and (fill < 1 or "/SMask" in xobject):
                 corners = [_apply(ctm, x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
                 xs, ys = [p[0] for p in corners], [p[1] for p in corners]
-                found.append((index, ctm, len(stack), (min(xs), min(ys), max(xs), max(ys))))
-            elif xobject.get("/Subtype") == "/Form" and fill < 1:
-                raise OptionError(f"{where}: a drawing placed see-through ({operands[0]}), which deckgen cannot "
-                                  "flatten for PDF/X-1a: use --pdfx x4")
-        elif (op in TEXT_SHOWS and fill < 1) or (op == "sh" and fill < 1):
-            raise OptionError(f"{where}: {'text' if op != 'sh' else 'a gradient'} drawn see-through, which deckgen "
-                              "cannot flatten for PDF/X-1a: use --pdfx x4 (or drop the element's opacity)")
+                found.append(Target(index, ctm, len(stack), (min(xs), min(ys), max(xs), max(ys)), index,
+                                    None if "/SMask" in xobject else fill))
+            elif xobject.get("/Subtype") == "/Form" and (fill < 1 or stroke < 1):
+                found.append(Target(index, ctm, len(stack), None, index, _one({fill, stroke})))
     return found
+
+
+def _alphas(fill: float | None, stroke: float | None) -> set[float]:
+    """The opacities a painting uses: its fill's, its stroke's, each when it paints one."""
+    return {alpha for alpha in (fill, stroke) if alpha is not None}
+
+
+def _one(alphas: set) -> float | None:
+    """The opacity of a drawing painted with these (None when they differ)."""
+    return next(iter(alphas)) if len(alphas) == 1 else None
+
+
+def _changed(document, resources, box, instructions, target: Target) -> tuple | None:
+    """The rectangle (in the stream's space, within `box`) whose pixels the target's drawing
+    changes, widened by `MARGIN_PT`; None when it changes none (drawn wholly clipped away)."""
+    from PIL import ImageChops
+
+    scale = FIND_PPI / 72
+    without = _render(document, resources, box, instructions[:target.begin], target.depth, box, scale)
+    drawn = _render(document, resources, box, instructions[:target.index + 1], target.depth, box, scale)
+    pixels = ImageChops.difference(without, drawn).getbbox()
+    if pixels is None:
+        return None
+    left, top, right, bottom = pixels  # in pixels from the box's top left corner
+    return (box[0] + left / scale - MARGIN_PT, box[3] - bottom / scale - MARGIN_PT,
+            box[0] + right / scale + MARGIN_PT, box[3] - top / scale + MARGIN_PT)
 
 
 def _unused_name(resources, number: int):
@@ -167,9 +259,33 @@ def _unused_name(resources, number: int):
     return pikepdf.Name(f"/Flat{index}")
 
 
-def _picture(document, resources, box, prefix, depth: int, bbox):
-    """What the stream shows over `bbox` (within `box`) once `prefix` is drawn, as an RGB image
-    XObject, and the rectangle it covers."""
+def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
+    """What the stream shows over `bbox` (within `box`) once the target is drawn, as an image
+    XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle it covers."""
+    import pikepdf
+    from PIL import Image
+
+    covered = (max(bbox[0], box[0]), max(bbox[1], box[1]), min(bbox[2], box[2]), min(bbox[3], box[3]))
+    scale, document = FLATTEN_PPI / 72, run.document
+    if run.to_cmyk is None or target.alpha is None:
+        image = _render(document, resources, box, instructions[:target.index + 1], target.depth, covered, scale)
+        space = pikepdf.Name.DeviceRGB
+    else:
+        under = _render(document, resources, box, instructions[:target.begin], target.depth, covered, scale)
+        made_opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
+        opaque = instructions[:target.begin] + [made_opaque] + instructions[target.begin:target.index + 1]
+        drawn = _render(document, resources, box, opaque, target.depth, covered, scale)
+        image = Image.blend(run.to_cmyk(under), run.to_cmyk(drawn), target.alpha)
+        space = pikepdf.Name.DeviceCMYK
+    picture = document.make_stream(zlib.compress(image.tobytes(), 9))
+    picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
+    picture.ColorSpace, picture.Filter = space, pikepdf.Name.FlateDecode
+    return picture, covered
+
+
+def _render(document, resources, box, prefix, depth: int, covered, scale: float):
+    """The stream's `prefix` (its open q's closed) drawn by pdfium over `covered`, an RGB image."""
     import pikepdf
     import pypdfium2
 
@@ -178,34 +294,30 @@ def _picture(document, resources, box, prefix, depth: int, bbox):
     page = scratch.pages[0]
     page.obj.MediaBox = pikepdf.Array(box)
     page.obj.Resources = scratch.copy_foreign(resources)
+    states = page.obj.Resources.get("/ExtGState")
+    if states is None:
+        states = page.obj.Resources.ExtGState = pikepdf.Dictionary()
+    states[OPAQUE_STATE] = pikepdf.Dictionary(Type=pikepdf.Name.ExtGState, ca=1, CA=1)
     page.obj.Contents = scratch.make_stream(pikepdf.unparse_content_stream(prefix) + b"\nQ" * depth)
     buffer = io.BytesIO()
     scratch.save(buffer)
-    data = buffer.getvalue()  # the scratch file, in memory
-    left, bottom = max(bbox[0], box[0]), max(bbox[1], box[1])
-    right, top = min(bbox[2], box[2]), min(bbox[3], box[3])
-    rendered = pypdfium2.PdfDocument(data)
+    left, bottom, right, top = covered
+    rendered = pypdfium2.PdfDocument(buffer.getvalue())  # the scratch file, in memory
     try:
-        bitmap = rendered[0].render(scale=FLATTEN_PPI / 72, crop=(left - box[0], bottom - box[1], box[2] - right,
-                                                                  box[3] - top))
-        image = bitmap.to_pil().convert("RGB")
+        bitmap = rendered[0].render(scale=scale, crop=(left - box[0], bottom - box[1], box[2] - right, box[3] - top))
+        return bitmap.to_pil().convert("RGB")
     finally:
         rendered.close()
-    picture = document.make_stream(zlib.compress(image.tobytes(), 9))
-    picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
-    picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
-    picture.ColorSpace, picture.Filter = pikepdf.Name.DeviceRGB, pikepdf.Name.FlateDecode
-    return picture, (left, bottom, right, top)
 
 
-def _opaque(resources, data: bytes) -> None:
-    """Every graphics state made opaque, and images no longer drawn (soft-masked art that was
-    flattened) dropped from the resources."""
+def _opaque(resources, data: bytes | None = None) -> None:
+    """Every graphics state made opaque, and images the stream `data` no longer draws
+    (soft-masked art that was flattened) dropped from the resources."""
     for state in (resources.get("/ExtGState") or {}).values():
         for key in ("/ca", "/CA"):
             if key in state:
                 state[key] = 1
-    xobjects = resources.get("/XObject") or {}
+    xobjects = (resources.get("/XObject") or {}) if data is not None else {}
     for name in list(xobjects.keys()):
         if xobjects[name].get("/Subtype") == "/Image" and (str(name).encode() + b" Do") not in data:
             del xobjects[name]

@@ -160,7 +160,7 @@ def convert(pdf: bytes, profile: Path, pdfx: str = "x1a", title: str = "",
     document = pikepdf.open(io.BytesIO(pdf))
     seen: set[tuple[int, int]] = set()
     if not chosen.transparency:
-        flatten(document, lambda where: (labels or {}).get(where.rsplit(", ", 1)[-1], where))
+        flatten(document, lambda where: (labels or {}).get(where.rsplit(", ", 1)[-1], where), converter.image)
     for number, page in enumerate(document.pages, start=1):
         _convert_resources(document, page.obj, converter, chosen, f"page {number}", seen, labels or {})
         _rewrite_stream(document, page, converter)

@@ -18,13 +18,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import OptionError
 from ..core.output import write_bytes, write_text
-from ..deck.sizes import card_size_mm, check_length, corner_radius_mm, pt
+from ..deck.sizes import card_size_mm, check_length, pt
 from ..faces import fonts, paint
 from ..faces.check import require_printable
 from ..faces.document import CardDocument
 from ..faces.inksaver import InkSaverCanvas
 from .calibration import calibration_pages
-from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, cut_svg, draw_marks, mark_rects_mm, parse_corner
+from .cutfile import REGISTRATION_MARGIN_MM, REGISTRATIONS, corner_radius, cut_svg, draw_marks, mark_rects_mm, parse_corner
 from .layout import DEFAULT_PRINTER_MARGIN_MM, MARK_OFFSET_MM, Layout, Rect, sheet_layout
 from .pdfx import ColorOptions
 
@@ -128,12 +128,12 @@ def print_sheets(deck: "Deck", options: SheetOptions = SheetOptions()) -> bytes:
     for number, sheet in enumerate(sheets, start=1):
         caption = f"{deck.name} · sheet {number} of {len(sheets)}"
         if options.fold:
-            _fold_page(document, layout, sheet, options.proof)
+            _fold_page(document, layout, sheet, options)
             _label(canvas, layout, f"{caption} · fold on the dashed line, faces out", layout.per_page)
             canvas.showPage()
             continue
         if options.sides in ("both", "fronts"):
-            _faces_page(document, layout, sheet, options.proof)
+            _faces_page(document, layout, sheet, options)
             if options.registration:  # no caption: nothing printed near the marks the machine's eye reads
                 draw_marks(canvas, layout)
             else:
@@ -151,14 +151,14 @@ def _place_back(document: CardDocument, card: "Card", x: float, y: float, clip: 
     document.place(card, x, y, None if clip is None else clip.tuple(), back=True)
 
 
-def _faces_page(document: CardDocument, layout: Layout, sheet: list["Card"], proof: bool) -> None:
+def _faces_page(document: CardDocument, layout: Layout, sheet: list["Card"], options: SheetOptions) -> None:
     occupied = range(len(sheet))
     clips = layout.clips(occupied)
     for index, card in enumerate(sheet):
         document.place(card, layout.slots[index].x, layout.slots[index].y, clips[index].tuple())
     _crop_marks(document.canvas, layout, occupied)
-    if proof:
-        _proof(document.canvas, layout, [layout.slots[index] for index in occupied])
+    if options.proof:
+        _proof(document.canvas, layout, [layout.slots[index] for index in occupied], options.corner)
 
 
 def _backs_page(document: CardDocument, layout: Layout, sheet: list["Card"], options: SheetOptions) -> None:
@@ -170,7 +170,7 @@ def _backs_page(document: CardDocument, layout: Layout, sheet: list["Card"], opt
         slot = layout.back_slot(index, duplex)
         _place_back(document, card, slot.x, slot.y, layout.mirrored(clips[index], duplex))
     if options.proof:
-        _proof(canvas, layout, [layout.back_slot(index, duplex) for index in range(len(sheet))])
+        _proof(canvas, layout, [layout.back_slot(index, duplex) for index in range(len(sheet))], options.corner)
     canvas.restoreState()
 
 
@@ -186,7 +186,7 @@ def fold_slots(layout: Layout, count: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def _fold_page(document: CardDocument, layout: Layout, sheet: list["Card"], proof: bool) -> None:
+def _fold_page(document: CardDocument, layout: Layout, sheet: list["Card"], options: SheetOptions) -> None:
     pairs = fold_slots(layout, len(sheet))
     occupied = sorted(index for pair in pairs for index in pair)
     clips = dict(zip(occupied, layout.clips(occupied)))
@@ -195,8 +195,8 @@ def _fold_page(document: CardDocument, layout: Layout, sheet: list["Card"], proo
         _place_back(document, card, layout.slots[back].x, layout.slots[back].y, clips[back])
     canvas = document.canvas
     _crop_marks(canvas, layout, occupied)
-    if proof:
-        _proof(canvas, layout, [layout.slots[index] for index in occupied])
+    if options.proof:
+        _proof(canvas, layout, [layout.slots[index] for index in occupied], options.corner)
     block, offset = layout.block, pt(MARK_OFFSET_MM)
     canvas.saveState()
     paint.set_stroke(canvas, "#000000")
@@ -227,17 +227,19 @@ def _crop_marks(canvas, layout: Layout, occupied) -> None:
     canvas.restoreState()
 
 
-def _proof(canvas, layout: Layout, trims: list[Rect]) -> None:
-    """Over each card: its cut line, its safe area (dashed) and the rounded corners a corner cutter makes."""
-    radius = pt(corner_radius_mm((layout.card_width / pt(1), layout.card_height / pt(1))))
+def _proof(canvas, layout: Layout, trims: list[Rect], corner: str) -> None:
+    """Over each card: its cut line, its safe area (dashed) and the rounded corners the chosen
+    `--corner-radius` cuts (none drawn for square corners: the cut line is the corner)."""
+    radius = pt(corner_radius(corner, (layout.card_width / pt(1), layout.card_height / pt(1))))
     safe = pt(SAFE_MM)
     canvas.saveState()
     canvas.setLineWidth(0.4)
     for trim in trims:
         paint.set_stroke(canvas, PROOF_CUT)
         canvas.rect(*trim.tuple(), stroke=1, fill=0)
-        paint.set_stroke(canvas, PROOF_CORNER)
-        canvas.roundRect(*trim.tuple(), radius, stroke=1, fill=0)
+        if radius:
+            paint.set_stroke(canvas, PROOF_CORNER)
+            canvas.roundRect(*trim.tuple(), radius, stroke=1, fill=0)
         paint.set_stroke(canvas, PROOF_SAFE)
         canvas.setDash(2, 1.5)
         canvas.rect(trim.x + safe, trim.y + safe, trim.width - 2 * safe, trim.height - 2 * safe, stroke=1, fill=0)

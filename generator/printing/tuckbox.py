@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..core.errors import OptionError
 from ..core.output import write_bytes
+from ..core.typography import smarten
 from ..deck.layouts.values import figure_of
 from ..deck.sizes import PAPERS_MM, paper_mm, pt
 from ..faces import fonts, paint
@@ -219,14 +220,14 @@ def _art(canvas, deck: "Deck", size: BoxSize) -> None:
     w, h, d, t = size.width, size.height, size.depth, size.tongue
     y0 = d + t
     ink = paint.ink_on(deck.back.color)
-    title = deck.tuck_box.title or deck.name
+    title = smarten(deck.tuck_box.title or deck.name)
     # The back panel: the deck's back, filling the panel.
     _clipped(canvas, 0, y0, w, h, lambda: draw_back(canvas, deck, 0, pt(y0), pt(w), pt(h)))
     # The front: title, a card, the players and time.
     x_front = w + d
     title_baseline = y0 + h - min(10.0, w / 6) - 9  # below the thumb notch
     _fitted(canvas, title, x_front + w / 2, title_baseline, w - 8, 16, "serif-bold", ink)
-    card = _cover_card(deck)
+    card = cover_card(deck)
     ratio = deck.card_size.width_mm / deck.card_size.height_mm
     card_bottom, card_top = y0 + h * 0.17, title_baseline - 4
     card_h = min(card_top - card_bottom, (w - 16) / ratio)
@@ -234,7 +235,7 @@ def _art(canvas, deck: "Deck", size: BoxSize) -> None:
     card_x, card_y = x_front + (w - card_w) / 2, card_bottom + (card_top - card_bottom - card_h) / 2
     _clipped(canvas, card_x, card_y, card_w, card_h,
              lambda: draw_face(canvas, deck, card, pt(card_x), pt(card_y), pt(card_w), pt(card_h)))
-    _fitted(canvas, deck.tuck_box.subtitle or _players(deck), x_front + w / 2, y0 + h * 0.1, w - 8, 8, "sans", ink)
+    _fitted(canvas, smarten(deck.tuck_box.subtitle) or players_line(deck), x_front + w / 2, y0 + h * 0.1, w - 8, 8, "sans", ink)
     _fitted(canvas, f"{deck.total} cards", x_front + w / 2, y0 + h * 0.1 - 4.5, w - 8, 6.5, "sans", ink)
     # The sides and the lid: the name, turned to read up the side.
     for x_side in (w, 2 * w + d):
@@ -246,16 +247,16 @@ def _art(canvas, deck: "Deck", size: BoxSize) -> None:
     _fitted(canvas, title, w / 2, y0 + h + d / 2 - 2.5, w - 8, min(d * 0.4, 9), "serif-bold", ink)
 
 
-def _cover_card(deck: "Deck") -> "Card":
+def cover_card(deck: "Deck") -> "Card":
     """The card on the front: the first with art, else the first picture card (a Wizard), else the first."""
     return next((card for card in deck.cards if card.art),
                 next((card for card in deck.cards if figure_of(deck, card)), deck.cards[0]))
 
 
-def _players(deck: "Deck") -> str:
+def players_line(deck: "Deck") -> str:
     players = (f"{deck.min_players} players" if deck.min_players == deck.max_players
                else f"{deck.min_players}–{deck.max_players} players")
-    return f"{players} · {deck.play_time}" if deck.play_time else players
+    return f"{players} · {smarten(deck.play_time)}" if deck.play_time else players
 
 
 def _clipped(canvas, x: float, y: float, width: float, height: float, draw) -> None:

@@ -15,13 +15,15 @@ from ..deck.model import Deck
 from ..games.play_figures import check_deck
 from .book import build_book
 from .booklet import impose
+from .inline_icons import IconFiles
 from .paper import geometry
 from .pdf import typeset
-from .pictures import CardPictures
+from .pictures import IMAGE_FOLDER, CardPictures
 from .templated import choose_templates, png_data_uri, render
 from .webfonts import embed_fonts
 
 FORMATS = ("pdf", "html", "md")
+ICON_FOLDER = IMAGE_FOLDER / "icons"  # the Markdown rulebook's inline icons, beside its card pictures
 
 
 def rulebook_path(deck: Deck, out_dir: Path, fmt: str, paper: str = "a4", booklet: bool = False) -> Path:
@@ -58,9 +60,10 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
     if "html" in formats:
         pages["html"] = embed_fonts(render(book, "html", templates["html"],
                                            lambda card: png_data_uri(pictures.png(card)), pictures.figure_image))
+    icon_files = IconFiles(deck, ICON_FOLDER)
     if "md" in formats:
         pages["md"] = render(book, "md", templates["md"], pictures.relative_path,
-                             lambda figure: pictures.figure_image(figure, as_file=True))
+                             lambda figure: pictures.figure_image(figure, as_file=True), icon_files.src)
     written: list[Path] = []
     if "pdf" in formats:
         data = impose(rulebook.pdf, f"{deck.name}: rules of play (booklet)") if booklet else rulebook.pdf
@@ -69,6 +72,7 @@ def write_rulebooks(deck: Deck, out_dir: Path, formats: tuple[str, ...] = FORMAT
         written.append(write_text(rulebook_path(deck, out_dir, fmt), page))
     if "md" in formats:
         written.extend(pictures.write_files(out_dir, in_deck(deck)))
+        written.extend(icon_files.write(out_dir))
     return written
 
 

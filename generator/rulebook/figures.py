@@ -20,7 +20,7 @@ from ..deck import figures
 from ..deck.figures import Figure
 from ..deck.model import Card, Deck
 from .pdf_cards import Placement
-from .typography import smarten
+from ..core.typography import smarten
 
 MAX_CARD_WIDTH = 17 * mm  # a poker card at about a quarter of its size: four fit in a column
 MIN_CARD_WIDTH = 7 * mm

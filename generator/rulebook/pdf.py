@@ -68,7 +68,7 @@ from .pdf_styles import (
     register_fonts,
 )
 from .text import PdfWriter
-from .typography import smarten
+from ..core.typography import smarten
 
 
 class _Typesetter:

@@ -49,7 +49,7 @@ from .pdf_styles import (
     fallback,
 )
 from .text import PdfWriter
-from .typography import smarten
+from ..core.typography import smarten
 
 
 class HeadingParagraph(Paragraph):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import html
 import multiprocessing
 import os
 import re
@@ -30,7 +29,8 @@ from ..core.files import RefusedInput, read_text_input
 from ..core.resources import TEMPLATES
 from ..deck.model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
-from .text import FigureImage, HtmlWriter, MarkdownWriter, md_escape
+from .text import FigureImage, HtmlWriter, IconSource, MarkdownWriter, md_attribute, md_escape
+from ..core.typography import smarten
 
 TEMPLATE_DIR = TEMPLATES / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
@@ -113,7 +113,7 @@ def _environment(folder: Path, fmt: str):
     else:
         environment = ImmutableSandboxedEnvironment(autoescape=False, finalize=_markdown_finalize, **options)
         # Markdown passes raw HTML through: text inside an attribute is escaped for HTML.
-        environment.filters["attr"] = lambda value: Markup(html.escape(str(value), quote=True))
+        environment.filters["attr"] = lambda value: Markup(md_attribute(str(value)))
     del environment.globals["lipsum"]  # text of any length on demand: nothing a rulebook needs
     return environment
 
@@ -139,10 +139,13 @@ class TemplateFailed(OptionError):
 
 
 def render(book: Book, fmt: str, template: Path, image_src: Callable[[Card], str],
-           figure_image: FigureImage | None = None) -> str:
-    """The book through a template; `figure_image` gives each figure of play's picture."""
+           figure_image: FigureImage | None = None, icon_src: IconSource | None = None) -> str:
+    """The book through a template; `figure_image` gives each figure of play's picture and, for
+    Markdown, `icon_src` each inline icon's file (HTML carries its icons in the page)."""
     environment = _environment(template.parent, fmt)
-    writer = (HtmlWriter if fmt == "html" else MarkdownWriter)(book.deck, book.card_anchors.__getitem__, figure_image)
+    anchors = book.card_anchors.__getitem__
+    writer = (HtmlWriter(book.deck, anchors, figure_image) if fmt == "html"
+              else MarkdownWriter(book.deck, anchors, figure_image, icon_src))
     context = _Context(book, writer, image_src).build()
     if template.resolve().is_relative_to(TEMPLATE_DIR):
         return _render(environment, template, context)
@@ -254,7 +257,12 @@ def png_data_uri(png: bytes) -> str:
 
 
 class _Context:
-    """The book as plain data for a template."""
+    """The book as plain data for a template.
+
+    What a reader sees (names, titles, flavour text, the rulebook's own phrases) comes with a
+    typesetter's punctuation (`smarten`), before the template escapes it; what a reader types or
+    matches (ids, codes, anchors, referee options, the edition number) stays as the deck wrote it.
+    """
 
     def __init__(self, book: Book, writer, image_src: Callable[[Card], str]):
         self.book, self.deck, self.writer, self.image_src = book, book.deck, writer, image_src
@@ -264,12 +272,13 @@ class _Context:
         return {
             "format_version": 1,
             # The rulebook's own words in the deck's language: phrase("Contents"), see rulebook/phrases.py.
-            "phrase": deck.phrase,
+            "phrase": lambda english, **values: smarten(deck.phrase(english, **values)),
             "lang": deck.lang or "en",
             "deck": {
-                "id": deck.id, "name": deck.name, "version": deck.version, "designer": deck.designer,
-                "credits": list(deck.credits), "description": self.writer.inline(deck.description),
-                "players": self.book.players, "play_time": deck.play_time, "total": deck.total,
+                "id": deck.id, "name": smarten(deck.name), "version": deck.version,
+                "designer": smarten(deck.designer), "credits": [smarten(credit) for credit in deck.credits],
+                "description": self.writer.inline(deck.description),
+                "players": self.book.players, "play_time": smarten(deck.play_time), "total": deck.total,
                 "theme": self.book.theme, "accent": deck.back.accent, "language": token(deck.language),
                 "card_ratio": round(deck.card_size.height_mm / deck.card_size.width_mm, 4),
             },
@@ -285,15 +294,15 @@ class _Context:
         }
 
     def heading(self, heading: Heading) -> dict:
-        return {"level": heading.level, "number": heading.number, "title": heading.title,
-                "label": heading.label, "anchor": token(heading.anchor), "rule_id": token(heading.rule_id)}
+        return {"level": heading.level, "number": heading.number, "title": smarten(heading.title),
+                "label": smarten(heading.label), "anchor": token(heading.anchor), "rule_id": token(heading.rule_id)}
 
     def link(self, link: RulingLink) -> dict:
-        return {"anchor": token(link.anchor), "label": link.label}
+        return {"anchor": token(link.anchor), "label": smarten(link.label)}
 
     def suit(self, suit_id: str) -> dict:
         suit = self.deck.suit(suit_id)
-        return {"id": suit.id, "name": suit.name, "symbol": suit.symbol, "color": suit.color}
+        return {"id": suit.id, "name": smarten(suit.name), "symbol": suit.symbol, "color": suit.color}
 
     def chapter(self, chapter: Chapter) -> dict:
         return {
@@ -310,23 +319,23 @@ class _Context:
 
     def components(self, rows: tuple[ComponentRow, ...]) -> list[dict]:
         return [{
-            "name": row.name, "description": self.writer.inline(row.description), "count": row.count,
+            "name": smarten(row.name), "description": self.writer.inline(row.description), "count": row.count,
             "suits": [self.suit(suit) | {"count": count} for suit, count in row.by_suit],
             "samples": [self.card(CardEntry(card, self.book.card_anchor(card), None)) for card in row.samples],
         } for row in rows]
 
     def variant(self, entry: VariantEntry) -> dict:
-        return {"id": entry.variant.id, "anchor": token(entry.anchor), "name": entry.variant.name,
+        return {"id": entry.variant.id, "anchor": token(entry.anchor), "name": smarten(entry.variant.name),
                 "text": self.writer.blocks(entry.variant.text),
                 "options": [{"name": name, "value": value} for name, value in entry.options]}
 
     def card(self, entry: CardEntry) -> dict:
         card = entry.card
         return {
-            "id": card.id, "anchor": token(entry.anchor), "name": card.name, "code": card.code,
-            "type_line": card.type_line, "count": card.count,
+            "id": card.id, "anchor": token(entry.anchor), "name": smarten(card.name), "code": card.code,
+            "type_line": smarten(card.type_line), "count": card.count,
             "suit": self.suit(card.suit) if card.suit else None,
-            "text": self.writer.blocks(card.text), "flavor": card.flavor,
+            "text": self.writer.blocks(card.text), "flavor": smarten(card.flavor),
             "ruling": self.link(entry.ruling) if entry.ruling else None,
             "image": token(self.image_src(card)),
         }
@@ -342,8 +351,8 @@ class _Context:
                 "id": token(entry.ruling.id), "number": entry.number, "anchor": token(entry.anchor),
                 "question": self.writer.inline(entry.ruling.question), "decision": self.writer.blocks(entry.ruling.decision),
                 "reason": self.writer.blocks(entry.ruling.reason),
-                "rules": [{"anchor": token(rule.anchor), "label": f"§{rule.label}"} for rule in entry.rules],
-                "cards": [{"anchor": token(card.anchor), "label": card.card.name} for card in entry.cards],
+                "rules": [{"anchor": token(rule.anchor), "label": smarten(f"§{rule.label}")} for rule in entry.rules],
+                "cards": [{"anchor": token(card.anchor), "label": smarten(card.card.name)} for card in entry.cards],
             } for entry in appendix.rulings],
             "variants": [self.variant(entry) for entry in appendix.variants],
         }
@@ -353,7 +362,7 @@ class _Context:
         if quick is None:
             return None
         return {"heading": self.heading(quick.heading),
-                "entries": [{"title": entry.title, "text": self.writer.blocks(entry.text)}
+                "entries": [{"title": smarten(entry.title), "text": self.writer.blocks(entry.text)}
                             for entry in quick.entries],
                 "cards_heading": self.heading(quick.cards_heading),
                 "components": self.components(quick.components)}

@@ -4,8 +4,8 @@ Each writer escapes the deck's words for its format, so text such as
 `<script>` or `*` in a card name stays literal, and turns references into
 links to the rulebook's own anchors: `{card:...}` to the card reference,
 `{rule:...}` to the rule, `{suit:...}` into the suit's symbol in its colour, `{icon:...}` into
-the deck's icon drawn at the size of the text around it. Prose gets a typesetter's quotes,
-dashes and minus signs (`typography`).
+the deck's icon drawn at the size of the text around it (in Markdown, a picture file beside
+the rulebook). Prose gets a typesetter's quotes, dashes and minus signs (`typography`).
 """
 
 from __future__ import annotations
@@ -17,13 +17,18 @@ from typing import Callable
 from markupsafe import Markup
 
 from ..deck import figures, markup
-from ..deck.model import Deck
+from ..deck.model import Deck, Icon
 from ..faces import icons
 from . import inline_icons
-from .typography import smarten, smarten_markup
+from ..core.typography import smarten, smarten_markup
 
 # A figure's picture: its address (a data URL or a file path) and its size in CSS pixels.
 FigureImage = Callable[[markup.Figure], tuple[str, int, int]]
+# An icon's picture file, relative to the Markdown rulebook.
+IconSource = Callable[[Icon], str]
+# An inline icon's height in a Markdown rulebook, in CSS pixels: 0.9 em of the 16 px body text of
+# GitHub and most wikis (Markdown cannot say "em"; GitHub keeps `height`, drops `style`).
+MD_ICON_PX = round(inline_icons.ICON_EM * 16)
 
 # Characters with a meaning anywhere in GitHub-flavoured Markdown inline text.
 _MD_INLINE = re.compile(r"([\\`*_\[\]<>|~&])")
@@ -37,6 +42,12 @@ def md_escape(text: str) -> str:
     # a template wrote around it, it cannot close the attribute.
     escaped = _MD_INLINE.sub(r"\\\1", text).replace('"', "&quot;")
     return "\n".join(_MD_LINE_START.sub(_escape_line_start, line) for line in escaped.split("\n"))
+
+
+def md_attribute(text: str) -> str:
+    """Text for an attribute of raw HTML in Markdown: escaped for HTML, and a `|` as an entity,
+    since a table row splits its cells at every `|` before it reads any HTML."""
+    return html.escape(text, quote=True).replace("|", "&#124;")
 
 
 def _escape_line_start(match: re.Match) -> str:
@@ -78,18 +89,22 @@ class _Writer:
     def inline(self, text: str) -> str:
         """One line of markup (titles, table cells): lists and paragraphs flattened, figures in words."""
         return " ".join(self.spans(block.spans) if isinstance(block, markup.Paragraph)
-                        else self.text(markup.figure_text(block, self.deck)) if isinstance(block, markup.Figure)
+                        else self.text(smarten(markup.figure_text(block, self.deck))) if isinstance(block, markup.Figure)
                         else " ".join(self.spans(item) for item in block.items)
                         for block in self.parse(text))
 
     def figure_words(self, figure: markup.Figure) -> tuple[str, str]:
         """(what the figure states, "Trump ♥ · the 4th card wins"; its caption), each written
         for this format ("" for none)."""
-        facts = " · ".join(figures.facts(figure, self.deck, drawn=True))
+        facts = smarten(" · ".join(figures.facts(figure, self.deck, drawn=True)))
         facts = facts[:1].upper() + facts[1:]
         caption = (self.spans(_no_break_before_symbols(markup.parse_inline(smarten_markup(figure.caption))))
                    if figure.caption else "")
         return (self.text(facts) if facts else ""), caption
+
+    def describe(self, figure: markup.Figure) -> str:
+        """The figure in words (its picture's alternative text), written for this format."""
+        return self.text(smarten(figures.describe(figure, self.deck)))
 
     def spans(self, spans: tuple[markup.Inline, ...]) -> str:
         return markup.render_spans(_no_break_before_symbols(spans), self.text, self.emphasis, self.ref)
@@ -143,7 +158,7 @@ class HtmlWriter(_Writer):
         return Markup(super().inline(text))
 
     def figure(self, figure: markup.Figure) -> str:
-        alt = self.text(figures.describe(figure, self.deck))
+        alt = self.describe(figure)
         if self.figure_image is None:  # no pictures to show (a writer for text alone)
             return f'<p class="play-figure">{alt}.</p>'
         src, width, height = self.figure_image(figure)
@@ -168,7 +183,7 @@ class HtmlWriter(_Writer):
         return f'<a class="{css_class}" href="#{html.escape(anchor, quote=True)}">{label}</a>'
 
     def icon(self, icon) -> str:
-        return (f'<img class="icon" src="{html.escape(inline_icons.data_uri(icon, "#1b1b1b"), quote=True)}" '
+        return (f'<img class="icon" src="{html.escape(inline_icons.data_uri(icon), quote=True)}" '
                 f'alt="{self.text(icon.name)}" title="{self.text(icon.name)}">')
 
     def suit(self, symbol: str, name: str, color: str) -> str:
@@ -177,16 +192,21 @@ class HtmlWriter(_Writer):
 
 
 class MarkdownWriter(_Writer):
+    def __init__(self, deck: Deck, card_anchor: Callable[[str], str], figure_image: FigureImage | None = None,
+                 icon_src: IconSource | None = None):
+        super().__init__(deck, card_anchor, figure_image)
+        self.icon_src = icon_src  # where each icon's file is; None: a writer for text alone
+
     def blocks(self, text: str) -> Markup:
         out = []
         for block in self.parse(text):
             if isinstance(block, markup.Paragraph):
                 out.append(self.spans(block.spans))
             elif isinstance(block, markup.Figure) and self.figure_image is None:
-                out.append(self.text(figures.describe(block, self.deck)) + ".")
+                out.append(self.describe(block) + ".")
             elif isinstance(block, markup.Figure):
                 src, _, _ = self.figure_image(block)
-                out.append(f"![{self.text(figures.describe(block, self.deck))}]({src})")
+                out.append(f"![{self.describe(block)}]({src})")
                 facts, caption = self.figure_words(block)
                 out.append(" ".join(part for part in (f"*{facts}.*" if facts else "", caption) if part))
             else:
@@ -216,8 +236,13 @@ class MarkdownWriter(_Writer):
         return self.text(symbol)
 
     def icon(self, icon) -> str:
-        """Markdown has no inline pictures a wiki shows from a data URI: the icon's name, bracketed."""
-        return self.text(f"[{icon.name}]")
+        """The icon's file beside the rulebook as an inline picture at text height, its name as the
+        text a screen reader or a plain-text reader gets (bracketed when there are no files)."""
+        if self.icon_src is None:
+            return self.text(f"[{icon.name}]")
+        name = md_attribute(icon.name)
+        return (f'<img src="{md_attribute(self.icon_src(icon))}" alt="{name}" title="{name}" '
+                f'height="{MD_ICON_PX}">')
 
 
 class PdfWriter(_Writer):

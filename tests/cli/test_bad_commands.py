@@ -187,6 +187,7 @@ OUTPUT_COMMANDS = {
     "rulebook": ("rulebook", "wizard", "--format", "md", "--output", "{out}"),
     "save-logs": ("simulate", "wizard", "--games", "1", "--save-logs", "{out}/logs"),
     "validate-report": ("validate", "wizard", "--simulate", "0", "--report", "--output", "{out}"),
+    "tuckbox-tgc": ("tuckbox", "wizard", "--service", "tgc", "--output", "{out}"),
 }
 CASES += [Case(f"output-is-a-file-{name}", _output_is_file(*argv), (1, 2)) for name, argv in OUTPUT_COMMANDS.items()
           if name != "build"]
@@ -263,7 +264,7 @@ def test_bad_command(run_cli, tmp_path, monkeypatch, case):
 
 # -- the disk filling up ---------------------------------------------------------------------------------
 
-FULL_DISK_COMMANDS = ["images", "print", "lackey", "mush", "rulebook", "save-logs", "build"]
+FULL_DISK_COMMANDS = ["images", "print", "lackey", "mush", "rulebook", "save-logs", "build", "tuckbox-tgc"]
 WRITE_FAILURES = {errno.ENOSPC: ("No space left on device", "the disk is full"),
                   errno.EROFS: ("Read-only file system", "read-only"),
                   errno.EACCES: ("Permission denied", "--output")}

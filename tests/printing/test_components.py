@@ -142,3 +142,15 @@ size = 5
     from PIL import Image
     picture = Image.open(tmp_path / "out" / "tidepool" / "images" / "ht.png").convert("RGB")
     assert picture.getpixel((2, 2)) == (0x00, 0x9e, 0x73)  # the text layout's frame in the kind's colour
+
+
+def test_the_box_sets_a_time_range_with_an_en_dash_and_curly_quotes(tmp_path, run_cli):
+    deck = _deck(tmp_path)
+    source = deck.read_text(encoding="utf-8")
+    assert 'play_time = "10 minutes"' in source
+    deck.write_text(source.replace('play_time = "10 minutes"', 'play_time = "10-15 minutes"')
+                    .replace("[tuck_box]\n", '[tuck_box]\ntitle = "Tidepool\'s \\"Big\\" Box"\n'), encoding="utf-8")
+    result = run_cli("tuckbox", deck, "--paper", "a4", "-o", tmp_path / "out")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    text = _page(tmp_path / "out" / "tidepool" / "tidepool-tuckbox-a4.pdf")[1]
+    assert "10–15 minutes" in text and "Tidepool’s “Big” Box" in text

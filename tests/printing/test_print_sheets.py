@@ -288,6 +288,22 @@ def test_proof_draws_cut_line_safe_area_and_corners_over_every_card():
     assert not ({tuple(round(v, 2) for v in rect) for rect in plain.rects} & trims)
 
 
+
+@pytest.mark.parametrize("corner, radius_mm", [("1/4in", 6.35), ("2", 2.0), ("square", 0.0)])
+def test_proof_draws_the_corners_the_chosen_corner_radius_cuts(run_cli, tmp_path, corner, radius_mm):
+    result = run_cli("print", WIZARD, "-o", tmp_path, "--proof", "--corner-radius", corner)
+    assert result.exit_code == 0, result.stderr
+    (pdf,) = (tmp_path / "wizard").glob("*-proof.pdf")
+    faces = page_content(pypdf.PdfReader(pdf), 0)
+    layout = SheetOptions(proof=True).layout(load_deck(WIZARD))
+    # A rounded rectangle's bottom edge runs from x + r to right - r along the cut line.
+    edges = {tuple(round(v, 1) for v in line) for line in faces.lines}
+    for slot in layout.slots:
+        bottom = tuple(round(v, 1) for v in (slot.x + pt(radius_mm), slot.y, slot.right - pt(radius_mm), slot.y))
+        assert (bottom in edges) == (radius_mm > 0), (corner, bottom)
+    corner_green = (0.165, 0.616, 0.227)
+    assert (corner_green in faces.stroke_colors) == (radius_mm > 0)
+
 # Calibration -------------------------------------------------------------------------------------
 
 def test_calibration_sheet_has_true_rulers_instructions_and_mirrored_back_lines():

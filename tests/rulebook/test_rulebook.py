@@ -20,7 +20,7 @@ from generator.deck.loader import load_deck
 from generator.deck.model import Deck
 from generator.rulebook import write_rulebooks
 from generator.rulebook.book import build_book
-from generator.rulebook.typography import smarten, smarten_markup
+from generator.core.typography import smarten, smarten_markup
 
 from tests.conftest import DECK_PATHS
 
@@ -392,7 +392,7 @@ def test_every_figure_of_play_is_drawn_in_every_format(built, deck_id):
     markdown = rulebook.path("md").read_text(encoding="utf-8")
     for figure in shown:
         # PDF: what the figure states and its caption, on a page that draws each of its cards.
-        facts = " · ".join(figures.facts(figure, deck, drawn=True))
+        facts = smarten(" · ".join(figures.facts(figure, deck, drawn=True)))
         caption = markup.render_spans(markup.parse_inline(smarten_markup(figure.caption)), str, lambda words, _: words,
                                       lambda ref: markup.ref_label(deck, ref))  # suits as their symbols
         [page] = [index for index, text in enumerate(pages) if squeeze(caption)[:50] in text]
@@ -401,7 +401,7 @@ def test_every_figure_of_play_is_drawn_in_every_format(built, deck_id):
         cards = [card for group in groups(figure, deck)[0] for card in group.cards]
         assert {f"/FormXob.CardFace{deck.cards.index(card)}" for card in cards} <= forms, figure.text
         # HTML: the picture, embedded, with the cards and the claim in its alt text.
-        alt = figures.describe(figure, deck)
+        alt = smarten(figures.describe(figure, deck))
         assert alt in pictures, (alt, list(pictures))
         classes, png = pictures[alt]
         assert f"play-{figure.kind}" in classes

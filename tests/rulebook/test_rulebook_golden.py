@@ -26,7 +26,7 @@ from pypdf import PdfReader
 from generator.rulebook.hyphenation import MIN_LETTERS
 from generator.rulebook.paper import geometry
 from generator.rulebook.pdf_styles import balanced_rows
-from generator.rulebook.typography import smarten, smarten_markup
+from generator.core.typography import smarten, smarten_markup
 
 from tests.conftest import DECK_PATHS
 

@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
                  "and an SVG cut file of the card outlines beside the PDF."),
         corner_radius: str = typer.Option(
             "card", "--corner-radius",
-            help="Corners of the cut file's outlines: card (the card's own, 3.2 mm on a poker card), 1/8in, 3mm, "
+            help="Corners of the cut file's outlines and of the --proof overlay: card (the card's own, 3.2 mm on a poker card), 1/8in, 3mm, "
                  "3.5mm, 1/4in, square, or a radius in mm."),
         printer_margin: Optional[float] = typer.Option(
             None, "--printer-margin",

@@ -59,4 +59,4 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"wrote {path}")
             pictures = len(written) - len(documents)
             if pictures:
-                typer.echo(f"wrote {pictures} card pictures under {folder / 'images'}/")
+                typer.echo(f"wrote {pictures} pictures (cards, figures of play, icons) under {folder / 'images'}/")

@@ -84,15 +84,17 @@ def _image_size_of(path: Path, mtime_ns: int, size: int) -> tuple[float, float]:
         return image.size
 
 
-def svg_drawing(path: Path):
+def svg_drawing(path: Path, font_map=None):
+    """The SVG's drawing, its text in the fonts `font_map` picks (see `svgfiles.read_svg`); one
+    drawing is kept per file and map, and is shared: draw it, never change it."""
     info = os.stat(path)
-    return _svg_of(path, info.st_mtime_ns, info.st_size)[0]
+    return _svg_of(path, info.st_mtime_ns, info.st_size, font_map)[0]
 
 
 @lru_cache(maxsize=64)
-def _svg_of(path: Path, _mtime: int, _size: int):
+def _svg_of(path: Path, _mtime: int, _size: int, font_map=None):
     """The SVG's drawing and the references it was refused."""
-    drawing, refused = read_svg(path)
+    drawing, refused = read_svg(path, font_map)
     if drawing is None or not drawing.width or not drawing.height:
         raise ValueError(f"{path} is not an SVG drawing svglib can read")
     return drawing, refused

@@ -28,9 +28,14 @@ from ...core.files import input_problem, open_input, read_input
 MAX_ART_PIXELS = 64_000_000
 
 
-def read_svg(path: Path) -> tuple[object | None, tuple[str, ...]]:
+def read_svg(path: Path, font_map=None) -> tuple[object | None, tuple[str, ...]]:
     """The reportlab drawing of the SVG at `path`, references only inside its folder (None when
-    svglib cannot read it), and the references not drawn, each with why."""
+    svglib cannot read it), and the references not drawn, each with why.
+
+    `font_map` sets the text: its `find_font(family, weight, style)` gives svglib the reportlab
+    font for each font-family name, and the drawing starts in its `initial_font` (a deck's, see
+    `faces.svgfonts`). Without one the text is measured in Helvetica, never looked up on the
+    machine: such a drawing serves for its size and the checks, not for drawing text."""
     from svglib.svglib import load_svg_file  # svglib and lxml only for decks with SVG art
 
     root = path.parent
@@ -39,9 +44,24 @@ def read_svg(path: Path) -> tuple[object | None, tuple[str, ...]]:
     if svg_root is None:
         return None, ()
     refused: list[str] = []
-    renderer = _renderer_class()(str(path), external_reference_root=str(root))
-    renderer.root, renderer.refused = root, refused
-    return renderer.render(svg_root), tuple(dict.fromkeys(refused))
+    fonts = font_map or _UNLOOKED
+    renderer = _renderer_class()(str(path), font_map=fonts, external_reference_root=str(root))
+    renderer.root, renderer.refused, renderer.fonts = root, refused, fonts
+    drawing = renderer.render(svg_root)
+    if font_map is not None:
+        drawing.initialFontName = font_map.initial_font
+    return drawing, tuple(dict.fromkeys(refused))
+
+
+class _HelveticaOnly:
+    """A font map that names Helvetica for every family (svglib's own map would ask fontconfig)."""
+
+    @staticmethod
+    def find_font(_font_name: str, _weight: str = "normal", _style: str = "normal") -> tuple[str, bool]:
+        return "Helvetica", True
+
+
+_UNLOOKED = _HelveticaOnly()
 
 
 # SVG elements (and the attributes that apply them) svglib leaves out of its drawing.
@@ -54,13 +74,9 @@ UNDRAWN_ATTRIBUTES = {"filter": "filter", "mask": "mask", "mix-blend-mode": "a b
 def undrawn_features(path: Path) -> tuple[str, ...]:
     """What the SVG at `path` uses that svglib does not draw (a pattern, filter, mask …), once
     each, in the order first met; empty when it draws all of it."""
-    from svglib.svglib import load_svg_file
-
-    with open_input(path, "image") as handle:
-        root = load_svg_file(handle)
     found: list[str] = []
-    for node in ([] if root is None else root.iter()):
-        tag = node.tag.rsplit("}", 1)[-1] if isinstance(node.tag, str) else ""
+    for node in _elements(path):
+        tag = _tag(node)
         if tag in UNDRAWN_ELEMENTS:
             found.append(UNDRAWN_ELEMENTS[tag])
         style = node.attrib.get("style", "")
@@ -68,6 +84,42 @@ def undrawn_features(path: Path) -> tuple[str, ...]:
             if node.attrib.get(attribute, "none") != "none" or re.search(rf"(^|;)\s*{attribute}\s*:\s*(?!none)", style):
                 found.append(UNDRAWN_ELEMENTS.get(attribute, feature))
     return tuple(dict.fromkeys(found))
+
+
+def text_font_families(path: Path) -> tuple[str, ...]:
+    """The `font-family` values (as written: "Lobster, serif") the SVG's text is set in, once
+    each: each `<text>` and `<tspan>` holding letters takes its own or the nearest enclosing
+    element's, from the attribute or a `style` attribute (not from a `<style>` sheet)."""
+    found: list[str] = []
+    for node in _elements(path):
+        if _tag(node) in ("text", "tspan") and (node.text or "").strip():
+            family = next(filter(None, map(_font_family, _self_and_ancestors(node))), "")
+            if family:
+                found.append(family)
+    return tuple(dict.fromkeys(found))
+
+
+def _elements(path: Path):
+    from svglib.svglib import load_svg_file
+
+    with open_input(path, "image") as handle:
+        root = load_svg_file(handle)
+    return [] if root is None else [node for node in root.iter() if isinstance(node.tag, str)]
+
+
+def _tag(node) -> str:
+    return node.tag.rsplit("}", 1)[-1]
+
+
+def _self_and_ancestors(node):
+    while node is not None:
+        yield node
+        node = node.getparent()
+
+
+def _font_family(node) -> str:
+    declared = re.search(r"(?:^|;)\s*font-family\s*:\s*([^;]+)", node.attrib.get("style", ""))
+    return (declared.group(1) if declared else node.attrib.get("font-family", "")).strip()
 
 
 @lru_cache(maxsize=1)
@@ -79,6 +131,7 @@ def _renderer_class():
     class ContainedRenderer(SvgRenderer):
         root: Path
         refused: list[str]
+        fonts: object  # the font map, passed on to the SVGs this one uses
 
         def xlink_href_target(self, node, group=None):
             href = node.attrib.get("{http://www.w3.org/1999/xlink}href") or node.attrib.get("href") or ""
@@ -107,8 +160,9 @@ def _renderer_class():
             with open_input(path, "image", within=self.root) as handle:
                 external.root_node = load_svg_file(handle)
             external.renderer = ContainedRenderer(path, parent_svgs=self._parent_chain + [str(self.source_path)],
-                                                  external_reference_root=str(self.root))
+                                                  font_map=self.fonts, external_reference_root=str(self.root))
             external.renderer.root, external.renderer.refused = self.root, self.refused
+            external.renderer.fonts = self.fonts
             external.renderer._use_expansions = self._use_expansions
             external.rendered = False
             return external

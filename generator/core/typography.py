@@ -1,7 +1,7 @@
-"""The rulebook's punctuation as a typesetter sets it: curly quotes and apostrophes, en dashes
-in number ranges ("45–60"), true minus signs ("−10").
+"""Punctuation as a typesetter sets it: curly quotes and apostrophes, en dashes in number
+ranges ("45–60"), true minus signs ("−10").
 
-Applied to the deck's prose as every rulebook format renders it, never to what a reader
+Applied to the deck's prose as every rulebook format renders it, and to what boxes print, never to what a reader
 types or matches: ids, card codes and referee options keep their ASCII. In markup, the text
 inside `{...}` references is left alone, so `{card:Sandy's Broom}` still names its card.
 """
