@@ -196,7 +196,7 @@ def test_svg_text_is_drawn_in_the_deck_fonts_by_build(run_cli, deck_path, tmp_pa
     assert_svg_text_in_deck_fonts(out / "inkwell-rules.pdf", "1-N", SVG_LINES)
     # The card images: the SVG fills the top 70 % of the card, its three lines at 25 %, 55 % and
     # 85 % of its height; each band is inked (dark pixels on the white plate).
-    image = Image.open(out / "images" / "first-plate.png").convert("L")
+    image = Image.open(out / "images" / "p1.png").convert("L")
     bleed = round(3 / 25.4 * 300)
     top, art_height = bleed, (image.height - 2 * bleed) * 0.7
     for row in (0.25, 0.55, 0.85):

@@ -150,7 +150,7 @@ def test_deck_text_shows_literally_with_typeset_punctuation(hostile_rulebooks, p
     page.goto(hostile_rulebooks[fmt].as_uri())
     texts = lambda selector: page.eval_on_selector_all(selector, "all => all.map(e => e.textContent.trim())")  # noqa: E731
     assert name in texts("h4")
-    assert name in texts("a[href^='#card-tom-s-brew']")  # the {card:GD} reference
+    assert name in texts("a[href^='#card-gd']")  # the {card:GD} reference: its anchor names the id, from the code
     assert any(flavor in text for text in texts("p, blockquote"))
     alts = page.eval_on_selector_all("img", "all => all.map(i => i.alt)")
     assert alts.count(name) >= 2  # the components table's sample and the card's picture
