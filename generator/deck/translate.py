@@ -23,6 +23,7 @@ from ..core.errors import OptionError, Problem, ProblemList, UnreadableInput
 from . import figures, markup
 from ..core.files import read_text_input
 from .files import LANG_PATTERN, TRANSLATIONS_DIR, parse_toml
+from .cardids import slug
 from .layouts.artfiles import unreadable
 from .layouts.deck import IMAGE_SUFFIXES, DeckLayouts, read_icons
 from .model import Card, Deck
@@ -209,7 +210,7 @@ class Overlay:
             for key, entry in entries.items():
                 if table not in ("deck", "back") and key not in ids[table]:
                     self.problem(table, key, "", f"names no {table[:-1] if table != 'quickref' else 'quick reference entry'} "
-                                        f"of deck {self.deck.id!r}", hint=_known(ids[table]))
+                                        f"of deck {self.deck.id!r}", hint=self._unknown_key_hint(table, key, ids))
                     continue
                 if not isinstance(entry, dict):
                     self.problem(table, key, "", f"expected a table, found {type(entry).__name__}")
@@ -302,6 +303,15 @@ class Overlay:
         value = self.data.get(table, {})
         entry = value if table in ("deck", "back") else value.get(key, {}) if isinstance(value, dict) else {}
         return entry if isinstance(entry, dict) else {}
+
+    def _unknown_key_hint(self, table: str, key: str, ids: dict[str, set[str]]) -> str:
+        """The known keys; for a card keyed by its name's slug, once its id, the key it has now."""
+        named = next((card for card in self.deck.cards if table == "cards" and slug(card.name) == key
+                      and card.id == slug(card.code)), None)
+        if named is None:
+            return _known(ids[table])
+        return (f"the card {named.name!r} has the id {named.id!r}: a card's id comes from its code, not its "
+                f"name; key its table by the code, [cards.{named.code}]")
 
     def _card_key(self, card: Card) -> str:
         """The overlay's key for a card: its id, or its code; both survive renaming the card

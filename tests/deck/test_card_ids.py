@@ -247,3 +247,15 @@ def test_sheet_rows_whose_codes_give_one_id_are_an_error_at_the_cell(tmp_path, r
     said = result.stdout + result.stderr
     assert result.exit_code != 0 and "Traceback" not in said
     assert "more.csv" in said and "B3" in said and "'a-1', from its code 'A+1'" in said, said
+
+
+def test_an_overlay_keyed_by_the_old_name_derived_id_is_told_the_code(tmp_path, run_cli):
+    deck = _reef(tmp_path / "reef")
+    overlay = deck.parent / "translations" / "reef.de.toml"
+    overlay.write_text(GERMAN.replace("[cards.SA]", "[cards.sardine]"), encoding="utf-8")
+    result = run_cli("validate", deck, "--lang", "de", "--simulate", "0")
+    said = result.stdout + result.stderr
+    assert result.exit_code != 0 and "Traceback" not in said
+    line = _line_of(GERMAN, "[cards.SA]")
+    assert f"{overlay}:{line}: error: cards.sardine: names no card" in said, said
+    assert "key its table by the code, [cards.SA]" in said
