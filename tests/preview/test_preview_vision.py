@@ -31,14 +31,14 @@ def test_vision_toggle_shows_the_simulated_colours(tmp_path, page, vision):
         page.wait_for_function(ALL_LOADED)
         page.check("input[name=side][value=back]")  # the kinds' backs are flat fills of their colours
         page.wait_for_function(ALL_LOADED)
-        typical = _middle(page, "face:conch")
+        typical = _middle(page, "face:co")
         assert all(abs(a - b) <= 3 for a, b in zip(typical, bytes.fromhex(BACK_COLOURS["shell"][1:])))
         page.select_option("select[name=vision]", vision)
-        for key, kind in (("face:conch", "shell"), ("face:sardine", "fish"), ("face:high-tide", "tide")):
+        for key, kind in (("face:co", "shell"), ("face:sa", "fish"), ("face:ht", "tide")):
             expected = [round(c * 255) for c in simulate(BACK_COLOURS[kind], vision)]
             seen = _middle(page, key)
             assert all(abs(a - b) <= 4 for a, b in zip(seen, expected)), (vision, kind, seen, expected)
         page.select_option("select[name=vision]", "typical")
-        assert _middle(page, "face:conch") == typical
+        assert _middle(page, "face:co") == typical
     finally:
         running.stop()
