@@ -270,18 +270,53 @@ def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
     if run.to_cmyk is None or target.alpha is None:
         image = _render(document, resources, box, instructions[:target.index + 1], target.depth, covered, scale)
         space = pikepdf.Name.DeviceRGB
+        stencil = None
     else:
         under = _render(document, resources, box, instructions[:target.begin], target.depth, covered, scale)
         made_opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
         opaque = instructions[:target.begin] + [made_opaque] + instructions[target.begin:target.index + 1]
         drawn = _render(document, resources, box, opaque, target.depth, covered, scale)
-        image = Image.blend(run.to_cmyk(under), run.to_cmyk(drawn), target.alpha)
+        image = Image.blend(_neutral_black(run.to_cmyk, under), _neutral_black(run.to_cmyk, drawn), target.alpha)
         space = pikepdf.Name.DeviceCMYK
+        stencil = _stencil(document, under, drawn)
     picture = document.make_stream(zlib.compress(image.tobytes(), 9))
     picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
     picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
     picture.ColorSpace, picture.Filter = space, pikepdf.Name.FlateDecode
+    if stencil is not None:
+        picture.Mask = stencil
     return picture, covered
+
+
+def _neutral_black(to_cmyk, image):
+    """The RGB picture in CMYK as the vector colours are converted: a grey pixel (R = G = B) in
+    black ink only, K = 1 - grey (`pdfx._Converter.colour`), the others through the profile, so
+    a black shadow or a grey panel flattened prints with the same inks as drawn in vector."""
+    from PIL import Image, ImageChops
+
+    red, green, blue = image.split()
+    coloured = ImageChops.lighter(ImageChops.difference(red, green), ImageChops.difference(green, blue))
+    grey = coloured.point(lambda value: 255 if value == 0 else 0)
+    nothing = Image.new("L", image.size, 0)
+    black_ink = Image.merge("CMYK", (nothing, nothing, nothing, ImageChops.invert(red)))
+    return Image.composite(black_ink, to_cmyk(image), grey)
+
+
+def _stencil(document, under, drawn):
+    """An explicit mask (a 1-bit stencil, PDF 1.3, no transparency) that leaves out of the picture
+    the pixels the drawing does not change: there the vector drawing beneath shows itself, in its
+    own inks, instead of a picture of it (a gradient's pixels converted one by one differ a little
+    from the gradient converted by its stops)."""
+    import pikepdf
+    from PIL import ImageChops
+
+    changed = ImageChops.difference(under, drawn).convert("L")
+    masked_out = changed.point(lambda value: 0 if value else 255).convert("1")  # 1: not painted
+    stencil = document.make_stream(zlib.compress(masked_out.tobytes(), 9))
+    stencil.Type, stencil.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    stencil.Width, stencil.Height, stencil.BitsPerComponent = masked_out.width, masked_out.height, 1
+    stencil.ImageMask, stencil.Filter = True, pikepdf.Name.FlateDecode
+    return stencil
 
 
 def _render(document, resources, box, prefix, depth: int, covered, scale: float):
