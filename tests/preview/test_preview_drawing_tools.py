@@ -1,5 +1,5 @@
-"""The live preview in Chromium draws gradients and masks as `deckgen images` does, and a saved
-mask file redraws the card that uses it."""
+"""The live preview in Chromium draws gradients, masks and soft shadows and glows as `deckgen
+images` does, and a saved mask file redraws the card that uses it."""
 
 from __future__ import annotations
 
@@ -51,5 +51,24 @@ def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
         # the top tip of the star (inside the box, outside the disc) is paper now
         tip = picture.getpixel((round(picture.width * 0.28), round(picture.height * 0.56)))
         assert min(tip) > 200, tip
+    finally:
+        running.stop()
+
+
+def test_preview_shows_soft_shadows_and_glows_as_images_do(page, tmp_path):
+    folder = tmp_path / "gallery"
+    shutil.copytree(ROOT / "docs" / "layouts", folder)
+    deck_file = folder / "soft.toml"
+    running = start_preview(deck_file, output_dir=tmp_path / "out", dpi=DPI)
+    try:
+        page.goto(running.url)
+        page.wait_for_function(LOADED)
+        deck = load_deck(deck_file)
+        shown = _shown(page, "face:storm-call")
+        assert shown == card_pngs(deck, [deck.card("SC")], DPI)[0]
+        # and the soft edges are there: the same card with hard edges is another picture
+        deck_file.write_text(deck_file.read_text().replace('glow_blur = "2.5mm"', "glow_blur = 0"))
+        hard = load_deck(deck_file)
+        assert shown != card_pngs(hard, [hard.card("SC")], DPI)[0]
     finally:
         running.stop()
