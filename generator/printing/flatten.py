@@ -28,6 +28,7 @@ some other way could hold one.
 from __future__ import annotations
 
 import io
+import math
 import zlib
 from dataclasses import dataclass
 from typing import Callable
@@ -36,6 +37,7 @@ from ..core.errors import OptionError
 
 FLATTEN_PPI = 600  # the picture's resolution: text and edges under a panel stay sharp in print
 FIND_PPI = 150  # where a see-through text or gradient paints is found at this resolution
+SAME_SHOWN = 3  # levels of 255 two composites of the same drawings may differ by (rounding)
 MARGIN_PT = 1.0  # and widened by this much (more than a pixel at FIND_PPI: anti-aliased edges)
 PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
@@ -86,6 +88,21 @@ def _path_points(operator: str, values: list[float]) -> list[tuple[float, float]
 
 
 @dataclass
+class _Flattened:
+    """A picture made for a drawing of this stream: where its pixels start (from the stream's
+    top left corner, at `FLATTEN_PPI`: every render of the stream shares that pixel grid), what
+    pdfium shows there once the drawing is drawn, and its CMYK."""
+
+    left: int
+    top: int
+    shown: object
+    inks: object
+
+
+KEPT_PICTURES = 16  # the last pictures a see-through drawing may lie on (a soft edge's twelve copies)
+
+
+@dataclass
 class _Run:
     """One flattening of a document: what an error calls a place, the CMYK conversion, the
     forms already flattened."""
@@ -130,12 +147,14 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
     if not resources.is_indirect:  # copied into a scratch file to draw from, which needs an indirect object
         resources = holder.Resources = document.make_indirect(resources)
     replaced: dict[int, bytes] = {}
+    earlier: list[_Flattened] = []  # this stream's pictures so far, newest last
     for number, target in enumerate(targets):
         bbox = target.bbox or _changed(document, resources, box, instructions, target)
         placed = b""
         if bbox is not None:
             name = _unused_name(resources, number)
-            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, target, bbox)
+            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, target, bbox,
+                                                               earlier)
             resources.XObject[name] = picture
             place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(target.ctm))
             placed = b"q %s cm %s Do Q" % (" ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
@@ -259,9 +278,10 @@ def _unused_name(resources, number: int):
     return pikepdf.Name(f"/Flat{index}")
 
 
-def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
+def _picture(run: _Run, resources, box, instructions, target: Target, bbox, earlier: list[_Flattened]):
     """What the stream shows over `bbox` (within `box`) once the target is drawn, as an image
-    XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle it covers."""
+    XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle it covers.
+    `earlier` (this stream's pictures so far) gets this one, when composited in CMYK."""
     import pikepdf
     from PIL import Image
 
@@ -273,12 +293,18 @@ def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
         stencil = None
     else:
         under = _render(document, resources, box, instructions[:target.begin], target.depth, covered, scale)
-        made_opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
-        opaque = instructions[:target.begin] + [made_opaque] + instructions[target.begin:target.index + 1]
-        drawn = _render(document, resources, box, opaque, target.depth, covered, scale)
-        image = Image.blend(_neutral_black(run.to_cmyk, under), _neutral_black(run.to_cmyk, drawn), target.alpha)
+        # the drawing made opaque over white and over black: how much of each pixel it covers, in what colour
+        over_white, over_black = (
+            _render(document, resources, box, instructions[:target.begin] + _backdrop(grey)
+                    + instructions[target.begin:target.index + 1], target.depth, covered, scale) for grey in (1, 0))
+        origin = (math.ceil((covered[0] - box[0]) * scale), math.ceil((box[3] - covered[3]) * scale))  # as pdfium crops
+        under_inks = _over_earlier(_neutral_black(run.to_cmyk, under), under, origin, earlier)
+        colour, cover = _unmixed(under, over_white, over_black)
+        painted = cover.point(lambda value: round(value * target.alpha))
+        image = Image.composite(_neutral_black(run.to_cmyk, colour), under_inks, painted)
         space = pikepdf.Name.DeviceCMYK
-        stencil = _stencil(document, under, drawn)
+        stencil = _stencil(document, cover.point(lambda value: 255 if value else 0))
+        earlier[:] = [*earlier[1 - KEPT_PICTURES:], _Flattened(*origin, Image.composite(colour, under, painted), image)]
     picture = document.make_stream(zlib.compress(image.tobytes(), 9))
     picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
     picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
@@ -286,6 +312,36 @@ def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
     if stencil is not None:
         picture.Mask = stencil
     return picture, covered
+
+
+def _backdrop(grey: int) -> list:
+    """Instructions that paint everything in reach white (1) or black (0), opaque, and leave the
+    state opaque for the drawing after them (which then shows its own colour and coverage)."""
+    import pikepdf
+
+    opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
+    return [pikepdf.ContentStreamInstruction([], pikepdf.Operator("q")), opaque,
+            pikepdf.ContentStreamInstruction([grey], pikepdf.Operator("g")),
+            pikepdf.ContentStreamInstruction([-1e5, -1e5, 2e5, 2e5], pikepdf.Operator("re")),
+            pikepdf.ContentStreamInstruction([], pikepdf.Operator("f")),
+            pikepdf.ContentStreamInstruction([], pikepdf.Operator("Q")), opaque]
+
+
+def _unmixed(under, over_white, over_black):
+    """A drawing's own colour and its coverage (L, 255 = all) in each pixel, from it drawn opaque
+    over white and over black: a pixel covered by `m` shows colour * m + backdrop * (1 - m). Where
+    both show what lies `under` (clipped away, or never reached), it covers nothing."""
+    from PIL import Image, ImageChops, ImageMath
+
+    uncovered = [ImageChops.invert(ImageChops.subtract(white, black))
+                 for white, black in zip(over_white.split(), over_black.split())]
+    cover = ImageChops.lighter(ImageChops.lighter(uncovered[0], uncovered[1]), uncovered[2])
+    untouched = ImageChops.invert(ImageChops.lighter(_differs(over_white, under, 0), _differs(over_black, under, 0)))
+    cover = ImageChops.subtract(cover, untouched)
+    colour = Image.merge("RGB", [ImageMath.lambda_eval(
+        lambda a: (a["premultiplied"] * 255 + a["cover"] / 2) / (a["cover"] + (a["cover"] == 0)),
+        premultiplied=channel, cover=cover).convert("L") for channel in over_black.split()])
+    return colour, cover
 
 
 def _neutral_black(to_cmyk, image):
@@ -302,7 +358,38 @@ def _neutral_black(to_cmyk, image):
     return Image.composite(black_ink, to_cmyk(image), grey)
 
 
-def _stencil(document, under, drawn):
+def _over_earlier(inks, shown, origin: tuple[int, int], earlier: list[_Flattened]):
+    """`inks` (the CMYK of what pdfium `shown`s beneath a see-through drawing) taken from the
+    newest earlier picture over each pixel, where the page still shows what it shows: a drawing
+    over an earlier see-through one (a soft edge's copies) then composites over that one's inks,
+    as a RIP blends them in CMYK, not over the CMYK of pdfium's RGB blend of the two."""
+    from PIL import Image, ImageChops
+
+    decided = Image.new("L", shown.size, 0)
+    for picture in reversed(earlier):
+        left, top = max(origin[0], picture.left), max(origin[1], picture.top)
+        right = min(origin[0] + shown.width, picture.left + picture.shown.width)
+        bottom = min(origin[1] + shown.height, picture.top + picture.shown.height)
+        if right <= left or bottom <= top:
+            continue
+        here = (left - origin[0], top - origin[1], right - origin[0], bottom - origin[1])
+        there = (left - picture.left, top - picture.top, right - picture.left, bottom - picture.top)
+        # unchanged since (equal but for pdfium's rounding of the blend), and no newer picture here
+        same = ImageChops.invert(_differs(shown.crop(here), picture.shown.crop(there), SAME_SHOWN))
+        inks.paste(picture.inks.crop(there), here[:2], ImageChops.subtract(same, decided.crop(here)))
+        decided.paste(255, here)
+    return inks
+
+
+def _differs(one, other, tolerance: int):
+    """A mask of the pixels where two RGB pictures differ by more than `tolerance` in any channel."""
+    from PIL import ImageChops
+
+    red, green, blue = ImageChops.difference(one, other).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda value: 255 if value > tolerance else 0)
+
+
+def _stencil(document, changed):
     """An explicit mask (a 1-bit stencil, PDF 1.3, no transparency) that leaves out of the picture
     the pixels the drawing does not change: there the vector drawing beneath shows itself, in its
     own inks, instead of a picture of it (a gradient's pixels converted one by one differ a little
@@ -310,8 +397,7 @@ def _stencil(document, under, drawn):
     import pikepdf
     from PIL import ImageChops
 
-    changed = ImageChops.difference(under, drawn).convert("L")
-    masked_out = changed.point(lambda value: 0 if value else 255).convert("1")  # 1: not painted
+    masked_out = ImageChops.invert(changed).convert("1")  # 1: not painted
     stencil = document.make_stream(zlib.compress(masked_out.tobytes(), 9))
     stencil.Type, stencil.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
     stencil.Width, stencil.Height, stencil.BitsPerComponent = masked_out.width, masked_out.height, 1

@@ -5,16 +5,13 @@ byte, and PDF/X-1a flattens the see-through copies into what PDF/X-4 shows."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pikepdf
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from tests.faces.test_drawing_tools import GALLERY, deckgen
-from tests.printing.test_every_pdf_renders import tool
 from tests.printing.test_flatten import _see_through, _separations
 from tests.printing.test_pdfx import check_pdfx
 
@@ -113,8 +110,8 @@ def test_blur_0_draws_the_hard_edge_byte_for_byte(soft):
 
 @pytest.mark.parametrize("service", [None, "dtc"])
 def test_pdf_x1a_flattens_soft_effects_and_prints_as_x4(soft, service):
-    """Every see-through copy becomes a picture of what the card shows there; the X-1a page looks
-    as the X-4 page that keeps them see-through, as Ghostscript prints both."""
+    """Every see-through copy becomes a picture of what the card shows there; Ghostscript's CMYK
+    separations of the X-1a page match those of the X-4 page that keeps them see-through."""
     target = ["--service", "dtc"] if service else ["--one-per-page", "--color", "cmyk"]
     for standard in ("x1a", "x4"):  # DTC's default is PDF/X-1a:2003
         pdfx = [] if service and standard == "x1a" else ["--pdfx", standard]
@@ -128,21 +125,12 @@ def test_pdf_x1a_flattens_soft_effects_and_prints_as_x4(soft, service):
     with pikepdf.open(kept) as document:
         assert any("opacity" in what for what in _see_through(document))
     page = 1 if service else 0  # DTC's pages run back, then face
-    # The colours agree where the eye looks: Ghostscript's RGB pictures of both pages.
-    difference = ImageChops.difference(_appearance(flat, page), _appearance(kept, page))
-    assert max(ImageStat.Stat(difference).mean) < 1.5 and difference.convert("L").getextrema()[1] < 48
-    # The inks agree outside the fading edges exactly and on average within 5 of 255: a fading
-    # edge's copies composite with one another in RGB before the flattener converts them
-    # (dark blue of a black shadow over blue becomes C, M, Y and K where X-4 blends black ink in).
     inks = ImageChops.difference(_separations(flat, page), _separations(kept, page))
-    assert max(ImageStat.Stat(inks).mean) < 5, ImageStat.Stat(inks).mean
-
-
-def _appearance(path: Path, page: int) -> Image.Image:
-    with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "page.png"
-        subprocess.run([tool("gs"), "-q", "-dNOPAUSE", "-dBATCH", "-sDEVICE=png16m", "-r150", f"-dFirstPage={page + 1}",
-                        f"-dLastPage={page + 1}", f"-sOutputFile={out}", str(path)], check=True, capture_output=True,
-                       timeout=300)
-        with Image.open(out) as image:
-            return image.convert("RGB")
+    assert max(ImageStat.Stat(inks).mean) < 1.5, ImageStat.Stat(inks).mean
+    # Strong differences (over 48 of 255) only along edges, one pixel wide, but for a few pixels
+    # (at most 1 in 10,000): Ghostscript draws the X-4 file's stroked copies without anti-aliasing
+    # at 150 dpi, the X-1a pictures are anti-aliased at 600 ppi, so a fading edge's steps fall on
+    # slightly different pixels.
+    for ink in inks.split():
+        strong = ink.point(lambda value: 255 if value > 48 else 0).filter(ImageFilter.MinFilter(3))
+        assert strong.histogram()[255] <= ink.width * ink.height / 10_000, strong.getbbox()
