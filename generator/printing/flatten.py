@@ -20,6 +20,16 @@ flattened. The text then stays in the file as invisible text (render mode 3) und
 picture, so it can still be searched and copied, and the picture is placed after the text
 object (a picture may not be drawn inside one).
 
+Composited for a CMYK press (`to_cmyk`, a drawing of one opacity), the picture is made in inks,
+as a RIP blends the PDF/X-4 file: the drawing is drawn opaque over white and over black, which
+gives its own colour and how much of each pixel it covers; that colour's CMYK is laid over the
+CMYK of what lies beneath by coverage times opacity. What lies beneath is pdfium's drawing
+converted, except where an earlier picture of the same stream still shows: there its inks are
+taken (a soft shadow's or glow's copies, one over another, blend in CMYK, not in RGB). A grey
+pixel becomes black ink only, as the vector greys do (`pdfx._Converter.colour`). A stencil
+mask (PDF 1.3, no transparency) leaves the pixels the drawing does not touch out of the
+picture, so the vector drawing beneath (a gradient) shows there in its own inks.
+
 Soft masks and blend modes stay an error naming where they are, with `--pdfx x4` as the way
 out: deckgen's layouts draw neither and svglib leaves both out of SVG art, so only a PDF made
 some other way could hold one.
@@ -119,7 +129,8 @@ def flatten(document, where_of=lambda where: where, to_cmyk=None) -> int:
 
     `to_cmyk` (an RGB picture to the output's CMYK) makes a drawing of one opacity composite in
     CMYK, as a RIP composites the same drawing kept see-through: the picture is the CMYK of what
-    lies under it and the CMYK of it drawn opaque, mixed by its opacity. Without it, and for
+    lies under it and the CMYK of its own colour, mixed by its coverage and opacity (see the
+    module's docstring). Without it, and for
     soft-masked art, the picture is pdfium's RGB composite."""
     run = _Run(document, where_of, to_cmyk, set())
     count = 0
