@@ -25,7 +25,9 @@ as a RIP blends the PDF/X-4 file: the drawing is drawn opaque over white and ove
 gives its own colour and how much of each pixel it covers; that colour's CMYK is laid over the
 CMYK of what lies beneath by coverage times opacity. What lies beneath is pdfium's drawing
 converted, except where an earlier picture of the same stream still shows: there its inks are
-taken (a soft shadow's or glow's copies, one over another, blend in CMYK, not in RGB). A grey
+taken. A run of such drawings with nothing painted between them (a soft shadow's or glow's
+copies, `_runs`) becomes one picture, each laid over the inks of the ones before, so they
+blend in CMYK, not in RGB, and the file holds one picture, not twelve. A grey
 pixel becomes black ink only, as the vector greys do (`pdfx._Converter.colour`). A stencil
 mask (PDF 1.3, no transparency) leaves the pixels the drawing does not touch out of the
 picture, so the vector drawing beneath (a gradient) shows there in its own inks.
@@ -53,6 +55,8 @@ PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
 STROKES = {"S", "s", "B", "B*", "b", "b*"}
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
+# what ends a run of see-through drawings: painting, or a clip (a bare "n" ends an empty path: nothing)
+PAINTS = FILLS | STROKES | TEXT_SHOWS | {"W", "W*", "sh", "Do", "BI", "BT", "ET"}
 FILLED_TEXT, STROKED_TEXT = {0, 2, 4, 6}, {1, 2, 5, 6}  # text render modes that fill, that stroke
 INVISIBLE_TEXT = b"3 Tr"
 OPAQUE_STATE = "/DeckgenOpaque"  # a graphics state in the scratch files only: a drawing made opaque
@@ -159,24 +163,20 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
         resources = holder.Resources = document.make_indirect(resources)
     replaced: dict[int, bytes] = {}
     earlier: list[_Flattened] = []  # this stream's pictures so far, newest last
-    for number, target in enumerate(targets):
-        bbox = target.bbox or _changed(document, resources, box, instructions, target)
-        placed = b""
-        if bbox is not None:
+    for number, together in enumerate(_runs(run, instructions, targets)):
+        found = [bbox for target in together
+                 if (bbox := target.bbox or _changed(document, resources, box, instructions, target)) is not None]
+        placed, last = b"", together[-1]
+        if found:
+            bbox = (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found),
+                    max(b[3] for b in found))
             name = _unused_name(resources, number)
-            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, target, bbox,
-                                                               earlier)
+            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, together, bbox, earlier)
             resources.XObject[name] = picture
-            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(target.ctm))
+            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(last.ctm))
             placed = b"q %s cm %s Do Q" % (" ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
-        operator = str(instructions[target.index].operator)
-        if target.start is not None:  # a text object: its text made invisible, the picture after it
-            replaced[target.start] = b"BT " + INVISIBLE_TEXT
-            replaced.update({index: b"" for index in range(target.start + 1, target.index)
-                             if str(instructions[index].operator) == "Tr"})
-            replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
-        else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
-            replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+        for target in together:  # the picture is placed after the last drawing of the run
+            _remove(replaced, instructions, target, placed if target is last else b"")
     pieces = [replaced[index] if index in replaced else pikepdf.unparse_content_stream([instruction])
               for index, instruction in enumerate(instructions)]
     data = b"\n".join(pieces)
@@ -186,6 +186,34 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
         owner.write(data)
     _opaque(resources, data)
     return count + len(targets)
+
+
+def _remove(replaced: dict[int, bytes], instructions, target: Target, placed: bytes) -> None:
+    """The target's drawing taken out of the stream (`replaced`), the picture `placed` after it."""
+    operator = str(instructions[target.index].operator)
+    if target.start is not None:  # a text object: its text made invisible, the picture after it
+        replaced[target.start] = b"BT " + INVISIBLE_TEXT
+        replaced.update({index: b"" for index in range(target.start + 1, target.index)
+                         if str(instructions[index].operator) == "Tr"})
+        replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
+    else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
+        replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+
+
+def _runs(run: _Run, instructions, targets: list[Target]) -> list[list[Target]]:
+    """The targets in runs flattened into one picture: see-through drawings of one opacity each,
+    composited in CMYK, with nothing painted between them (a soft shadow's or glow's copies)."""
+    runs: list[list[Target]] = []
+    for target in targets:
+        previous = runs[-1][-1] if runs else None
+        if (previous is not None and run.to_cmyk is not None and None not in (previous.alpha, target.alpha)
+                and previous.depth == target.depth
+                and not any(str(instruction.operator) in PAINTS
+                            for instruction in instructions[previous.index + 1:target.begin])):
+            runs[-1].append(target)
+        else:
+            runs.append([target])
+    return runs
 
 
 def _translucent(instructions, resources, where: str) -> list[Target]:
@@ -289,33 +317,38 @@ def _unused_name(resources, number: int):
     return pikepdf.Name(f"/Flat{index}")
 
 
-def _picture(run: _Run, resources, box, instructions, target: Target, bbox, earlier: list[_Flattened]):
-    """What the stream shows over `bbox` (within `box`) once the target is drawn, as an image
-    XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle it covers.
-    `earlier` (this stream's pictures so far) gets this one, when composited in CMYK."""
+def _picture(run: _Run, resources, box, instructions, targets: list[Target], bbox, earlier: list[_Flattened]):
+    """What the stream shows over `bbox` (within `box`) once the targets (a run, `_runs`) are
+    drawn, as an image XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle
+    it covers. `earlier` (this stream's pictures so far) gets this one, when composited in CMYK."""
     import pikepdf
-    from PIL import Image
+    from PIL import Image, ImageChops
 
     covered = (max(bbox[0], box[0]), max(bbox[1], box[1]), min(bbox[2], box[2]), min(bbox[3], box[3]))
-    scale, document = FLATTEN_PPI / 72, run.document
-    if run.to_cmyk is None or target.alpha is None:
-        image = _render(document, resources, box, instructions[:target.index + 1], target.depth, covered, scale)
+    scale, document, first = FLATTEN_PPI / 72, run.document, targets[0]
+    if run.to_cmyk is None or first.alpha is None:  # one target: see `_runs`
+        image = _render(document, resources, box, instructions[:first.index + 1], first.depth, covered, scale)
         space = pikepdf.Name.DeviceRGB
         stencil = None
     else:
-        under = _render(document, resources, box, instructions[:target.begin], target.depth, covered, scale)
-        # the drawing made opaque over white and over black: how much of each pixel it covers, in what colour
-        over_white, over_black = (
-            _render(document, resources, box, instructions[:target.begin] + _backdrop(grey)
-                    + instructions[target.begin:target.index + 1], target.depth, covered, scale) for grey in (1, 0))
+        shown = _render(document, resources, box, instructions[:first.begin], first.depth, covered, scale)
         origin = (math.ceil((covered[0] - box[0]) * scale), math.ceil((box[3] - covered[3]) * scale))  # as pdfium crops
-        under_inks = _over_earlier(_neutral_black(run.to_cmyk, under), under, origin, earlier)
-        colour, cover = _unmixed(under, over_white, over_black)
-        painted = cover.point(lambda value: round(value * target.alpha))
-        image = Image.composite(_neutral_black(run.to_cmyk, colour), under_inks, painted)
+        image = _over_earlier(_neutral_black(run.to_cmyk, shown), shown, origin, earlier)
+        touched = Image.new("L", shown.size, 0)
+        for target in targets:
+            # the drawing made opaque over white and over black: its own colour and how much of each pixel it covers
+            over_white, over_black = (
+                _render(document, resources, box, instructions[:target.begin] + _backdrop(grey)
+                        + instructions[target.begin:target.index + 1], target.depth, covered, scale)
+                for grey in (1, 0))
+            colour, cover = _unmixed(shown, over_white, over_black, 0 if target is first else SAME_SHOWN)
+            painted = cover.point(lambda value, alpha=target.alpha: round(value * alpha))
+            image = Image.composite(_neutral_black(run.to_cmyk, colour), image, painted)
+            shown = Image.composite(colour, shown, painted)
+            touched = ImageChops.lighter(touched, cover.point(lambda value: 255 if value else 0))
         space = pikepdf.Name.DeviceCMYK
-        stencil = _stencil(document, cover.point(lambda value: 255 if value else 0))
-        earlier[:] = [*earlier[1 - KEPT_PICTURES:], _Flattened(*origin, Image.composite(colour, under, painted), image)]
+        stencil = _stencil(document, touched)
+        earlier[:] = [*earlier[1 - KEPT_PICTURES:], _Flattened(*origin, shown, image)]
     picture = document.make_stream(zlib.compress(image.tobytes(), 9))
     picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
     picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
@@ -338,16 +371,18 @@ def _backdrop(grey: int) -> list:
             pikepdf.ContentStreamInstruction([], pikepdf.Operator("Q")), opaque]
 
 
-def _unmixed(under, over_white, over_black):
+def _unmixed(under, over_white, over_black, tolerance: int):
     """A drawing's own colour and its coverage (L, 255 = all) in each pixel, from it drawn opaque
     over white and over black: a pixel covered by `m` shows colour * m + backdrop * (1 - m). Where
-    both show what lies `under` (clipped away, or never reached), it covers nothing."""
+    both show what lies `under` (clipped away: the backdrop did not reach it either), within
+    `tolerance`, it covers nothing."""
     from PIL import Image, ImageChops, ImageMath
 
     uncovered = [ImageChops.invert(ImageChops.subtract(white, black))
                  for white, black in zip(over_white.split(), over_black.split())]
     cover = ImageChops.lighter(ImageChops.lighter(uncovered[0], uncovered[1]), uncovered[2])
-    untouched = ImageChops.invert(ImageChops.lighter(_differs(over_white, under, 0), _differs(over_black, under, 0)))
+    untouched = ImageChops.invert(ImageChops.lighter(_differs(over_white, under, tolerance),
+                                                     _differs(over_black, under, tolerance)))
     cover = ImageChops.subtract(cover, untouched)
     colour = Image.merge("RGB", [ImageMath.lambda_eval(
         lambda a: (a["premultiplied"] * 255 + a["cover"] / 2) / (a["cover"] + (a["cover"] == 0)),
