@@ -122,6 +122,10 @@ def test_pdf_x1a_flattens_soft_effects_and_prints_as_x4(soft, service):
                transparency_allowed=False)
     with pikepdf.open(flat) as document:
         assert _see_through(document) == []
+        # one picture for each soft shadow or glow (its twelve copies together), not one per copy
+        pictures = [name for page in document.pages for form in page.Resources.XObject.values()
+                    for name in (form.get("/Resources", {}).get("/XObject") or {}) if name.startswith("/Flat")]
+        assert len(pictures) == 4, pictures
     with pikepdf.open(kept) as document:
         assert any("opacity" in what for what in _see_through(document))
     page = 1 if service else 0  # DTC's pages run back, then face
