@@ -43,6 +43,10 @@ def _without(folder: Path, *fields: str) -> str:
     return "plain.toml"
 
 
+def _near(image, xy: tuple[int, int], colour, within: int) -> bool:
+    return max(abs(a - b) for a, b in zip(image.getpixel(xy), colour)) < within
+
+
 def _cover(pixel, background, colour) -> float:
     """How much of `colour` lies over `background` in `pixel` (0 none, 1 all), channel by channel."""
     spans = [(p - b, c - b) for p, b, c in zip(pixel, background, colour) if abs(c - b) > 40]
@@ -70,10 +74,10 @@ def test_a_soft_glow_around_letters_fades_across_its_blur_width(soft):
     bare = _face(soft, _without(soft, "glow", "glow_width", "glow_blur"))
     # the letters' middle row: the "G"'s left side, its ink at the leftmost dark pixel
     letters = [(x, y) for y in range(int(face.height * 0.5), int(face.height * 0.7))
-               for x in range(0, face.width, 2) if max(abs(a - b) for a, b in zip(bare.getpixel((x, y)), TEXT_INK)) < 30]
+               for x in range(0, face.width, 2) if _near(bare, (x, y), TEXT_INK, 30)]
     top, bottom = min(y for _, y in letters), max(y for _, y in letters)
     row = (top + bottom) // 2
-    edge = min(x for x in range(face.width) if max(abs(a - b) for a, b in zip(bare.getpixel((x, row)), TEXT_INK)) < 60)
+    edge = min(x for x in range(face.width) if _near(bare, (x, row), TEXT_INK, 60))
     cover = _profile(face, bare, row, edge - 4, -1, GLOW, int(2 * GLOW_BLUR_PX))
     _assert_fades(cover, GLOW_BLUR_PX)
     hard = soft / "hard.toml"
@@ -88,7 +92,7 @@ def test_a_soft_shadow_under_a_shape_fades_across_its_blur_width(soft):
     bare = _face(soft, _without(soft, "shadow", "shadow_offset", "shadow_blur"))
     paper = (0xf5, 0xf1, 0xe6)  # the rounded panel that casts the shadow
     row = int(face.height * 0.24)
-    right = max(x for x in range(face.width) if max(abs(a - b) for a, b in zip(bare.getpixel((x, row)), paper)) < 8)
+    right = max(x for x in range(face.width) if _near(bare, (x, row), paper, 8))
     offset_px = 4 / 72 * DPI  # shadow_offset = [4, 4] pt: solid shadow just beyond the panel's edge
     cover = _profile(face, bare, row, right + int(offset_px / 2), 1, (0, 0, 0), int(2 * SHADOW_BLUR_PX))
     _assert_fades(cover, SHADOW_BLUR_PX)
