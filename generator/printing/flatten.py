@@ -42,7 +42,7 @@ from __future__ import annotations
 import io
 import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..core.errors import OptionError
@@ -164,8 +164,10 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
     replaced: dict[int, bytes] = {}
     earlier: list[_Flattened] = []  # this stream's pictures so far, newest last
     for number, together in enumerate(_runs(run, instructions, targets)):
-        found = [bbox for target in together
-                 if (bbox := target.bbox or _changed(document, resources, box, instructions, target)) is not None]
+        found = [target.bbox for target in together if target.bbox]
+        if any(target.bbox is None for target in together):  # what the run changes, drawn without it and with it
+            span = _changed(document, resources, box, instructions, replace(together[0], index=together[-1].index))
+            found += [span] if span is not None else []
         placed, last = b"", together[-1]
         if found:
             bbox = (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found),
