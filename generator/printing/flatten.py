@@ -20,6 +20,18 @@ flattened. The text then stays in the file as invisible text (render mode 3) und
 picture, so it can still be searched and copied, and the picture is placed after the text
 object (a picture may not be drawn inside one).
 
+Composited for a CMYK press (`to_cmyk`, a drawing of one opacity), the picture is made in inks,
+as a RIP blends the PDF/X-4 file: the drawing is drawn opaque over white and over black, which
+gives its own colour and how much of each pixel it covers; that colour's CMYK is laid over the
+CMYK of what lies beneath by coverage times opacity. What lies beneath is pdfium's drawing
+converted, except where an earlier picture of the same stream still shows: there its inks are
+taken. A run of such drawings with nothing painted between them (a soft shadow's or glow's
+copies, `_runs`) becomes one picture, each laid over the inks of the ones before, so they
+blend in CMYK, not in RGB, and the file holds one picture, not twelve. A grey
+pixel becomes black ink only, as the vector greys do (`pdfx._Converter.colour`). A stencil
+mask (PDF 1.3, no transparency) leaves the pixels the drawing does not touch out of the
+picture, so the vector drawing beneath (a gradient) shows there in its own inks.
+
 Soft masks and blend modes stay an error naming where they are, with `--pdfx x4` as the way
 out: deckgen's layouts draw neither and svglib leaves both out of SVG art, so only a PDF made
 some other way could hold one.
@@ -28,19 +40,23 @@ some other way could hold one.
 from __future__ import annotations
 
 import io
+import math
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..core.errors import OptionError
 
 FLATTEN_PPI = 600  # the picture's resolution: text and edges under a panel stay sharp in print
 FIND_PPI = 150  # where a see-through text or gradient paints is found at this resolution
+SAME_SHOWN = 3  # levels of 255 two composites of the same drawings may differ by (rounding)
 MARGIN_PT = 1.0  # and widened by this much (more than a pixel at FIND_PPI: anti-aliased edges)
 PATH_OPS = {"m", "l", "c", "v", "y", "re", "h"}
 FILLS = {"f", "F", "f*", "B", "B*", "b", "b*"}
 STROKES = {"S", "s", "B", "B*", "b", "b*"}
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
+# what ends a run of see-through drawings: painting, or a clip (a bare "n" ends an empty path: nothing)
+PAINTS = FILLS | STROKES | TEXT_SHOWS | {"W", "W*", "sh", "Do", "BI", "BT", "ET"}
 FILLED_TEXT, STROKED_TEXT = {0, 2, 4, 6}, {1, 2, 5, 6}  # text render modes that fill, that stroke
 INVISIBLE_TEXT = b"3 Tr"
 OPAQUE_STATE = "/DeckgenOpaque"  # a graphics state in the scratch files only: a drawing made opaque
@@ -86,6 +102,21 @@ def _path_points(operator: str, values: list[float]) -> list[tuple[float, float]
 
 
 @dataclass
+class _Flattened:
+    """A picture made for a drawing of this stream: where its pixels start (from the stream's
+    top left corner, at `FLATTEN_PPI`: every render of the stream shares that pixel grid), what
+    pdfium shows there once the drawing is drawn, and its CMYK."""
+
+    left: int
+    top: int
+    shown: object
+    inks: object
+
+
+KEPT_PICTURES = 16  # the last pictures a see-through drawing may lie on (a soft edge's twelve copies)
+
+
+@dataclass
 class _Run:
     """One flattening of a document: what an error calls a place, the CMYK conversion, the
     forms already flattened."""
@@ -102,7 +133,8 @@ def flatten(document, where_of=lambda where: where, to_cmyk=None) -> int:
 
     `to_cmyk` (an RGB picture to the output's CMYK) makes a drawing of one opacity composite in
     CMYK, as a RIP composites the same drawing kept see-through: the picture is the CMYK of what
-    lies under it and the CMYK of it drawn opaque, mixed by its opacity. Without it, and for
+    lies under it and the CMYK of its own colour, mixed by its coverage and opacity (see the
+    module's docstring). Without it, and for
     soft-masked art, the picture is pdfium's RGB composite."""
     run = _Run(document, where_of, to_cmyk, set())
     count = 0
@@ -130,23 +162,23 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
     if not resources.is_indirect:  # copied into a scratch file to draw from, which needs an indirect object
         resources = holder.Resources = document.make_indirect(resources)
     replaced: dict[int, bytes] = {}
-    for number, target in enumerate(targets):
-        bbox = target.bbox or _changed(document, resources, box, instructions, target)
-        placed = b""
-        if bbox is not None:
+    earlier: list[_Flattened] = []  # this stream's pictures so far, newest last
+    for number, together in enumerate(_runs(run, instructions, targets)):
+        found = [target.bbox for target in together if target.bbox]
+        if any(target.bbox is None for target in together):  # what the run changes, drawn without it and with it
+            span = _changed(document, resources, box, instructions, replace(together[0], index=together[-1].index))
+            found += [span] if span is not None else []
+        placed, last = b"", together[-1]
+        if found:
+            bbox = (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found),
+                    max(b[3] for b in found))
             name = _unused_name(resources, number)
-            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, target, bbox)
+            picture, (left, bottom, right, top) = _picture(run, resources, box, instructions, together, bbox, earlier)
             resources.XObject[name] = picture
-            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(target.ctm))
+            place = _multiply((right - left, 0, 0, top - bottom, left, bottom), _inverse(last.ctm))
             placed = b"q %s cm %s Do Q" % (" ".join(f"{v:.6f}" for v in place).encode(), str(name).encode())
-        operator = str(instructions[target.index].operator)
-        if target.start is not None:  # a text object: its text made invisible, the picture after it
-            replaced[target.start] = b"BT " + INVISIBLE_TEXT
-            replaced.update({index: b"" for index in range(target.start + 1, target.index)
-                             if str(instructions[index].operator) == "Tr"})
-            replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
-        else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
-            replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+        for target in together:  # the picture is placed after the last drawing of the run
+            _remove(replaced, instructions, target, placed if target is last else b"")
     pieces = [replaced[index] if index in replaced else pikepdf.unparse_content_stream([instruction])
               for index, instruction in enumerate(instructions)]
     data = b"\n".join(pieces)
@@ -156,6 +188,34 @@ def _flatten_owner(run: _Run, owner, box, where) -> int:
         owner.write(data)
     _opaque(resources, data)
     return count + len(targets)
+
+
+def _remove(replaced: dict[int, bytes], instructions, target: Target, placed: bytes) -> None:
+    """The target's drawing taken out of the stream (`replaced`), the picture `placed` after it."""
+    operator = str(instructions[target.index].operator)
+    if target.start is not None:  # a text object: its text made invisible, the picture after it
+        replaced[target.start] = b"BT " + INVISIBLE_TEXT
+        replaced.update({index: b"" for index in range(target.start + 1, target.index)
+                         if str(instructions[index].operator) == "Tr"})
+        replaced[target.index] = b"%d Tr ET\n" % target.mode_after + placed
+    else:  # a path is ended unpainted; an image, a form or a gradient is simply not drawn
+        replaced[target.index] = (b"n\n" if operator in FILLS | STROKES else b"") + placed
+
+
+def _runs(run: _Run, instructions, targets: list[Target]) -> list[list[Target]]:
+    """The targets in runs flattened into one picture: see-through drawings of one opacity each,
+    composited in CMYK, with nothing painted between them (a soft shadow's or glow's copies)."""
+    runs: list[list[Target]] = []
+    for target in targets:
+        previous = runs[-1][-1] if runs else None
+        if (previous is not None and run.to_cmyk is not None and None not in (previous.alpha, target.alpha)
+                and previous.depth == target.depth
+                and not any(str(instruction.operator) in PAINTS
+                            for instruction in instructions[previous.index + 1:target.begin])):
+            runs[-1].append(target)
+        else:
+            runs.append([target])
+    return runs
 
 
 def _translucent(instructions, resources, where: str) -> list[Target]:
@@ -259,29 +319,138 @@ def _unused_name(resources, number: int):
     return pikepdf.Name(f"/Flat{index}")
 
 
-def _picture(run: _Run, resources, box, instructions, target: Target, bbox):
-    """What the stream shows over `bbox` (within `box`) once the target is drawn, as an image
-    XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle it covers."""
+def _picture(run: _Run, resources, box, instructions, targets: list[Target], bbox, earlier: list[_Flattened]):
+    """What the stream shows over `bbox` (within `box`) once the targets (a run, `_runs`) are
+    drawn, as an image XObject (CMYK when composited in CMYK, see `flatten`), and the rectangle
+    it covers. `earlier` (this stream's pictures so far) gets this one, when composited in CMYK."""
     import pikepdf
-    from PIL import Image
+    from PIL import Image, ImageChops
 
     covered = (max(bbox[0], box[0]), max(bbox[1], box[1]), min(bbox[2], box[2]), min(bbox[3], box[3]))
-    scale, document = FLATTEN_PPI / 72, run.document
-    if run.to_cmyk is None or target.alpha is None:
-        image = _render(document, resources, box, instructions[:target.index + 1], target.depth, covered, scale)
+    scale, document, first = FLATTEN_PPI / 72, run.document, targets[0]
+    if run.to_cmyk is None or first.alpha is None:  # one target: see `_runs`
+        image = _render(document, resources, box, instructions[:first.index + 1], first.depth, covered, scale)
         space = pikepdf.Name.DeviceRGB
+        stencil = None
     else:
-        under = _render(document, resources, box, instructions[:target.begin], target.depth, covered, scale)
-        made_opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
-        opaque = instructions[:target.begin] + [made_opaque] + instructions[target.begin:target.index + 1]
-        drawn = _render(document, resources, box, opaque, target.depth, covered, scale)
-        image = Image.blend(run.to_cmyk(under), run.to_cmyk(drawn), target.alpha)
+        shown = _render(document, resources, box, instructions[:first.begin], first.depth, covered, scale)
+        origin = (math.ceil((covered[0] - box[0]) * scale), math.ceil((box[3] - covered[3]) * scale))  # as pdfium crops
+        image = _over_earlier(_neutral_black(run.to_cmyk, shown), shown, origin, earlier)
+        touched = Image.new("L", shown.size, 0)
+        for target in targets:
+            # the drawing made opaque over white and over black: its own colour and how much of each pixel it covers
+            over_white, over_black = (
+                _render(document, resources, box, instructions[:target.begin] + _backdrop(grey)
+                        + instructions[target.begin:target.index + 1], target.depth, covered, scale)
+                for grey in (1, 0))
+            colour, cover = _unmixed(shown, over_white, over_black, 0 if target is first else SAME_SHOWN)
+            painted = cover.point(lambda value, alpha=target.alpha: round(value * alpha))
+            image = Image.composite(_neutral_black(run.to_cmyk, colour), image, painted)
+            shown = Image.composite(colour, shown, painted)
+            touched = ImageChops.lighter(touched, cover.point(lambda value: 255 if value else 0))
         space = pikepdf.Name.DeviceCMYK
+        stencil = _stencil(document, touched)
+        earlier[:] = [*earlier[1 - KEPT_PICTURES:], _Flattened(*origin, shown, image)]
     picture = document.make_stream(zlib.compress(image.tobytes(), 9))
     picture.Type, picture.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
     picture.Width, picture.Height, picture.BitsPerComponent = image.width, image.height, 8
     picture.ColorSpace, picture.Filter = space, pikepdf.Name.FlateDecode
+    if stencil is not None:
+        picture.Mask = stencil
     return picture, covered
+
+
+def _backdrop(grey: int) -> list:
+    """Instructions that paint everything in reach white (1) or black (0), opaque, and leave the
+    state opaque for the drawing after them (which then shows its own colour and coverage)."""
+    import pikepdf
+
+    opaque = pikepdf.ContentStreamInstruction([pikepdf.Name(OPAQUE_STATE)], pikepdf.Operator("gs"))
+    return [pikepdf.ContentStreamInstruction([], pikepdf.Operator("q")), opaque,
+            pikepdf.ContentStreamInstruction([grey], pikepdf.Operator("g")),
+            pikepdf.ContentStreamInstruction([-1e5, -1e5, 2e5, 2e5], pikepdf.Operator("re")),
+            pikepdf.ContentStreamInstruction([], pikepdf.Operator("f")),
+            pikepdf.ContentStreamInstruction([], pikepdf.Operator("Q")), opaque]
+
+
+def _unmixed(under, over_white, over_black, tolerance: int):
+    """A drawing's own colour and its coverage (L, 255 = all) in each pixel, from it drawn opaque
+    over white and over black: a pixel covered by `m` shows colour * m + backdrop * (1 - m). Where
+    both show what lies `under` (clipped away: the backdrop did not reach it either), within
+    `tolerance`, it covers nothing."""
+    from PIL import Image, ImageChops, ImageMath
+
+    uncovered = [ImageChops.invert(ImageChops.subtract(white, black))
+                 for white, black in zip(over_white.split(), over_black.split())]
+    cover = ImageChops.lighter(ImageChops.lighter(uncovered[0], uncovered[1]), uncovered[2])
+    untouched = ImageChops.invert(ImageChops.lighter(_differs(over_white, under, tolerance),
+                                                     _differs(over_black, under, tolerance)))
+    cover = ImageChops.subtract(cover, untouched)
+    colour = Image.merge("RGB", [ImageMath.lambda_eval(
+        lambda a: (a["premultiplied"] * 255 + a["cover"] / 2) / (a["cover"] + (a["cover"] == 0)),
+        premultiplied=channel, cover=cover).convert("L") for channel in over_black.split()])
+    return colour, cover
+
+
+def _neutral_black(to_cmyk, image):
+    """The RGB picture in CMYK as the vector colours are converted: a grey pixel (R = G = B) in
+    black ink only, K = 1 - grey (`pdfx._Converter.colour`), the others through the profile, so
+    a black shadow or a grey panel flattened prints with the same inks as drawn in vector."""
+    from PIL import Image, ImageChops
+
+    red, green, blue = image.split()
+    coloured = ImageChops.lighter(ImageChops.difference(red, green), ImageChops.difference(green, blue))
+    grey = coloured.point(lambda value: 255 if value == 0 else 0)
+    nothing = Image.new("L", image.size, 0)
+    black_ink = Image.merge("CMYK", (nothing, nothing, nothing, ImageChops.invert(red)))
+    return Image.composite(black_ink, to_cmyk(image), grey)
+
+
+def _over_earlier(inks, shown, origin: tuple[int, int], earlier: list[_Flattened]):
+    """`inks` (the CMYK of what pdfium `shown`s beneath a see-through drawing) taken from the
+    newest earlier picture over each pixel, where the page still shows what it shows: a drawing
+    over an earlier see-through one (a soft edge's copies) then composites over that one's inks,
+    as a RIP blends them in CMYK, not over the CMYK of pdfium's RGB blend of the two."""
+    from PIL import Image, ImageChops
+
+    decided = Image.new("L", shown.size, 0)
+    for picture in reversed(earlier):
+        left, top = max(origin[0], picture.left), max(origin[1], picture.top)
+        right = min(origin[0] + shown.width, picture.left + picture.shown.width)
+        bottom = min(origin[1] + shown.height, picture.top + picture.shown.height)
+        if right <= left or bottom <= top:
+            continue
+        here = (left - origin[0], top - origin[1], right - origin[0], bottom - origin[1])
+        there = (left - picture.left, top - picture.top, right - picture.left, bottom - picture.top)
+        # unchanged since (equal but for pdfium's rounding of the blend), and no newer picture here
+        same = ImageChops.invert(_differs(shown.crop(here), picture.shown.crop(there), SAME_SHOWN))
+        inks.paste(picture.inks.crop(there), here[:2], ImageChops.subtract(same, decided.crop(here)))
+        decided.paste(255, here)
+    return inks
+
+
+def _differs(one, other, tolerance: int):
+    """A mask of the pixels where two RGB pictures differ by more than `tolerance` in any channel."""
+    from PIL import ImageChops
+
+    red, green, blue = ImageChops.difference(one, other).split()
+    return ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda value: 255 if value > tolerance else 0)
+
+
+def _stencil(document, changed):
+    """An explicit mask (a 1-bit stencil, PDF 1.3, no transparency) that leaves out of the picture
+    the pixels the drawing does not change: there the vector drawing beneath shows itself, in its
+    own inks, instead of a picture of it (a gradient's pixels converted one by one differ a little
+    from the gradient converted by its stops)."""
+    import pikepdf
+    from PIL import ImageChops
+
+    masked_out = ImageChops.invert(changed).convert("1")  # 1: not painted
+    stencil = document.make_stream(zlib.compress(masked_out.tobytes(), 9))
+    stencil.Type, stencil.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+    stencil.Width, stencil.Height, stencil.BitsPerComponent = masked_out.width, masked_out.height, 1
+    stencil.ImageMask, stencil.Filter = True, pikepdf.Name.FlateDecode
+    return stencil
 
 
 def _render(document, resources, box, prefix, depth: int, covered, scale: float):

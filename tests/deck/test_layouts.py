@@ -418,7 +418,8 @@ def test_the_layouts_doc_names_every_field_and_the_gallery_renders(tmp_path):
     spec.loader.exec_module(gallery)
     written = gallery.render(out=tmp_path, dpi=40)
     assert {p.name for p in written} == {"minimal.png", "extends.png", "full-art.png", "conditions.png",
-                                         "gradients.png", "effects.png", "masks.png", "rotation.png", "icons.png"}
+                                         "gradients.png", "effects.png", "soft.png", "masks.png", "rotation.png",
+                                         "icons.png"}
     for path in written:
         assert f"(layouts/{path.name})" in doc
 

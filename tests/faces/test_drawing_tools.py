@@ -17,7 +17,7 @@ from PIL import Image, ImageChops, ImageStat
 ROOT = Path(__file__).resolve().parents[2]
 GALLERY = ROOT / "docs" / "layouts"
 PAPER = (0xf5, 0xf1, 0xe6)
-NEW = ("gradients", "effects", "masks", "rotation", "icons")
+NEW = ("gradients", "effects", "soft", "masks", "rotation", "icons")
 
 
 def deckgen(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -90,6 +90,9 @@ def test_pdf_x1a_keeps_gradients_and_masks_in_cmyk(gallery):
     ("fill", '"linear(#ff0000)"', "a gradient needs 2 to 16"),
     ("rotate", "400", "allowed: an angle from -360 to 360 degrees"),
     ("shadow_offset", "[1]", "is not [right, down]"),
+    ("glow_blur", "-1", "-1 is out of range; allowed: 0 to 100 pt"),
+    ("shadow_blur", '"2furlongs"', "'2furlongs' is not a length"),
+    ("shadow_blur", "1e30", "out of range; allowed: 0 to 100 pt"),
 ])
 def test_bad_drawing_values_name_file_line_and_field(gallery, field, value, says):
     deck = gallery / "effects.toml"

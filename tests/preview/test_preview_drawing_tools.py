@@ -1,11 +1,12 @@
-"""The live preview in Chromium draws gradients and masks as `deckgen images` does, and a saved
-mask file redraws the card that uses it."""
+"""The live preview in Chromium draws gradients, masks and soft shadows and glows as `deckgen
+images` does, and a saved mask file redraws the card that uses it."""
 
 from __future__ import annotations
 
 import io
 import shutil
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -25,14 +26,24 @@ def _shown(page, key: str) -> bytes:
     return urllib.request.urlopen(src).read()
 
 
-def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
+@contextmanager
+def _previewing(page, tmp_path: Path, deck_name: str):
+    """The preview of a copy of the gallery deck `deck_name`, loaded in the page: its file."""
     folder = tmp_path / "gallery"
     shutil.copytree(ROOT / "docs" / "layouts", folder)
-    deck_file = folder / "masks.toml"
+    deck_file = folder / deck_name
     running = start_preview(deck_file, output_dir=tmp_path / "out", dpi=DPI)
     try:
         page.goto(running.url)
         page.wait_for_function(LOADED)
+        yield deck_file
+    finally:
+        running.stop()
+
+
+def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
+    with _previewing(page, tmp_path, "masks.toml") as deck_file:
+        folder = deck_file.parent
         deck = load_deck(deck_file)
         assert _shown(page, "face:mf") == card_pngs(deck, [deck.card("MF")], DPI)[0]
         before = page.eval_on_selector('[data-key="face:mf"] img', "img => img.dataset.loaded")
@@ -51,5 +62,14 @@ def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
         # the top tip of the star (inside the box, outside the disc) is paper now
         tip = picture.getpixel((round(picture.width * 0.28), round(picture.height * 0.56)))
         assert min(tip) > 200, tip
-    finally:
-        running.stop()
+
+
+def test_preview_shows_soft_shadows_and_glows_as_images_do(page, tmp_path):
+    with _previewing(page, tmp_path, "soft.toml") as deck_file:
+        deck = load_deck(deck_file)
+        shown = _shown(page, "face:storm-call")
+        assert shown == card_pngs(deck, [deck.card("SC")], DPI)[0]
+        # and the soft edges are there: the same card with hard edges is another picture
+        deck_file.write_text(deck_file.read_text().replace('glow_blur = "2.5mm"', "glow_blur = 0"))
+        hard = load_deck(deck_file)
+        assert shown != card_pngs(hard, [hard.card("SC")], DPI)[0]

@@ -54,13 +54,17 @@ COMMON = {
     "preset": ("Start from the fields of this preset of the layout (or of a layout it extends).", "string", None),
 }
 
-# Shadow and glow, for text and shapes: drawn as opaque vector copies, so PDF/X-1a keeps them.
+# Shadow and glow, for text and shapes: vector copies beneath the element (see-through ones when soft).
 EFFECTS = {
     "shadow": ("Colour of a drop shadow: the element drawn again beneath itself, offset by shadow_offset.",
                "string", None),
     "shadow_offset": ("[right, down] offset of the shadow in pt (default [1.2, 1.2]).", "array", None),
+    "shadow_blur": ("Softness of the shadow: how far beyond its outline its edge fades out, in pt (default 0, "
+                    "a hard edge), or \"1mm\".", LENGTH, None),
     "glow": ("Colour of a glow: a halo of glow_width around the element, beneath it.", "string", None),
     "glow_width": ("How far the glow reaches beyond the outline, in pt (default 2.5), or \"1mm\".", LENGTH, None),
+    "glow_blur": ("Softness of the glow: how far beyond glow_width its edge fades out, in pt (default 0, "
+                  "a hard edge), or \"1mm\".", LENGTH, None),
 }
 GRADIENT_HINT = ("; or a gradient: linear(180deg, #rrggbb, #rrggbb 60%, ...) or radial(#rrggbb, #rrggbb, ...)")
 

@@ -37,9 +37,11 @@ ALONG_PT = 3_000.0  # what 100% means when a length is checked without its card 
 LENGTHS = {"x", "y", "width", "height", "radius", "pip_size", "ace_size", "glyph_size"}
 MAX_ROTATE = 360.0
 MAX_SHADOW_PT = 100.0
+MAX_BLUR_PT = 100.0  # 35 mm, about half a card: a wider soft edge is no edge
 NOT_NEGATIVE = {"width", "height", "radius", "pip_size", "ace_size", "glyph_size"}
 THICKNESSES = {"stroke_width": (0.0, MAX_STROKE_PT), "step": (MIN_STEP_PT, MAX_STEP_PT),
-               "glow_width": (0.0, MAX_STROKE_PT)}  # a number is points
+               "glow_width": (0.0, MAX_STROKE_PT), "glow_blur": (0.0, MAX_BLUR_PT),
+               "shadow_blur": (0.0, MAX_BLUR_PT)}  # a number is points
 COLOURS = {"color", "fill", "stroke", "badge", "rule_color", "bleed_color", "accent", "sky", "second",
            "glyph_color", "shadow", "glow", "tint"}
 # Where a gradient may stand instead of a colour (what the drawing paints through a clip).
