@@ -16,7 +16,7 @@ from tests.printing.test_flatten import _see_through, _separations
 from tests.printing.test_pdfx import check_pdfx
 
 DPI = 300  # `deckgen images`' default
-FACE = "output/gallery-soft/images/storm-call.png"
+FACE = "output/gallery-soft/images/sc.png"
 GLOW, TEXT_INK = (0x7c, 0xf2, 0xff), (0x1b, 0x1b, 0x1b)
 GLOW_BLUR_PX = 2.5 / 25.4 * DPI  # glow_blur = "2.5mm"
 SHADOW_BLUR_PX = 3 / 25.4 * DPI  # shadow_blur = "3mm"

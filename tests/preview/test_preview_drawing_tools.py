@@ -67,7 +67,7 @@ def test_preview_shows_masks_and_redraws_when_the_mask_is_saved(page, tmp_path):
 def test_preview_shows_soft_shadows_and_glows_as_images_do(page, tmp_path):
     with _previewing(page, tmp_path, "soft.toml") as deck_file:
         deck = load_deck(deck_file)
-        shown = _shown(page, "face:storm-call")
+        shown = _shown(page, "face:sc")
         assert shown == card_pngs(deck, [deck.card("SC")], DPI)[0]
         # and the soft edges are there: the same card with hard edges is another picture
         deck_file.write_text(deck_file.read_text().replace('glow_blur = "2.5mm"', "glow_blur = 0"))
