@@ -6,6 +6,7 @@
 (function () {
   let state = JSON.parse(document.getElementById("initial-state").textContent);
   let fetching = false, again = false, earlierOpen = false;
+  let choosing = null;  // {code, step}: the card whose moves are offered, kept open while the step lasts
   window.deckgenTable = {get state() { return state; }, renders: 0};
 
   const $ = (id) => document.getElementById(id);
@@ -153,7 +154,13 @@
       for (const move of loose) plain.append(moveButton(move));
       for (const move of moves) every.append(moveButton(move));
     }
-    $("choice").hidden = true;
+    // An update that is not a new step (someone joins, a bot thinks) keeps an open choice open.
+    if (choosing && game && game.your_turn && game.step === choosing.step && game.view.hand.includes(choosing.code)) {
+      showChoice(choosing.code, moves.filter((move) => move.cards.includes(choosing.code)));
+    } else {
+      choosing = null;
+      $("choice").hidden = true;
+    }
   }
 
   function moveButton(move) {
@@ -173,6 +180,11 @@
       return showError("This is not the moment for a card: " + game.owes + ". Choose below.");
     }
     if (!uses.length) return send("act", {text: code});  // not offered: the referee says why
+    choosing = {code: code, step: game.step};
+    showChoice(code, uses);
+  }
+
+  function showChoice(code, uses) {
     const choice = $("choice"); choice.replaceChildren(el("span", "label", "With " + code + ": "));
     for (const move of uses) choice.append(moveButton(move));
     choice.hidden = false;

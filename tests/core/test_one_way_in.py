@@ -16,7 +16,7 @@ OPENERS = {"open", "read_text", "read_bytes", "load_workbook", "svg2rlg", "load_
            "TTFontFile", "ImageReader", "fdopen", "ZipFile", "FileSystemLoader", "from_file_path", "copy2",
            "copyfile", "drawImage", "parse", "PdfDocument"}
 # What a call opens when its first argument is one of these: bytes in memory, not a file.
-IN_MEMORY = ("io.BytesIO(", "BytesIO(", "raw", "data", "padded", "prepared", "_tinted(", "_grey(", "written", "handle", "named",
+IN_MEMORY = ("io.BytesIO(", "BytesIO(", "buffer.getvalue()", "raw", "data", "padded", "prepared", "_tinted(", "_grey(", "written", "handle", "named",
              "fileobj=", "faces.pdf", "self.rulebook.pdf", "ImageReader(")
 # Writing is output's business (`core.output`, sealed cache entries): only reads are scanned.
 WRITES = ("'wb'", "'w'", "O_WRONLY")

@@ -352,3 +352,39 @@ def test_deckgen_watch_has_a_play_tab(chromium, tmp_path):
         out, err = process.communicate(timeout=20)
     assert process.returncode == 0 and "Traceback" not in err
     assert list((tmp_path / "out" / "play").glob("game-*.toml"))
+
+
+def test_an_open_choice_stays_open_through_an_update_that_is_not_a_move(chromium, table_for):
+    """A card with several moves opens a choice; an update of the same step (the owner's editor
+    saving the deck unchanged) leaves it open, and the next move closes it."""
+    table = table_for("muggle-quidditch", "person,person", seed=3)
+    people = seat_people(chromium, table, [4, 5])
+    played = table.session.table
+
+    def mover() -> tuple[Person, str] | None:
+        """Whose turn it is and a card of their hand that several of their moves use."""
+        for person in people:
+            if person.my_turn():
+                game = person.game()
+                uses = Counter(code for move in game["moves"] for code in set(move["cards"]))
+                several = [code for code in game["view"]["hand"] if uses[code] >= 2]
+                return (person, several[0]) if several else None
+        return None
+
+    play_until(people, lambda: mover() is not None or played.over, seconds=120)
+    assert not played.over, "no card with several moves came up"
+    person, code = mover()
+    page = person.page
+    page.click(f'.hand button.card[data-code="{code}"]')
+    assert page.locator("#choice").is_visible()
+    offered = page.eval_on_selector_all("#choice button", "buttons => buttons.map(b => b.dataset.moveText)")
+    version = person.state()["version"]
+    table.session.reload()  # the deck file saved as it was: a new version, the same step
+    page.wait_for_function("version => window.deckgenTable.state.version > version", arg=version)
+    assert page.locator("#choice").is_visible()
+    assert page.eval_on_selector_all("#choice button", "buttons => buttons.map(b => b.dataset.moveText)") == offered
+    person.page.click(f'#choice button[data-move-text="{offered[0]}"]')
+    page.wait_for_function("() => document.getElementById('choice').hidden")
+    for somebody in people:
+        assert somebody.errors == []
+        somebody.close()
