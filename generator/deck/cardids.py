@@ -21,14 +21,15 @@ Report = Callable[..., None]  # the loader's error(field, message, hint="")
 
 
 def slug(text: str) -> str:
-    """Lower case letters and digits joined by '-': what a code or name becomes as an id."""
+    """Lower case ASCII letters and digits joined by '-' (accents dropped, "" when none are
+    left): what a code or name becomes as an id, and a deck's folder name as its deck id."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-") or "card"
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
 def card_id(raw: dict) -> str:
     """The id of a [[cards]] entry (or a spreadsheet row): its own `id`, else its code's slug."""
-    return raw.get("id") or slug(raw["code"])
+    return raw.get("id") or slug(raw["code"]) or "card"
 
 
 def check_card_ids(cards: Sequence[Card], fields: Sequence[str], own_ids: set[str],
@@ -72,5 +73,5 @@ def _origin(card: Card, from_code: bool) -> str:
 def _suggestion(card: Card, seen: dict[str, tuple[Card, str]]) -> str:
     """An id for the hint that no card before this one has: the name's slug, else the code's
     with a number."""
-    candidates = [slug(card.name)] + [f"{card.id}-{number}" for number in range(2, 100)]
+    candidates = [slug(card.name) or "card"] + [f"{card.id}-{number}" for number in range(2, 100)]
     return next((c for c in candidates if c.upper() not in seen and c != RESERVED_CARD_ID), candidates[0])

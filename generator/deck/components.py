@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .cardids import slug
 from .model import Token, TuckBox
 from .palettes import COLOR_PATTERN, resolve
 
@@ -67,7 +68,7 @@ def read_tokens(data: dict, kinds: list[str], layouts: Any, error: Report) -> tu
     tokens: list[Token] = []
     for index, raw in enumerate(data.get("tokens", ())):
         where = f"tokens[{index}]"
-        token_id = raw.get("id") or _slug(raw["name"]) or f"token-{index + 1}"
+        token_id = raw.get("id") or slug(raw["name"]) or f"token-{index + 1}"
         kind, layout = raw.get("kind", ""), raw.get("layout", "token")
         if kind and kind not in kinds:
             error(f"{where}.kind", f"unknown kind {kind!r}; known: {', '.join(kinds)}")
@@ -81,6 +82,3 @@ def read_tokens(data: dict, kinds: list[str], layouts: Any, error: Report) -> tu
                             kind, layout, dict(raw.get("props", {}))))
     return tuple(tokens)
 
-
-def _slug(name: str) -> str:
-    return "-".join("".join(ch if ch.isalnum() else " " for ch in name.lower()).split())

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from ..core.errors import OptionError
 from ..core.output import write_bytes, write_text
 from ..core.resources import TEMPLATES as SHIPPED_TEMPLATES
+from .cardids import slug
 from .schema import DECK_SCHEMA
 
 TEMPLATES = SHIPPED_TEMPLATES / "new"
@@ -41,10 +42,6 @@ _PICTURES = (("The Cartographer", "CARTO", (54, 92, 130)), ("The Beekeeper", "BE
              ("The Lamplighter", "LAMP", (150, 60, 40)), ("The Ferryman", "FERRY", (40, 110, 90)))
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def _toml_string(value: str) -> str:
     """A TOML basic string (JSON's escapes are TOML's)."""
     return json.dumps(value, ensure_ascii=False)
@@ -54,15 +51,15 @@ def new_deck(folder: Path, kind: str = "trick") -> list[Path]:
     """Write a new deck folder; return the files written. Refuses a folder that has files in it."""
     if kind not in KINDS:
         raise OptionError(f"--kind {kind!r} is unknown; choose one of {', '.join(KINDS)}")
-    deck_id = _slug(folder.name)
+    deck_id = slug(folder.name)
     if not deck_id:
         raise OptionError(f"cannot make a deck id from {folder.name!r}: give a name with letters or digits")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise OptionError(f"{folder} already exists and is not empty; give a new folder name "
                           "(deckgen new never overwrites files)")
     name = " ".join(word.capitalize() for word in deck_id.split("-"))
-    pictures = [{"name": title, "code": code, "file": f"{_slug(title)}.png",
-                 "text": f"Replace art/{_slug(title)}.png with a picture of {title.lower()}."}
+    pictures = [{"name": title, "code": code, "file": f"{slug(title)}.png",
+                 "text": f"Replace art/{slug(title)}.png with a picture of {title.lower()}."}
                 for title, code, _ in _PICTURES]
     environment = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), trim_blocks=True,
                                      lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
