@@ -27,10 +27,10 @@ from ..core.cachefile import template_code
 from ..core.errors import OptionError, UnreadableInput
 from ..core.files import RefusedInput, read_text_input
 from ..core.resources import TEMPLATES
+from ..core.typography import smarten
 from ..deck.model import Card
 from .book import Appendix, Book, CardEntry, Chapter, ComponentRow, Heading, RulingLink, VariantEntry
 from .text import FigureImage, HtmlWriter, IconSource, MarkdownWriter, md_attribute, md_escape
-from ..core.typography import smarten
 
 TEMPLATE_DIR = TEMPLATES / "rulebook"
 TEMPLATE_NAMES = {"html": "rulebook.html.j2", "md": "rulebook.md.j2"}
